@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { BLANK, code, email, loginId, password, passwordChecklist, passwordForChange, phone, phoneForUpstream, PASSWORD_SYMBOLS } from "./rules";
+
+describe("password (SPEC §5)", () => {
+  it.each([
+    ["", BLANK],
+    ["Ab1!", "password.length"],
+    ["Abcdef1", "password.length"],
+    ["Abcdef1!", null],
+    ["A".repeat(250) + "bc1!de", "password.length"],
+    ["A".repeat(249) + "bc1!de", null],
+    ["ABCDEFG1!", "password.lowercase"],
+    ["abcdefg1!", "password.uppercase"],
+    ["Abcdefgh1", "password.symbol"],
+    ["Abcdefgh!", "password.digit"],
+    ["Abcdefg1!あ", "password.allowedCharacters"],
+    ["Abcdef g1!", "password.allowedCharacters"],
+    ["Abcdefg1\\", null],
+    ["Abcdefg1`", null],
+    ["Abcdefg1€", "password.symbol"],
+    ["Abcdefg1!€", "password.allowedCharacters"],
+  ])("%j → %s", (value, expected) => {
+    expect(password(value)).toBe(expected);
+  });
+
+  it.each([...PASSWORD_SYMBOLS])("accepts the symbol %s", (symbol) => {
+    expect(password(`Abcdefg1${symbol}`)).toBeNull();
+  });
+
+  it.each([
+    ["Abcdefgh1", null],
+    ["Abcdefg1あ", null],
+    ["abcdefgh1", "password.uppercase"],
+    ["Abc1", "password.length"],
+  ])("skips the symbol and character checks for liqueur-lemon: %j → %s", (value, expected) => {
+    expect(password(value, { serviceId: "liqueur-lemon" })).toBe(expected);
+    expect(passwordChecklist(value, { serviceId: "liqueur-lemon" }).map((row) => row.check)).toEqual(["length", "lowercase", "uppercase", "digit"]);
+  });
+
+  it("does not relax other liqueur services", () => {
+    expect(password("Abcdefgh1", { serviceId: "liqueur-lemon-money-forword" })).toBe("password.symbol");
+  });
+
+  it("lists every checklist row with its state", () => {
+    expect(passwordChecklist("abc")).toEqual([
+      { check: "length", ok: false },
+      { check: "lowercase", ok: true },
+      { check: "uppercase", ok: false },
+      { check: "symbol", ok: false },
+      { check: "digit", ok: false },
+      { check: "allowedCharacters", ok: true },
+    ]);
+  });
+
+  it.each([
+    ["", BLANK],
+    ["short", "password.incorrect"],
+    ["Abcdefg1!", null],
+  ])("change-password forms only say 'incorrect': %j → %s", (value, expected) => {
+    expect(passwordForChange(value)).toBe(expected);
+  });
+});
+
+describe("e-mail", () => {
+  it.each([
+    ["", BLANK],
+    ["user@example.com", null],
+    ["first.last+tag@sub.example.co.jp", null],
+    ["user@example", "email.invalid"],
+    ["user example@example.com", "email.invalid"],
+    ["user@exa mple.com", "email.invalid"],
+    ["@example.com", "email.invalid"],
+    ["user@@example.com", "email.invalid"],
+    ["user@.example.com", "email.invalid"],
+    [" user@example.com", "email.invalid"],
+    [`${"a".repeat(250)}@example.com`, "email.invalid"],
+  ])("%j → %s", (value, expected) => {
+    expect(email(value)).toBe(expected);
+  });
+});
+
+describe("codes, phone and login ID", () => {
+  it.each([
+    ["", BLANK],
+    ["123456", null],
+    ["12345", "code.invalid"],
+    ["1234567", "code.invalid"],
+    ["12a456", "code.invalid"],
+    ["１２３４５６", "code.invalid"],
+  ])("code %j → %s", (value, expected) => {
+    expect(code(value)).toBe(expected);
+  });
+
+  it.each([
+    ["", BLANK],
+    ["09012345678", null],
+    ["08012345678", null],
+    ["07012345678", null],
+    ["05012345678", null],
+    ["06012345678", "phone.invalid"],
+    ["09112345678", "phone.invalid"],
+    ["0901234567", "phone.invalid"],
+    ["090-1234-5678", "phone.invalid"],
+    ["+819012345678", "phone.invalid"],
+  ])("phone %j → %s", (value, expected) => {
+    expect(phone(value)).toBe(expected);
+  });
+
+  it("sends the phone as +81 followed by the number as typed", () => {
+    expect(phoneForUpstream("09012345678")).toBe("+8109012345678");
+  });
+
+  it.each([
+    ["", BLANK],
+    ["   ", BLANK],
+    ["user@example.com", null],
+    ["AB12345", null],
+    ["x".repeat(257), "loginId.required"],
+  ])("login ID %j → %s", (value, expected) => {
+    expect(loginId(value)).toBe(expected);
+  });
+});

@@ -1,0 +1,35 @@
+import { useEffect, useRef, useState } from "react";
+import { VALIDITY_EVENT } from "./fieldValidation";
+import { island } from "./host";
+
+export interface SubmitButtonProps {
+  label: string;
+  /** Several submit buttons in one form post different actions. */
+  name?: string;
+  value?: string;
+}
+
+/** SPEC §5: the submit button is disabled while any field is invalid; without script it stays enabled. */
+function SubmitButton({ label, name, value }: SubmitButtonProps) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const [valid, setValid] = useState(true);
+  useEffect(() => {
+    const form = ref.current?.form;
+    if (!form) return;
+    const update = () => setValid(form.checkValidity());
+    form.addEventListener("input", update);
+    form.addEventListener(VALIDITY_EVENT, update);
+    update();
+    return () => {
+      form.removeEventListener("input", update);
+      form.removeEventListener(VALIDITY_EVENT, update);
+    };
+  }, []);
+  return (
+    <button ref={ref} type="submit" className="button" name={name} value={value} disabled={!valid}>
+      {label}
+    </button>
+  );
+}
+
+export default island("SubmitButton", SubmitButton);

@@ -1,0 +1,23 @@
+import { createContext, useContext, type ComponentType, type ReactElement } from "react";
+import type { IslandName } from "./registry";
+
+/** Filled while a page renders; the document shell reads it to decide whether any script ships at all. */
+export const IslandCollector = createContext<Set<IslandName> | null>(null);
+
+export type Hosted<P> = ((props: P) => ReactElement) & { Component: ComponentType<P>; islandName: IslandName };
+
+/**
+ * Wraps a client component so that the server renders it inside a host element carrying its name and
+ * its props as escaped JSON; the client entry hydrates exactly that element with the same props.
+ */
+export function island<P extends object>(name: IslandName, Component: ComponentType<P>): Hosted<P> {
+  function IslandHost(props: P) {
+    useContext(IslandCollector)?.add(name);
+    return (
+      <div data-island={name} data-props={JSON.stringify(props)} className="island">
+        <Component {...props} />
+      </div>
+    );
+  }
+  return Object.assign(IslandHost, { Component, islandName: name });
+}

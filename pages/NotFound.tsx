@@ -1,0 +1,12 @@
+import { Card } from "./layout/Card";
+import { ServiceTopLink } from "./layout/ServiceTopLink";
+import { SupportLink } from "./layout/SupportModal";
+import { screens } from "./messages";
+
+export function NotFound() {
+  return (
+    <Card title={screens.notFound.title} links={<><SupportLink /><ServiceTopLink /></>}>
+      <p className="lead">{screens.notFound.body}</p>
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from "react";
+import { common } from "../messages";
+import { usePage } from "./PageContext";
+import { SupportModal } from "./SupportModal";
+
+interface CardProps {
+  title: string;
+  children: ReactNode;
+  /** Links under the form (sign-up, forgot password, help, service top …). */
+  links?: ReactNode;
+  /** Modals the page can open; the support modal is always there. */
+  modals?: ReactNode;
+}
+
+/** SPEC §2: every screen is a card with the brand's logo and title on its themed background. */
+export function Card({ title, children, links, modals }: CardProps) {
+  const { brand } = usePage();
+  return (
+    <>
+      <a className="skip-link" href="#main">{common.skipToContent}</a>
+      <div className="backdrop">
+        <main id="main" className="card">
+          <header className="card-header">
+            <img className="logo" src={brand.logoImageUrl} alt={common.logoAlt(brand.displayName)} width={160} height={40} />
+          </header>
+          <h1 className="card-title">{title}</h1>
+          {children}
+          {links ? <nav className="card-links" aria-label={title}>{links}</nav> : null}
+        </main>
+      </div>
+      <SupportModal />
+      {modals}
+    </>
+  );
+}

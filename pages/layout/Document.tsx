@@ -1,0 +1,53 @@
+import type { ReactNode } from "react";
+import type { IslandsManifest } from "../../islands/vite-plugin";
+import { IslandCollector } from "../../islands/host";
+import type { IslandName } from "../../islands/registry";
+import { themeCss } from "../../themes/css";
+import { common } from "../messages";
+import { PageContext, type PageEnvironment } from "./PageContext";
+import siteCss from "./site.css?raw";
+
+interface DocumentProps {
+  page: PageEnvironment;
+  nonce: string;
+  manifest: IslandsManifest;
+  islands: Set<IslandName>;
+  children: ReactNode;
+}
+
+/** Renders after the page in the same pass, so it sees every island the page used; none used, no script. */
+function IslandScripts({ nonce, manifest, islands }: { nonce: string; manifest: IslandsManifest; islands: Set<IslandName> }) {
+  if (islands.size === 0) return null;
+  const preloads = [...new Set([...manifest.entryImports, ...[...islands].flatMap((name) => manifest.islands[name] ?? [])])];
+  return (
+    <>
+      {preloads.map((href) => (
+        <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+      ))}
+      <script type="module" src={manifest.entry} nonce={nonce} async />
+    </>
+  );
+}
+
+/** The HTML shell: theme as CSS custom properties in the head, so there is no unbranded flash (ARCHITECTURE §6). */
+export function Document({ page, nonce, manifest, islands, children }: DocumentProps) {
+  const { brand } = page;
+  return (
+    <html lang="ja">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <title>{`${common.titlePrefix}${brand.displayName}`}</title>
+        <link rel="icon" href={brand.favicon} type="image/svg+xml" />
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themeCss(brand) + siteCss }} />
+      </head>
+      <body>
+        <PageContext.Provider value={page}>
+          <IslandCollector.Provider value={islands}>{children}</IslandCollector.Provider>
+        </PageContext.Provider>
+        <IslandScripts nonce={nonce} manifest={manifest} islands={islands} />
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,6 @@
+import { common } from "../messages";
+import { serviceTopUrl, usePage } from "./PageContext";
+
+export function ServiceTopLink({ label = common.backToServiceTop }: { label?: string }) {
+  return <a href={serviceTopUrl(usePage())}>{label}</a>;
+}

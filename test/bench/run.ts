@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sealedCookies, type SealedCookieName } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { seal } from "../../worker/session/sealed";
+import { buildForE2e, startPreview } from "../e2e/server";
+import { screenCases, type ScreenState } from "../screens";
+
+// `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page against a static asset
+// on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.
+
+// npm scripts and vitest both run from the project root.
+const ROOT = process.cwd();
+const budgets = JSON.parse(readFileSync(join(ROOT, "test/bench/budgets.json"), "utf8")) as Record<string, number>;
+const SAMPLES = Math.max(budgets.minSsrSamples ?? 200, Number(process.env.BENCH_SAMPLES ?? 300));
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
+const CONNECTIONS = 8;
+const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+
+interface WorkerModule {
+  default: { fetch(request: Request, env: Record<string, unknown>, ctx: unknown): Promise<Response> };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function cookieHeader(state: ScreenState, keys: string): Promise<string> {
+  const parsed = parseSessionKeys(keys);
+  const parts = await Promise.all(
+    Object.entries(state).map(async ([which, value]) => {
+      const spec = sealedCookies[which as SealedCookieName];
+      return `__Host-${spec.name}=${await seal(spec.name, value, { keys: parsed, ttlSeconds: 3600 })}`;
+    }),
+  );
+  return parts.join("; ");
+}
+
+function scriptUrls(html: string): string[] {
+  const found = [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g), ...html.matchAll(/<link rel="modulepreload"[^>]*\bhref="([^"]+)"/g)].map((m) => m[1]!);
+  return [...new Set(found)];
+}
+
+function jsGzipBytes(urls: string[]): number {
+  return urls.reduce((sum, url) => sum + gzipSync(readFileSync(join(ROOT, "dist/client", url))).length, 0);
+}
+
+/** 8 keep-alive connections hammering one URL for a fixed time; answers requests per second. */
+async function load(url: string, cookie: string, seconds: number): Promise<{ rps: number; errors: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const until = Date.now() + seconds * 1000;
+  let done = 0;
+  let errors = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const req = http.get(url, { agent, headers: cookie ? { Cookie: cookie } : {} }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          if ((res.statusCode ?? 500) >= 500) errors++;
+          done++;
+          resolve();
+        });
+      });
+      req.on("error", () => {
+        errors++;
+        resolve();
+      });
+    });
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (Date.now() < until) await one();
+  }));
+  agent.destroy();
+  return { rps: done / ((Date.now() - started) / 1000), errors };
+}
+
+function row(cells: Array<string | number>, widths: number[]): string {
+  return cells.map((cell, i) => String(cell).padEnd(widths[i] ?? 10)).join(" ");
+}
+
+async function main() {
+  if (!process.argv.includes("--no-build")) buildForE2e();
+  const wranglerJson = JSON.parse(readFileSync(join(ROOT, "dist/signin_site/wrangler.json"), "utf8")) as { vars: Record<string, string> };
+  const vars = wranglerJson.vars;
+  const worker = (await import(join(ROOT, "dist/signin_site/index.js"))) as WorkerModule;
+  const env = {
+    ...vars,
+    ASSETS: { fetch: async () => new Response("asset", { status: 200 }) },
+    IDENTITY: { fetch: async () => new Response("{}", { status: 503 }) },
+  };
+  const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
+
+  console.log(`SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${BRAND.serviceId})\n`);
+  const widths = [32, 7, 10, 10, 10, 10, 10];
+  console.log(row(["screen", "status", "html", "html.gz", "js.gz", "ssr.med", "ssr.p99"], widths));
+  let failures = 0;
+  const medians: number[] = [];
+  for (const screen of screenCases(BRAND)) {
+    const cookie = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
+    const request = () => new Request(`https://bench.test${screen.path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    let html = "";
+    let status = 0;
+    for (let i = 0; i < 20; i++) {
+      const response = await worker.default.fetch(request(), env, ctx);
+      status = response.status;
+      html = await response.text();
+    }
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const started = performance.now();
+      const response = await worker.default.fetch(request(), env, ctx);
+      await response.text();
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const htmlGzip = gzipSync(html).length;
+    const scripts = scriptUrls(html);
+    const js = jsGzipBytes(scripts);
+    const jsBudget = scripts.length ? budgets.jsGzipBytesWithIslands! : budgets.jsGzipBytesWithoutIslands!;
+    const median = percentile(times, 50);
+    medians.push(median);
+    const over = [htmlGzip > budgets.htmlGzipBytesPerPage! && "html.gz", js > jsBudget && "js.gz", median > budgets.ssrMedianMs! && "ssr.med"].filter(Boolean);
+    if (over.length) failures++;
+    console.log(
+      row(
+        [screen.name, status, html.length, htmlGzip, js, median.toFixed(3), percentile(times, 99).toFixed(3), over.length ? `OVER: ${over.join(", ")}` : "ok"],
+        [...widths, 20],
+      ),
+    );
+  }
+  console.log(
+    `\nbudgets: html.gz ≤ ${budgets.htmlGzipBytesPerPage} B, js.gz = ${budgets.jsGzipBytesWithoutIslands} B without islands and ≤ ${budgets.jsGzipBytesWithIslands} B with, SSR median ≤ ${budgets.ssrMedianMs} ms`,
+  );
+
+  const server = await startPreview(Number(process.env.BENCH_PORT ?? 4329));
+  try {
+    const signIn = screenCases(BRAND).find((s) => s.name === "sign-in")!;
+    const cookie = await cookieHeader(signIn.state, vars.SESSION_KEYS ?? "");
+    const page = await load(`${server.url}${signIn.path}`, cookie, LOAD_SECONDS);
+    const asset = await load(`${server.url}/brands/${BRAND.serviceId}/logo.svg`, "", LOAD_SECONDS);
+    console.log(`\nthroughput on the local workerd, ${CONNECTIONS} connections, ${LOAD_SECONDS} s each (load generator on the same 2 cores):`);
+    console.log(`  ${signIn.path}: ${page.rps.toFixed(0)} req/s (${page.errors} errors)`);
+    console.log(`  static asset /brands/${BRAND.serviceId}/logo.svg: ${asset.rps.toFixed(0)} req/s (${asset.errors} errors)`);
+    console.log(`  page / static ratio: ${(page.rps / asset.rps).toFixed(2)}`);
+  } finally {
+    await server.stop();
+  }
+  console.log(failures ? `\n${failures} screen(s) over budget` : "\nevery screen within budget");
+  process.exitCode = failures ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,69 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+
+// npm scripts and vitest both run from the project root.
+const ROOT = process.cwd();
+
+/** Builds the site with wrangler's dev environment (the emulator included) for the browser tests. */
+export function buildForE2e(): void {
+  const result = spawnSync("npx", ["vite", "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, CLOUDFLARE_ENV: "dev", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+  if (result.status !== 0) throw new Error(`vite build for the e2e tests failed (exit ${result.status})`);
+}
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function waitForServer(url: string, child: ChildProcess, log: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the preview server exited early (${child.exitCode}):\n${log()}`);
+    try {
+      const response = await fetch(`${url}/error`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the preview server did not answer within ${timeoutMs} ms:\n${log()}`);
+}
+
+/** Serves the built worker on the local workerd with `vite preview`, in its own process group. */
+export async function startPreview(port: number): Promise<RunningServer> {
+  const child = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CLOUDFLARE_ENV: "dev", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    await waitForServer(url, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { get, postForm, sealedCookie } from "./helpers";
+
+function nonceOf(response: Response): string {
+  const csp = response.headers.get("Content-Security-Policy") ?? "";
+  const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce, csp).toBeTruthy();
+  return nonce!;
+}
+
+function expectBaseline(response: Response) {
+  const h = response.headers;
+  const csp = h.get("Content-Security-Policy") ?? "";
+  expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'/);
+  for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) expect(csp).toContain(directive);
+  expect(Number(/max-age=(\d+)/.exec(h.get("Strict-Transport-Security") ?? "")?.[1])).toBeGreaterThanOrEqual(31536000);
+  expect(h.get("X-Content-Type-Options")).toBe("nosniff");
+  expect(h.get("Referrer-Policy")).toBe("no-referrer");
+  expect(h.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
+  expect(h.get("Cache-Control")).toBe("no-store");
+  expect(h.get("X-Robots-Tag")).toContain("noindex");
+  expect(h.get("Permissions-Policy")).toContain("camera=()");
+  expect(h.get("X-Request-Id")).toBeTruthy();
+}
+
+describe("security baseline on every response (ARCHITECTURE §8)", () => {
+  it.each([
+    ["a page", "/error", 200],
+    ["a page with islands", "/signIn", 400],
+    ["a parameter error", "/resetPassword", 400],
+    ["the not-found page", "/no/such/page", 404],
+    ["an unknown tenant", "/no-such-brand/consent?client_id=x&scope=a&consent_challenge=b", 404],
+  ])("%s (%s)", async (_name, path, status) => {
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    expectBaseline(response);
+  });
+
+  it("on a redirect", async () => {
+    const response = await get("/?login_challenge=abc&client_id=x&view=signIn");
+    expect(response.status).toBe(303);
+    expectBaseline(response);
+  });
+
+  it("on a refused cross-site POST (hono/csrf)", async () => {
+    const response = await postForm("/signIn", { username: "a", password: "b" }, [], "https://evil.example");
+    expect(response.status).toBe(403);
+    expectBaseline(response);
+    expect(await response.text()).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  it("gives every request a fresh nonce, used by every script and style tag", async () => {
+    const cookie = await sealedCookie("signIn", { loginChallenge: "challenge" });
+    const first = await get("/signIn", [cookie]);
+    const second = await get("/signIn", [cookie]);
+    const nonce = nonceOf(first);
+    expect(nonce).not.toBe(nonceOf(second));
+    const html = await first.text();
+    const tags = html.match(/<(script|style|link rel="modulepreload")\b[^>]*>/g) ?? [];
+    expect(tags.length).toBeGreaterThan(1);
+    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
+    await second.body?.cancel();
+  });
+});
+
+describe("errors never leak", () => {
+  it("answers an oversized form with a page, not a stack trace", async () => {
+    const response = await postForm("/signIn", { username: "x".repeat(40_000), password: "y" });
+    expect(response.status).toBe(413);
+    const html = await response.text();
+    expect(html).toContain("エラーが発生しました");
+    expect(html).not.toMatch(/Error:|at \S+ \(/);
+  });
+
+  it("serves no stack trace for a malformed cookie", async () => {
+    const response = await get("/signIn", ["__Host-sign-in=%%%not-a-token"]);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("パラメータに不備がありました");
+  });
+});

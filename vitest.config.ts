@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+import { brandDataPlugin } from "./themes/vite-plugin";
+
+// `npm test` runs every project: unit rules in Node, the site and the emulator inside workerd, and the
+// browser journeys in Debian's Chromium against the built site.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [brandDataPlugin()],
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["forms/**/*.test.ts", "themes/**/*.test.ts", "test/unit/**/*.test.{ts,tsx}"],
+        },
+      },
+      "./test/worker/vitest.config.ts",
+      "./emulator/vitest.config.ts",
+      "./test/e2e/vitest.config.ts",
+    ],
+  },
+});

@@ -1,0 +1,20 @@
+import type { Context } from "hono";
+import type { Brand } from "../themes/schema";
+
+/** Per-request values set by the middleware chain, typed once for every route. */
+export interface AppVariables {
+  requestId: string;
+  nonce: string;
+  brand: Brand;
+  /** Origins a form on this page may end up at after redirects (CSP form-action, ARCHITECTURE §8). */
+  formActionOrigins: string[];
+  /** Whether this page may ask for the camera (the native bridge's permission request). */
+  allowCamera: boolean;
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: AppVariables;
+}
+
+export type AppContext = Context<AppEnv>;

@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { brandById, brandForClientId, defaultBrand } from "../../themes/brands";
+import type { Brand } from "../../themes/schema";
+import type { AppEnv } from "../context";
+
+const SERVICE_COOKIE = "service";
+const ONE_YEAR = 365 * 24 * 60 * 60;
+
+// First path segments that are screens, not tenants: '/signIn/mfa' must never be read as tenant 'signIn'.
+const NOT_TENANTS = new Set(["signIn", "signUp", "resetPassword", "mfa", "callback", "error", "auth", "oauth2", "__emulator", "brands", "assets", ".well-known"]);
+const TENANT_ROUTE = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)\/(auth|consent|forgotPassword|initiatePassword|changeEmail)\/?$/;
+
+export interface TenantSources {
+  path: string;
+  clientId?: string | undefined;
+  lastServiceId?: string | undefined;
+}
+
+/** ARCHITECTURE §6: path tenant → client_id → the last resolved service → the neutral default. */
+export function resolveBrand({ path, clientId, lastServiceId }: TenantSources): { brand: Brand; resolved: boolean } {
+  const tenant = TENANT_ROUTE.exec(path)?.[1];
+  const fromPath = tenant && !NOT_TENANTS.has(tenant) ? brandById(tenant) : undefined;
+  const brand = fromPath ?? (clientId ? brandForClientId(clientId) : undefined) ?? (lastServiceId ? brandById(lastServiceId) : undefined);
+  return brand ? { brand, resolved: true } : { brand: defaultBrand, resolved: false };
+}
+
+async function formClientId(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string | undefined> {
+  const type = c.req.header("content-type") ?? "";
+  if (c.req.method !== "POST" || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return undefined;
+  const body = await c.req.parseBody();
+  return typeof body.client_id === "string" ? body.client_id : undefined;
+}
+
+/**
+ * Resolves the brand once per request and remembers it, so that pages reached without a client_id
+ * keep the colours of the service the user came from.
+ *
+ * @example app.use(tenant())
+ */
+export function tenant(): MiddlewareHandler<AppEnv> {
+  return async function tenant(c, next) {
+    const clientId = c.req.query("client_id") ?? (await formClientId(c));
+    const lastServiceId = getCookie(c, SERVICE_COOKIE, "host");
+    const { brand, resolved } = resolveBrand({ path: c.req.path, clientId, lastServiceId });
+    c.set("brand", brand);
+    if (resolved && brand.id !== lastServiceId) {
+      setCookie(c, SERVICE_COOKIE, brand.id, { prefix: "host", httpOnly: true, sameSite: "Lax", maxAge: ONE_YEAR });
+    }
+    await next();
+  };
+}

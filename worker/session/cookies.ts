@@ -1,0 +1,80 @@
+import { deleteCookie, generateCookie, getCookie, setCookie } from "hono/cookie";
+import type { z } from "zod";
+import type { AppContext } from "../context";
+import { parseSessionKeys } from "./keys";
+import { seal, unseal } from "./sealed";
+import { authRequestSchema, signInSessionSchema, signUpSessionSchema, tokenStateSchema } from "./state";
+
+/** Browsers drop a cookie whose name, value and attributes pass 4,096 bytes. */
+export const COOKIE_SIZE_LIMIT = 4096;
+
+type SameSite = "Lax" | "Strict";
+interface SealedCookie<S extends z.ZodType> {
+  name: string;
+  schema: S;
+  maxAgeSeconds: number;
+  sameSite: SameSite;
+}
+
+// The auth request must come back on the OAuth2 server's redirect to /callback, hence Lax.
+export const sealedCookies = {
+  authRequest: { name: "auth-request", schema: authRequestSchema, maxAgeSeconds: 60 * 60, sameSite: "Lax" },
+  signIn: { name: "sign-in", schema: signInSessionSchema, maxAgeSeconds: 30 * 60, sameSite: "Strict" },
+  signUp: { name: "sign-up", schema: signUpSessionSchema, maxAgeSeconds: 24 * 60 * 60, sameSite: "Strict" },
+  tokens: { name: "tokens", schema: tokenStateSchema, maxAgeSeconds: 30 * 24 * 60 * 60, sameSite: "Strict" },
+} as const satisfies Record<string, SealedCookie<z.ZodType>>;
+
+export type SealedCookieName = keyof typeof sealedCookies;
+export type SealedState<N extends SealedCookieName> = z.infer<(typeof sealedCookies)[N]["schema"]>;
+
+export class CookieTooLargeError extends Error {
+  override name = "CookieTooLargeError";
+}
+
+export async function readSealed<N extends SealedCookieName>(c: AppContext, which: N): Promise<SealedState<N> | undefined> {
+  const spec = sealedCookies[which];
+  const token = getCookie(c, spec.name, "host");
+  if (!token) return undefined;
+  const data = await unseal(spec.name, token, parseSessionKeys(c.env.SESSION_KEYS));
+  const parsed = spec.schema.safeParse(data);
+  return parsed.success ? (parsed.data as SealedState<N>) : undefined;
+}
+
+export async function writeSealed<N extends SealedCookieName>(c: AppContext, which: N, value: SealedState<N>): Promise<void> {
+  const spec = sealedCookies[which];
+  const data = spec.schema.parse(value);
+  const token = await seal(spec.name, data, { keys: parseSessionKeys(c.env.SESSION_KEYS), ttlSeconds: spec.maxAgeSeconds });
+  const options = { prefix: "host", httpOnly: true, sameSite: spec.sameSite, maxAge: spec.maxAgeSeconds } as const;
+  const line = generateCookie(spec.name, token, options);
+  if (line.length > COOKIE_SIZE_LIMIT) throw new CookieTooLargeError(`${spec.name} cookie would be ${line.length} bytes`);
+  c.header("Set-Cookie", line, { append: true });
+}
+
+export function clearSealed(c: AppContext, which: SealedCookieName): void {
+  deleteCookie(c, sealedCookies[which].name, { prefix: "host", path: "/", secure: true });
+}
+
+// SPEC §9: the device id is 32 characters of A-Z and 0-9; it identifies the browser, so it is not secret.
+const DEVICE_COOKIE = "device";
+const DEVICE_ID_PATTERN = /^[A-Z0-9]{32}$/;
+const DEVICE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+const FOUR_HUNDRED_DAYS = 400 * 24 * 60 * 60;
+
+export function newDeviceId(): string {
+  const out: string[] = [];
+  // Rejection sampling keeps every character equally likely (256 is not a multiple of 36).
+  while (out.length < 32) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(48))) {
+      if (byte < 252 && out.length < 32) out.push(DEVICE_ALPHABET[byte % 36]!);
+    }
+  }
+  return out.join("");
+}
+
+export function deviceId(c: AppContext): string {
+  const existing = getCookie(c, DEVICE_COOKIE, "host");
+  if (existing && DEVICE_ID_PATTERN.test(existing)) return existing;
+  const fresh = newDeviceId();
+  setCookie(c, DEVICE_COOKIE, fresh, { prefix: "host", httpOnly: true, sameSite: "Lax", maxAge: FOUR_HUNDRED_DAYS });
+  return fresh;
+}

@@ -1,0 +1,30 @@
+import { base64url } from "jose";
+
+// SESSION_KEYS is "kid:base64url-32-bytes" entries separated by commas; the first seals, all unseal (rotation).
+export interface SessionKey {
+  kid: string;
+  secret: Uint8Array;
+}
+
+const KID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+let cached: { raw: string; keys: SessionKey[] } | undefined;
+
+export function parseSessionKeys(raw: string | undefined): SessionKey[] {
+  if (!raw) throw new Error("SESSION_KEYS is not configured");
+  if (cached?.raw === raw) return cached.keys;
+  const keys = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [kid, encoded] = entry.split(":");
+      if (!kid || !encoded || !KID_PATTERN.test(kid)) throw new Error("SESSION_KEYS entry must be kid:base64url");
+      const secret = base64url.decode(encoded);
+      if (secret.length !== 32) throw new Error(`SESSION_KEYS entry ${kid} must hold 32 bytes`);
+      return { kid, secret };
+    });
+  if (keys.length === 0) throw new Error("SESSION_KEYS holds no key");
+  if (new Set(keys.map((k) => k.kid)).size !== keys.length) throw new Error("SESSION_KEYS has a repeated kid");
+  cached = { raw, keys };
+  return keys;
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+// The shapes kept in the encrypted cookies (ARCHITECTURE §3, SPEC §3). Every string is bounded so a
+// cookie can never grow past the browser's 4 KB limit by accident.
+const short = z.string().max(256);
+const opaque = z.string().max(2048);
+
+export const viewSchema = z.enum([
+  "extSignIn",
+  "signIn",
+  "signInWithCheckUsername",
+  "signInForceTOTPMFA",
+  "signUp",
+  "mfaSetUp",
+  "passwordChange",
+  "emailChange",
+]);
+export type View = z.infer<typeof viewSchema>;
+
+export const authRequestSchema = z.object({
+  clientId: short,
+  serviceId: short,
+  appUrl: z.string().max(512),
+  scope: z.string().max(512),
+  state: z.string().max(512),
+  callbackPath: z.string().max(256),
+  codeChallenge: z.string().max(128),
+  codeChallengeMethod: z.string().max(16),
+  view: viewSchema,
+  prompt: short.optional(),
+  hashedUserId: short.optional(),
+  autoFillUserName: short.optional(),
+  signInMode: short.optional(),
+  navigateMFASetupFlow: z.boolean().optional(),
+  /** The site's own PKCE verifier and state, for own views that come back to /callback. */
+  own: z.object({ codeVerifier: z.string().length(64), state: short }).optional(),
+});
+export type AuthRequest = z.infer<typeof authRequestSchema>;
+
+export const signInSessionSchema = z.object({
+  loginChallenge: opaque,
+  username: short.optional(),
+  mfa: z.object({ session: opaque, type: z.enum(["SMS", "TOTP"]) }).optional(),
+  forceChangePassword: z.object({ session: opaque }).optional(),
+});
+export type SignInSession = z.infer<typeof signInSessionSchema>;
+
+export const signUpSessionSchema = z.object({
+  loginChallenge: opaque,
+  email: short.optional(),
+  username: short.optional(),
+});
+export type SignUpSession = z.infer<typeof signUpSessionSchema>;
+
+export const tokenStateSchema = z.object({
+  accessToken: z.string().max(2048),
+  refreshToken: z.string().max(512).optional(),
+  expiresAt: z.number().int(),
+  scope: z.string().max(512),
+  tokenType: short,
+  hashedUserName: short,
+});
+export type TokenState = z.infer<typeof tokenStateSchema>;
