@@ -1,6 +1,7 @@
 import { createElement, startTransition, type ComponentType } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { islandLoaders, isIslandName } from "./registry";
+import { isIslandName } from "./names";
+import { islandLoaders } from "./registry";
 
 // The one client entry: finds the server's island hosts and hydrates each on idle with its own props.
 const onIdle: (run: () => void) => void =
@@ -20,7 +21,7 @@ async function hydrateHost(host: HTMLElement): Promise<void> {
     return;
   }
   const mod = await islandLoaders[name]();
-  const Component = mod.default.Component as ComponentType<Record<string, unknown>>;
+  const Component = mod.default.Component as unknown as ComponentType<Record<string, unknown>>;
   onIdle(() => startTransition(() => void hydrateRoot(host, createElement(Component, props as Record<string, unknown>))));
 }
 

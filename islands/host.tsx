@@ -1,5 +1,5 @@
 import { createContext, useContext, type ComponentType, type ReactElement } from "react";
-import type { IslandName } from "./registry";
+import type { IslandName } from "./names";
 
 /** Filled while a page renders; the document shell reads it to decide whether any script ships at all. */
 export const IslandCollector = createContext<Set<IslandName> | null>(null);

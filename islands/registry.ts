@@ -1,4 +1,4 @@
-import type { ComponentType } from "react";
+import type { IslandName } from "./names";
 
 // Every island by name: the client entry imports only the chunks of the islands a page contains.
 export const islandLoaders = {
@@ -6,10 +6,4 @@ export const islandLoaders = {
   PasswordField: () => import("./PasswordField"),
   SubmitButton: () => import("./SubmitButton"),
   BackButton: () => import("./BackButton"),
-} satisfies Record<string, () => Promise<{ default: { Component: ComponentType<never> } }>>;
-
-export type IslandName = keyof typeof islandLoaders;
-
-export function isIslandName(name: string): name is IslandName {
-  return Object.hasOwn(islandLoaders, name);
-}
+} satisfies Record<IslandName, () => Promise<{ default: { Component: unknown } }>>;

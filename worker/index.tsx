@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { except } from "hono/combine";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -13,17 +14,23 @@ import { tenant } from "./middleware/tenant";
 import { renderPage } from "./render";
 import { screenRoutes } from "./routes/screens";
 import { signInRoutes } from "./routes/signIn";
+import { PROXIED_PREFIXES, emulatorDevProxy, upstreamProxy } from "./routes/upstreamProxy";
 
 const FORM_BODY_LIMIT = 32 * 1024;
 
 export const app = new Hono<AppEnv>();
 
+// Upstream calls are the upstream's to judge; the site's own forms get the CSRF check and the tenant.
+const UPSTREAM_PATHS = [...PROXIED_PREFIXES, "/__emulator/*"];
+
 app.use(requestId());
 app.use(securityHeaders());
-app.use(csrf());
 app.use(bodyLimit({ maxSize: FORM_BODY_LIMIT, onError: () => { throw new HTTPException(413); } }));
-app.use(tenant());
+app.use(except(UPSTREAM_PATHS, csrf()));
+app.use(except(UPSTREAM_PATHS, tenant()));
 
+app.route("/", upstreamProxy);
+app.route("/", emulatorDevProxy);
 app.route("/", signInRoutes);
 app.route("/", screenRoutes);
 

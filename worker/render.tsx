@@ -2,7 +2,7 @@ import type { ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import manifest from "virtual:islands-manifest";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { IslandName } from "../islands/registry";
+import type { IslandName } from "../islands/names";
 import { defaultBrand } from "../themes/brands";
 import { Document } from "../pages/layout/Document";
 import type { DeployEnvironment } from "../pages/layout/PageContext";

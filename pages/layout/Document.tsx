@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { IslandsManifest } from "../../islands/vite-plugin";
 import { IslandCollector } from "../../islands/host";
-import type { IslandName } from "../../islands/registry";
+import type { IslandName } from "../../islands/names";
 import { themeCss } from "../../themes/css";
 import { common } from "../messages";
 import { PageContext, type PageEnvironment } from "./PageContext";

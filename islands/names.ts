@@ -1,0 +1,7 @@
+/** Every island's name; host elements carry one, and registry.ts maps each to its chunk. */
+export const islandNames = ["TextField", "PasswordField", "SubmitButton", "BackButton"] as const;
+export type IslandName = (typeof islandNames)[number];
+
+export function isIslandName(name: string): name is IslandName {
+  return (islandNames as readonly string[]).includes(name);
+}

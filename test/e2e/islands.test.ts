@@ -1,0 +1,84 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import { addSealedCookie, launchChromium } from "./browser";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signUpPasswordPage(clientServiceCookie: string, javaScriptEnabled = true) {
+  const context = await browser.newContext({ javaScriptEnabled });
+  await addSealedCookie(context, baseUrl, "signUp", { loginChallenge: "challenge", email: "new.user@example.com" });
+  await context.addCookies([{ name: "__Host-service", value: clientServiceCookie, url: `${baseUrl}/`, secure: true }]);
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto(`${baseUrl}/signUp/inputPassword`);
+  return { context, page, violations };
+}
+
+describe("islands in Chromium", () => {
+  it("hydrates under the strict CSP: live checklist, submit disabled while invalid, show/hide", async () => {
+    const { context, page, violations } = await signUpPasswordPage("gungnir-aurora");
+    try {
+      const toggle = page.locator(".password-toggle");
+      await expect.poll(() => toggle.isVisible()).toBe(true);
+      const submit = page.getByRole("button", { name: "登録する" });
+      const password = page.locator("#field-password");
+      await password.fill("abc");
+      await expect.poll(() => submit.isDisabled()).toBe(true);
+      expect(await page.locator('[data-check="length"]').getAttribute("data-met")).toBe("false");
+      expect(await page.locator('[data-check="lowercase"]').getAttribute("data-met")).toBe("true");
+      expect(await page.locator("#field-password-message").textContent()).toBe("パスワードは8文字以上256文字未満で入力してください");
+      await password.fill("Abcdefg1!");
+      await expect.poll(() => submit.isEnabled()).toBe(true);
+      expect(await page.locator('.checklist-row[data-met="false"]').count()).toBe(0);
+      expect(await password.getAttribute("type")).toBe("password");
+      await toggle.click();
+      expect(await password.getAttribute("type")).toBe("text");
+      expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+      await toggle.click();
+      expect(await password.getAttribute("type")).toBe("password");
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("applies liqueur-lemon's relaxed rules in the browser too (one rule module)", async () => {
+    const { context, page } = await signUpPasswordPage("liqueur-lemon");
+    try {
+      await expect.poll(() => page.locator(".password-toggle").isVisible()).toBe(true);
+      await page.locator("#field-password").fill("Abcdefgh1");
+      await expect.poll(() => page.getByRole("button", { name: "登録する" }).isEnabled()).toBe(true);
+      expect(await page.locator('[data-check="symbol"]').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("opens the support modal without JavaScript", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/resetPassword?client_id=${sampleClientIds.gungnir}`);
+      const modal = page.locator("#support-modal");
+      expect(await modal.isVisible()).toBe(false);
+      await page.getByRole("button", { name: "お困りの方はこちら" }).click();
+      await expect.poll(() => modal.isVisible()).toBe(true);
+      expect(await modal.textContent()).toContain("受付時間");
+      await modal.getByRole("button", { name: "閉じる" }).click();
+      await expect.poll(() => modal.isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import brandData from 'virtual:brand-data';
+import type { Brand } from './schema';
+
+const brandsById = new Map(brandData.brands.map((brand) => [brand.id, brand]));
+const serviceIdsByClientId = new Map(Object.entries(brandData.clients));
+const clientIdsByServiceId = new Map<string, string[]>();
+for (const [clientId, serviceId] of serviceIdsByClientId) {
+  clientIdsByServiceId.set(serviceId, [...(clientIdsByServiceId.get(serviceId) ?? []), clientId]);
+}
+
+/** The neutral black-and-white theme for requests no service resolves; no service has its id. */
+export const defaultBrand: Brand = brandData.defaultBrand;
+
+export function brandById(serviceId: string): Brand | undefined {
+  return brandsById.get(serviceId);
+}
+
+export function serviceIdForClientId(clientId: string): string | undefined {
+  return serviceIdsByClientId.get(clientId);
+}
+
+export function brandForClientId(clientId: string): Brand | undefined {
+  const serviceId = serviceIdForClientId(clientId);
+  return serviceId === undefined ? undefined : brandById(serviceId);
+}
+
+export function allBrands(): readonly Brand[] {
+  return brandData.brands;
+}
+
+/** The service's client ids in data order; a copy, so callers cannot change the shared table. */
+export function clientIdsForService(serviceId: string): string[] {
+  return [...(clientIdsByServiceId.get(serviceId) ?? [])];
+}

@@ -1,0 +1,83 @@
+import createDOMPurify, { type DOMPurify } from 'dompurify';
+import { JSDOM } from 'jsdom';
+import type { z } from 'zod';
+import { clients } from './data/clients';
+import { defaultBrand, rawBrands } from './data/brands';
+import { brandDataSchema, rawBrandDataSchema, type Brand, type BrandData, type RawBrand, type Support } from './schema';
+
+const allowedTags = ['a', 'br', 'strong', 'em', 'span', 'p', 'ul', 'li'];
+const allowedAttributes = ['class', 'href', 'target'];
+const allowedHref = /^(?:https:|mailto:|tel:)/i;
+
+let purifier: DOMPurify | undefined;
+
+// One jsdom window for the whole build: creating it is the slow part.
+function supportHtmlPurifier(): DOMPurify {
+  if (purifier) return purifier;
+  purifier = createDOMPurify(new JSDOM('').window);
+  purifier.addHook('uponSanitizeAttribute', (element, event) => {
+    const onLink = element.nodeName === 'A';
+    if (event.attrName === 'href') {
+      event.keepAttr = onLink && allowedHref.test(event.attrValue.trim());
+    } else if (event.attrName === 'target') {
+      event.keepAttr = onLink && event.attrValue === '_blank';
+    }
+  });
+  // A new tab must not get a handle on this page (reverse tabnabbing) nor our URL.
+  purifier.addHook('afterSanitizeAttributes', (element) => {
+    if (element.hasAttribute('target')) element.setAttribute('rel', 'noopener noreferrer');
+  });
+  return purifier;
+}
+
+/** Support-message markup as it may reach a page: only a few inline tags, safe links. */
+export function sanitiseSupportHtml(html: string): string {
+  return supportHtmlPurifier().sanitize(html, {
+    ALLOWED_TAGS: allowedTags,
+    ALLOWED_ATTR: allowedAttributes,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+  });
+}
+
+// Names a brand by its id rather than its index, so a data author finds the entry at once.
+function issuePath(issue: z.core.$ZodIssue, raw: unknown): string {
+  const [root, index, ...rest] = issue.path;
+  if (root === 'brands' && typeof index === 'number') {
+    const brands = (raw as { brands?: { id?: unknown }[] }).brands;
+    const id = brands?.[index]?.id;
+    const brand = typeof id === 'string' ? `brands[${id}]` : `brands[${index}]`;
+    return [brand, ...rest.map(String)].join('.');
+  }
+  return issue.path.map(String).join('.') || '(root)';
+}
+
+function sanitiseBrand({ support, ...brand }: RawBrand): Brand {
+  const { defaultMessage, smsMessage, totpMessage, ...contact } = support;
+  const sanitisedSupport: Support = { ...contact };
+  if (defaultMessage !== undefined) sanitisedSupport.defaultMessageHtml = sanitiseSupportHtml(defaultMessage);
+  if (smsMessage !== undefined) sanitisedSupport.smsMessageHtml = sanitiseSupportHtml(smsMessage);
+  if (totpMessage !== undefined) sanitisedSupport.totpMessageHtml = sanitiseSupportHtml(totpMessage);
+  return { ...brand, support: sanitisedSupport };
+}
+
+function parseBrandData<T>(schema: z.ZodType<T>, data: unknown, stage: string): T {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  - ${issuePath(issue, data)}: ${issue.message}`);
+  throw new Error(`Invalid brand data (${stage}):\n${lines.join('\n')}`);
+}
+
+/**
+ * Validates the raw brand data, sanitises every support message and returns what the worker
+ * gets through `virtual:brand-data`. Node only: DOMPurify needs jsdom here.
+ */
+export function buildBrandData(raw: unknown = { brands: rawBrands, default: defaultBrand, clients }): BrandData {
+  const data = parseBrandData(rawBrandDataSchema, raw, 'themes/data/');
+  const built = {
+    brands: data.brands.map(sanitiseBrand),
+    defaultBrand: sanitiseBrand(data.default),
+    clients: data.clients,
+  };
+  return parseBrandData(brandDataSchema, built, 'after sanitising the support messages');
+}

@@ -1,0 +1,34 @@
+import type { AppContext } from "../context";
+
+/** Every upstream call gives up after this long; the user sees the SPEC §8 modal rather than a hang. */
+export const UPSTREAM_TIMEOUT_MS = 10_000;
+
+export class UpstreamUnavailableError extends Error {
+  override name = "UpstreamUnavailableError";
+}
+
+/**
+ * The one way out to the identity API and the OAuth2 server: the IDENTITY service binding when bound
+ * (dev, tests, same-account deploys), else IDENTITY_API_ORIGIN. The upstream learns the site's public
+ * origin from X-Forwarded-* set here, never from what the client sent.
+ */
+export async function upstreamFetch(c: AppContext, pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
+  const site = new URL(c.req.url);
+  const headers = new Headers(init.headers);
+  for (const name of [...headers.keys()]) if (name.startsWith("x-forwarded-")) headers.delete(name);
+  headers.set("X-Forwarded-Proto", site.protocol.replace(":", ""));
+  headers.set("X-Forwarded-Host", site.host);
+  const clientIp = c.req.header("cf-connecting-ip");
+  if (clientIp) headers.set("X-Forwarded-For", clientIp);
+  const request = new Request(new URL(pathAndQuery, c.env.IDENTITY ? "https://identity.internal" : c.env.IDENTITY_API_ORIGIN), {
+    ...init,
+    headers,
+    redirect: "manual",
+    signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+  });
+  try {
+    return await (c.env.IDENTITY ? c.env.IDENTITY.fetch(request) : fetch(request));
+  } catch (error) {
+    throw new UpstreamUnavailableError(error instanceof Error ? `${error.name}: ${error.message}` : "upstream call failed");
+  }
+}
