@@ -15,7 +15,8 @@ export default defineConfig(async () => ({
     cloudflareTest({
       main: "./worker/index.tsx",
       wrangler: { configPath: "./wrangler.toml", environment: "dev" },
-      miniflare: { workers: [await emulatorWorkerOptions()] },
+      // A short upstream timeout so the timeout test does not wait ten seconds.
+      miniflare: { bindings: { UPSTREAM_TIMEOUT_MS: "400" }, workers: [await emulatorWorkerOptions()] },
     }),
   ],
   test: {

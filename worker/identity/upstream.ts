@@ -1,10 +1,21 @@
 import type { AppContext } from "../context";
 
-/** Every upstream call gives up after this long; the user sees the SPEC §8 modal rather than a hang. */
-export const UPSTREAM_TIMEOUT_MS = 10_000;
+/** Every upstream call gives up after this long (UPSTREAM_TIMEOUT_MS overrides); the user sees the SPEC §8 modal rather than a hang. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+
+export function upstreamTimeoutMs(env: Env): number {
+  const configured = Number(env.UPSTREAM_TIMEOUT_MS);
+  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_UPSTREAM_TIMEOUT_MS;
+}
 
 export class UpstreamUnavailableError extends Error {
   override name = "UpstreamUnavailableError";
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -24,11 +35,12 @@ export async function upstreamFetch(c: AppContext, pathAndQuery: string, init: R
     ...init,
     headers,
     redirect: "manual",
-    signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+    signal: AbortSignal.timeout(upstreamTimeoutMs(c.env)),
   });
   try {
     return await (c.env.IDENTITY ? c.env.IDENTITY.fetch(request) : fetch(request));
   } catch (error) {
-    throw new UpstreamUnavailableError(error instanceof Error ? `${error.name}: ${error.message}` : "upstream call failed");
+    const timedOut = error instanceof Error && error.name === "TimeoutError";
+    throw new UpstreamUnavailableError(error instanceof Error ? `${error.name}: ${error.message}` : "upstream call failed", timedOut);
   }
 }

@@ -55,7 +55,9 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
   } catch (error) {
     if (!(error instanceof UpstreamUnavailableError)) throw error;
     logEvent("warn", "upstream_unavailable", { requestId: c.get("requestId"), path: c.req.path, message: error.message });
-    return c.json({ type: "upstream_unavailable", detail: "The identity service did not answer in time." }, 504);
+    return error.timedOut
+      ? c.json({ type: "upstream_timeout", detail: "The identity service did not answer in time." }, 504)
+      : c.json({ type: "upstream_unavailable", detail: "The identity service could not be reached." }, 502);
   }
 }
 
