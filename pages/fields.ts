@@ -96,6 +96,19 @@ export function passwordField(options: PasswordOptions, state: FieldState = {}):
   );
 }
 
+/** The password chosen on the sign-up-like pages: its live checklist; `rule` says which messages (SPEC §5). */
+export function newPasswordField(serviceId: string, rule: PasswordOptions["rule"], state: FieldState = {}): PasswordFieldProps {
+  return passwordField({ name: "newPassword", label: fieldLabels.newPassword, autoComplete: "new-password", rule, checklist: true, serviceId }, state);
+}
+
+/** The password the user has now, on the change-password form. */
+export function currentPasswordField(serviceId: string, state: FieldState = {}): PasswordFieldProps {
+  return passwordField(
+    { name: "currentPassword", label: fieldLabels.currentPassword, autoComplete: "current-password", rule: "passwordForChange", checklist: false, serviceId },
+    state,
+  );
+}
+
 export function codeField(state: FieldState = {}, options: { name?: string; label?: string } = {}): FieldProps {
   return withState(
     {
@@ -112,6 +125,14 @@ export function codeField(state: FieldState = {}, options: { name?: string; labe
     },
     state,
   );
+}
+
+/**
+ * A second-factor code: `mfaCode` when signing in, `mfaOtpCode` while setting the factor up (SPEC §3 Forms).
+ * The e-mail codes use `codeField`.
+ */
+export function mfaCodeField(name: "mfaCode" | "mfaOtpCode", state: FieldState = {}): FieldProps {
+  return codeField(state, { name, label: fieldLabels.mfaCode });
 }
 
 export function phoneField(state: FieldState = {}): FieldProps {

@@ -10,10 +10,12 @@ interface CardProps {
   links?: ReactNode;
   /** Modals the page can open; the support modal is always there. */
   modals?: ReactNode;
+  /** Which of the brand's support messages the help modal shows (the second-factor pages have their own). */
+  support?: "default" | "sms" | "totp";
 }
 
 /** SPEC §2: every screen is a card with the brand's logo and title on its themed background. */
-export function Card({ title, children, links, modals }: CardProps) {
+export function Card({ title, children, links, modals, support = "default" }: CardProps) {
   const { brand } = usePage();
   return (
     <>
@@ -28,7 +30,7 @@ export function Card({ title, children, links, modals }: CardProps) {
           {links ? <nav className="card-links" aria-label={title}>{links}</nav> : null}
         </main>
       </div>
-      <SupportModal />
+      <SupportModal variant={support} />
       {modals}
     </>
   );

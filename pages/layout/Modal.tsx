@@ -55,10 +55,10 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
   );
 }
 
-/** A control that opens a popover modal without any script. */
-export function ModalOpener({ target, children }: { target: string; children: ReactNode }) {
+/** A control that opens a popover modal without any script; it looks like a link unless it is a step of a form. */
+export function ModalOpener({ target, children, look = "link" }: { target: string; children: ReactNode; look?: "link" | "button" }) {
   return (
-    <button type="button" className="link-button" popoverTarget={target} popoverTargetAction="show">
+    <button type="button" className={look === "button" ? "button" : "link-button"} popoverTarget={target} popoverTargetAction="show">
       {children}
     </button>
   );

@@ -17,8 +17,17 @@ function devSessionKeys(): string {
   return found;
 }
 
-export async function addSealedCookie<N extends SealedCookieName>(context: BrowserContext, baseUrl: string, which: N, value: SealedState<N>): Promise<void> {
+/** A Cookie header value holding one sealed state, as the worker itself would have written it. */
+export async function sealedCookie<N extends SealedCookieName>(which: N, value: SealedState<N>): Promise<string> {
   const spec = sealedCookies[which];
   const token = await seal(spec.name, value, { keys: parseSessionKeys(devSessionKeys()), ttlSeconds: 600 });
-  await context.addCookies([{ name: `__Host-${spec.name}`, value: token, url: `${baseUrl}/`, secure: true, httpOnly: true, sameSite: spec.sameSite }]);
+  return `__Host-${spec.name}=${token}`;
+}
+
+/**
+ * Gives a fresh context cookie state the worker would have set earlier in a journey. CDP refuses to plant
+ * `__Host-` cookies (it always sends a Domain), so they travel as a request header instead.
+ */
+export async function withCookies(context: BrowserContext, cookies: string[]): Promise<void> {
+  if (cookies.length) await context.setExtraHTTPHeaders({ Cookie: cookies.join("; ") });
 }

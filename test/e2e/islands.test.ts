@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { addSealedCookie, launchChromium } from "./browser";
+import { launchChromium, sealedCookie, withCookies } from "./browser";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -14,8 +14,7 @@ afterAll(async () => {
 
 async function signUpPasswordPage(clientServiceCookie: string, javaScriptEnabled = true) {
   const context = await browser.newContext({ javaScriptEnabled });
-  await addSealedCookie(context, baseUrl, "signUp", { loginChallenge: "challenge", email: "new.user@example.com" });
-  await context.addCookies([{ name: "__Host-service", value: clientServiceCookie, url: `${baseUrl}/`, secure: true }]);
+  await withCookies(context, [await sealedCookie("signUp", { loginChallenge: "challenge", email: "new.user@example.com" }), `__Host-service=${clientServiceCookie}`]);
   const page = await context.newPage();
   const violations: string[] = [];
   page.on("console", (message) => {

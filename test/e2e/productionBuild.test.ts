@@ -13,10 +13,14 @@ describe("the production build", () => {
     const build = spawnSync("npx", ["vite", "build", "--outDir", OUT, "--logLevel", "warn"], { encoding: "utf8", env: quiet });
     expect(build.status, build.stderr).toBe(0);
     expect(readdirSync(OUT).sort()).toEqual(["client", "signin_site"]);
-    const config = JSON.parse(readFileSync(`${OUT}/signin_site/wrangler.json`, "utf8")) as Record<string, unknown>;
-    expect(config.services ?? []).toEqual([]);
-    expect(config.durable_objects ?? { bindings: [] }).toEqual({ bindings: [] });
-    expect((config.vars as Record<string, string>).APP_ENV).toBe("prod");
+    const config = JSON.parse(readFileSync(`${OUT}/signin_site/wrangler.json`, "utf8")) as {
+      services?: unknown[];
+      durable_objects?: { bindings?: unknown[] };
+      vars: Record<string, string>;
+    };
+    expect(config.services ?? []).toHaveLength(0);
+    expect(config.durable_objects?.bindings ?? []).toHaveLength(0);
+    expect(config.vars.APP_ENV).toBe("prod");
     expect(config.vars).not.toHaveProperty("SESSION_KEYS");
     const bundle = readFileSync(`${OUT}/signin_site/index.js`, "utf8");
     expect(bundle).not.toContain("IdentityState");

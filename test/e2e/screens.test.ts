@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { screenCases, type ScreenBrand, type ScreenCase } from "../screens";
-import { addSealedCookie, launchChromium } from "./browser";
+import { launchChromium, sealedCookie, withCookies } from "./browser";
 
 // Every screen for the neutral theme and three brands: a screenshot, an axe audit (no serious or critical
 // violation), and the same page with JavaScript disabled rendering completely.
@@ -29,9 +29,10 @@ afterAll(async () => {
 });
 
 async function open(context: BrowserContext, brand: ScreenBrand, screen: ScreenCase): Promise<{ page: Page; status: number }> {
+  const cookies = await Promise.all(Object.entries(screen.state).map(([which, value]) => sealedCookie(which as never, value as never)));
   // Screens reached without a client_id keep the service the user came from (ARCHITECTURE §6).
-  if (brand.serviceId !== "default") await context.addCookies([{ name: "__Host-service", value: brand.serviceId, url: `${baseUrl}/`, secure: true }]);
-  for (const [which, value] of Object.entries(screen.state)) await addSealedCookie(context, baseUrl, which as never, value as never);
+  if (brand.serviceId !== "default") cookies.push(`__Host-service=${brand.serviceId}`);
+  await withCookies(context, cookies);
   const page = await context.newPage();
   const response = await page.goto(`${baseUrl}${screen.path}`, { waitUntil: "load" });
   return { page, status: response?.status() ?? 0 };

@@ -1,0 +1,30 @@
+import { rawBrands } from '../themes/data/brands';
+import { clients as clientServices } from '../themes/data/clients';
+
+/** An OAuth2 client as the emulator registers it: public, PKCE S256 only, no secret. */
+export interface OAuthClient {
+  id: string;
+  serviceId: string;
+  /** The partner-branded service asks the user's consent before a code is issued. */
+  consentRequired: boolean;
+}
+
+const consentTargets = new Set(rawBrands.filter((brand) => brand.consentTarget).map((brand) => brand.id));
+
+export const oauthClients: ReadonlyMap<string, OAuthClient> = new Map(
+  Object.entries(clientServices).map(([id, serviceId]) => [id, { id, serviceId, consentRequired: consentTargets.has(serviceId) }]),
+);
+
+export function findClient(clientId: string | undefined): OAuthClient | undefined {
+  return clientId === undefined ? undefined : oauthClients.get(clientId);
+}
+
+/** The native app's callback that tests use as the second registered redirect URI of every client. */
+export function appRedirectUri(serviceId: string): string {
+  return `https://app.${serviceId}.example/oauth/callback`;
+}
+
+/** Exact-match list: the site's own /callback (at the origin the request came through) and the app's. */
+export function registeredRedirectUris(client: OAuthClient, site: string): string[] {
+  return [`${site}/callback`, appRedirectUri(client.serviceId)];
+}

@@ -1,0 +1,22 @@
+const minute = 60_000;
+const hour = 60 * minute;
+
+/** How long each thing the emulator hands out stays valid, by the emulator clock (ms). */
+export const lifetimes = {
+  loginChallenge: 30 * minute,
+  consentChallenge: 30 * minute,
+  verifier: 10 * minute,
+  loginSession: 10 * minute,
+  smsCode: 3 * minute,
+  browserSession: 24 * hour,
+  authorizationCode: minute,
+  refreshToken: 30 * 24 * hour,
+  signUpCode: 24 * hour,
+  resetCode: 60 * minute,
+  emailRegisterCode: hour,
+  emailChangeLink: 24 * hour,
+  totpSetup: hour,
+  lockout: 15 * minute,
+} as const;
+
+export const maxFailedPasswords = 5;
