@@ -16,6 +16,7 @@ export default defineConfig({
       },
       "./test/worker/vitest.config.ts",
       "./emulator/vitest.config.ts",
+      "./emulator/vitest.bundle.config.ts",
       "./test/e2e/vitest.config.ts",
     ],
   },

@@ -21,6 +21,7 @@ export default defineConfig({
   ],
   test: {
     name: 'emulator-bundle',
-    include: ['test/emulator/bundle.test.ts'],
+    dir: fileURLToPath(new URL('../test/emulator', import.meta.url)),
+    include: ['**/bundle.test.ts'],
   },
 });

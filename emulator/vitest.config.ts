@@ -15,8 +15,8 @@ export default defineConfig({
   ],
   test: {
     name: 'emulator',
-    include: ['test/emulator/**/*.test.ts'],
-    exclude: ['test/emulator/bundle.test.ts'],
+    dir: fileURLToPath(new URL('../test/emulator', import.meta.url)),
+    exclude: ['**/bundle.test.ts'],
     // Every file resets the one shared "global" state object, so files must not overlap.
     fileParallelism: false,
   },

@@ -1,13 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// As a project of the root config this file's folder is the root; every path is therefore absolute.
+const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
 export default defineConfig({
-  root: fileURLToPath(new URL("../..", import.meta.url)),
+  root: fromRoot(""),
   test: {
     name: "e2e",
     environment: "node",
-    include: ["test/e2e/**/*.test.ts"],
-    globalSetup: ["test/e2e/globalSetup.ts"],
+    dir: fromRoot("test/e2e"),
+    globalSetup: [fromRoot("test/e2e/globalSetup.ts")],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 240_000,

@@ -5,22 +5,26 @@ import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
 import { islandsManifestPlugin } from "../../islands/vite-plugin";
 import { brandDataPlugin } from "../../themes/vite-plugin";
 
+// As a project of the root config this file's folder is the root; every path is therefore absolute.
+const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const emulator = await emulatorWorkerOptions();
+
 // The site runs as `main` in workerd with wrangler's dev environment; the emulator, bundled first, is the
 // second worker behind the IDENTITY service binding, exactly as under `npm run dev`.
-export default defineConfig(async () => ({
-  root: fileURLToPath(new URL("../..", import.meta.url)),
+export default defineConfig({
+  root: fromRoot(""),
   plugins: [
     brandDataPlugin(),
     islandsManifestPlugin(),
     cloudflareTest({
-      main: "./worker/index.tsx",
-      wrangler: { configPath: "./wrangler.toml", environment: "dev" },
+      main: fromRoot("worker/index.tsx"),
+      wrangler: { configPath: fromRoot("wrangler.toml"), environment: "dev" },
       // A short upstream timeout so the timeout test does not wait ten seconds.
-      miniflare: { bindings: { UPSTREAM_TIMEOUT_MS: "400" }, workers: [await emulatorWorkerOptions()] },
+      miniflare: { bindings: { UPSTREAM_TIMEOUT_MS: "400" }, workers: [emulator] },
     }),
   ],
   test: {
     name: "worker",
-    include: ["test/worker/**/*.test.{ts,tsx}"],
+    dir: fromRoot("test/worker"),
   },
-}));
+});
