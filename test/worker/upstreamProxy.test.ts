@@ -1,5 +1,7 @@
 import { SELF, env } from "cloudflare:test";
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { afterEach, describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { ORIGIN, get } from "./helpers";
@@ -59,6 +61,53 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
     const dropped = await get("/auth/health");
     expect(dropped.status).toBe(502);
     expect((await get("/auth/health")).status).toBe(200);
+  });
+});
+
+describe("the OAuth2 session through the proxy", () => {
+  it("relays the emulator's session cookie both ways, like a real upstream's", async () => {
+    await emulator("/reset", { method: "POST" });
+    const email = "proxy.user@example.com";
+    const seeded = await emulator("/users", { method: "POST", body: JSON.stringify({ email, password: "Passw0rd!", emailVerified: true }) });
+    expect(seeded.status).toBe(201);
+    const verifier = generateRandomCodeVerifier();
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: sampleClientIds.client,
+      redirect_uri: `${ORIGIN}/callback`,
+      state: "state-0123456789",
+      scope: "user.write",
+      code_challenge: await calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      view: "signIn",
+    });
+    const toLogin = await get(`/oauth2/auth?${query}`);
+    expect(toLogin.status).toBe(302);
+    const loginUrl = new URL(toLogin.headers.get("Location")!);
+    expect(loginUrl.origin).toBe(ORIGIN);
+    const loginChallenge = loginUrl.searchParams.get("login_challenge")!;
+
+    const login = await SELF.fetch(`${ORIGIN}/auth/v1/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ login_challenge: loginChallenge, flow: "email_password", username: email, password: "Passw0rd!", remember: false, device_id: "A".repeat(32) }),
+    });
+    expect(login.status).toBe(201);
+    const { redirect_to } = (await login.json()) as { redirect_to: string };
+    expect(new URL(redirect_to).origin).toBe(ORIGIN);
+
+    const afterLogin = await get(new URL(redirect_to).pathname + new URL(redirect_to).search);
+    expect(afterLogin.status).toBe(302);
+    const session = afterLogin.headers.getSetCookie().find((line) => line.startsWith("oauth2_authentication_session="));
+    expect(session).toMatch(/Path=\/oauth2/);
+    const callback = new URL(afterLogin.headers.get("Location")!);
+    expect(`${callback.origin}${callback.pathname}`).toBe(`${ORIGIN}/callback`);
+    expect(callback.searchParams.get("state")).toBe("state-0123456789");
+
+    // With the relayed cookie the OAuth2 server skips the login screen.
+    const again = await get(`/oauth2/auth?${query}`, [session!.split(";")[0]!]);
+    expect(again.status).toBe(302);
+    expect(new URL(again.headers.get("Location")!).pathname).toBe("/callback");
   });
 });
 
