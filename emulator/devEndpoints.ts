@@ -4,7 +4,7 @@ import { oauthClients, registeredRedirectUris } from './clients';
 import { clockOffset, setClockOffset } from './clock';
 import type { EmulatorHono } from './context';
 import { compilePattern, faultSchema } from './faults';
-import { outboxPage } from './outboxPage';
+import { outboxPage, outboxStyles } from './outboxPage';
 import { hashPassword } from './passwordHash';
 import { problems, Problem } from './problem';
 import { jsonBody } from './requestBody';
@@ -54,6 +54,8 @@ devEndpoints.get('/__emulator/outbox', (c) => {
   const wantsHtml = (c.req.header('accept') ?? '').includes('text/html');
   return wantsHtml ? c.html(outboxPage(items, to)) : c.json(items);
 });
+
+devEndpoints.get('/__emulator/outbox.css', (c) => c.body(outboxStyles, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
 
 devEndpoints.get('/__emulator/outbox.html', (c) => {
   const to = c.req.query('to');

@@ -33,13 +33,7 @@ export function outboxPage(items: OutboxItem[], to: string | undefined): string 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>送信済みメール・SMS（エミュレータ）</title>
-<style>
-body { font-family: system-ui, "Hiragino Sans", "Noto Sans JP", sans-serif; margin: 1.5rem; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #ccc; padding: .4rem .6rem; vertical-align: top; text-align: left; }
-pre { white-space: pre-wrap; margin: .3rem 0 0; font-family: inherit; }
-.code { font-family: ui-monospace, monospace; font-size: 1.2rem; }
-</style>
+<link rel="stylesheet" href="/__emulator/outbox.css">
 </head>
 <body>
 <h1>送信済みメール・SMS</h1>
@@ -54,3 +48,11 @@ ${rows || '<tr><td colspan="6">まだ何も送信されていません。</td></
 </body>
 </html>`;
 }
+
+/** Served as a file, not inline: behind the site the page gets the site's CSP, which allows 'self' styles only. */
+export const outboxStyles = `body { font-family: system-ui, "Hiragino Sans", "Noto Sans JP", sans-serif; margin: 1.5rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #ccc; padding: .4rem .6rem; vertical-align: top; text-align: left; }
+pre { white-space: pre-wrap; margin: .3rem 0 0; font-family: inherit; }
+.code { font-family: ui-monospace, monospace; font-size: 1.2rem; }
+`;
