@@ -122,7 +122,12 @@ async function main() {
     const jsBudget = scripts.length ? budgets.jsGzipBytesWithIslands! : budgets.jsGzipBytesWithoutIslands!;
     const median = percentile(times, 50);
     medians.push(median);
-    const over = [htmlGzip > budgets.htmlGzipBytesPerPage! && "html.gz", js > jsBudget && "js.gz", median > budgets.ssrMedianMs! && "ssr.med"].filter(Boolean);
+    const over = [
+      status !== screen.status && `status ${status}, expected ${screen.status}`,
+      htmlGzip > budgets.htmlGzipBytesPerPage! && "html.gz",
+      js > jsBudget && "js.gz",
+      median > budgets.ssrMedianMs! && "ssr.med",
+    ].filter(Boolean);
     if (over.length) failures++;
     console.log(
       row(
