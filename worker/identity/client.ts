@@ -1,0 +1,188 @@
+import { z } from "zod";
+import type { AppContext } from "../context";
+import { logEvent } from "../log";
+import { UpstreamUnavailableError, upstreamFetch } from "./upstream";
+
+// The typed client of SPEC §7: every call the site makes, its body and the response it expects. An
+// outcome is a value (ok with data, or a problem); only a broken upstream contract is an exception.
+
+export const problemSchema = z.object({ type: z.string().max(128).optional(), detail: z.string().max(1024).optional() });
+export type Problem = z.infer<typeof problemSchema>;
+
+export type Outcome<T> =
+  | { ok: true; status: number; data: T }
+  | { ok: false; status: number; problem: Problem; unavailable?: "timeout" | "unreachable" | "malformed" };
+
+interface CallOptions<S extends z.ZodType> {
+  method: "GET" | "POST" | "PATCH";
+  path: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  bearer?: string | undefined;
+  /** Statuses that mean success for this call (SPEC §7 lists 201 or 200). */
+  success: readonly number[];
+  response: S;
+}
+
+// Our own cookies never go upstream; the upstream's own (e.g. its OAuth2 session) do, like a browser's would.
+function upstreamCookies(c: AppContext): string | undefined {
+  const cookie = c.req.header("cookie");
+  if (!cookie) return undefined;
+  const kept = cookie
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => part && !part.startsWith("__Host-"));
+  return kept.length ? kept.join("; ") : undefined;
+}
+
+export async function callIdentity<S extends z.ZodType>(c: AppContext, options: CallOptions<S>): Promise<Outcome<z.infer<S>>> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const cookies = upstreamCookies(c);
+  if (cookies) headers.Cookie = cookies;
+  if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(options.form).toString();
+  }
+  let response: Response;
+  try {
+    response = await upstreamFetch(c, options.path, { method: options.method, headers, ...(body !== undefined ? { body } : {}) });
+  } catch (error) {
+    if (!(error instanceof UpstreamUnavailableError)) throw error;
+    logEvent("warn", "upstream_unavailable", { requestId: c.get("requestId"), path: options.path, timedOut: error.timedOut });
+    return { ok: false, status: 0, problem: {}, unavailable: error.timedOut ? "timeout" : "unreachable" };
+  }
+  for (const line of response.headers.getSetCookie()) c.header("Set-Cookie", line, { append: true });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = undefined;
+  }
+  if (options.success.includes(response.status)) {
+    const data = options.response.safeParse(parsed);
+    if (data.success) return { ok: true, status: response.status, data: data.data };
+    logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path: options.path, status: response.status });
+    return { ok: false, status: response.status, problem: {}, unavailable: "malformed" };
+  }
+  const problem = problemSchema.safeParse(parsed);
+  logEvent("info", "upstream_refused", { requestId: c.get("requestId"), path: options.path, status: response.status, type: problem.success ? problem.data.type : undefined });
+  return { ok: false, status: response.status, problem: problem.success ? problem.data : {} };
+}
+
+
+const redirectTo = z.object({ redirect_to: z.string().url().max(4096) });
+
+export const loginResponse = z.object({
+  redirect_to: z.string().url().max(4096).optional(),
+  additional_flow: z.object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: z.string().min(1).max(2048) }).optional(),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export type LoginBody =
+  | { flow: "email_password"; username: string; password: string }
+  | { flow: "mfa_totp" | "mfa_sms"; session: string; code: string }
+  | { flow: "new_password"; session: string; password: string };
+
+export function login(c: AppContext, loginChallenge: string, deviceId: string, body: LoginBody) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/login",
+    json: { login_challenge: loginChallenge, remember: false, device_id: deviceId, ...body },
+    success: [201],
+    response: loginResponse,
+  });
+}
+
+export function registerCheckEmail(c: AppContext, loginChallenge: string, email: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/register/checkEmail",
+    json: { login_challenge: loginChallenge, email },
+    success: [200, 201],
+    response: z.object({ registered: z.boolean() }),
+  });
+}
+
+export function register(c: AppContext, loginChallenge: string, email: string, password: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/register",
+    json: { login_challenge: loginChallenge, flow: "email_password", email, password },
+    success: [200, 201],
+    response: z.object({ username: z.string().min(1).max(256) }),
+  });
+}
+
+export function registerConfirm(c: AppContext, loginChallenge: string, username: string, code: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/register/confirm",
+    json: { login_challenge: loginChallenge, username, code, remember: false },
+    success: [200, 201],
+    response: redirectTo,
+  });
+}
+
+export function registerResend(c: AppContext, loginChallenge: string, username: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/register/confirm/resend",
+    json: { login_challenge: loginChallenge, username },
+    success: [200, 201],
+    response: z.unknown(),
+  });
+}
+
+export function passwordForgot(c: AppContext, clientId: string, username: string, initiate: boolean) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/password/forgot",
+    json: { client_id: clientId, username, initiate },
+    success: [201],
+    response: z.unknown(),
+  });
+}
+
+export function acceptConsent(c: AppContext, consentChallenge: string, grantScope: string[], deviceId: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/consent",
+    json: { consent_challenge: consentChallenge, grant_scope: grantScope, device_id: deviceId, remember: false },
+    success: [200, 201],
+    response: z.object({ redirect_to: z.string().url().max(4096).optional() }),
+  });
+}
+
+export const tokenResponse = z.object({
+  access_token: z.string().min(1).max(4096),
+  expires_in: z.number().int().positive(),
+  scope: z.string().max(1024).optional(),
+  token_type: z.string().max(32),
+  refresh_token: z.string().max(1024).optional(),
+});
+
+export function exchangeCode(c: AppContext, form: { clientId: string; code: string; redirectUri: string; codeVerifier: string }) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/oauth2/token",
+    form: { grant_type: "authorization_code", client_id: form.clientId, code: form.code, redirect_uri: form.redirectUri, code_verifier: form.codeVerifier },
+    success: [200],
+    response: tokenResponse,
+  });
+}
+
+export const profileResponse = z.object({
+  email_verified: z.boolean(),
+  preferred_mfa_setting: z.enum(["totp", "sms", "none"]),
+});
+export type Profile = z.infer<typeof profileResponse>;
+
+export function profile(c: AppContext, accessToken: string) {
+  return callIdentity(c, { method: "GET", path: "/auth/v1/user/profile", bearer: accessToken, success: [200], response: profileResponse });
+}

@@ -1,0 +1,33 @@
+import type { AppContext } from "../context";
+import { logEvent } from "../log";
+
+/**
+ * ARCHITECTURE §3/§8: a redirect_to from upstream is followed only to an exact allowed origin: the site
+ * itself or the configured OAuth2 origin (when the upstream is reached by URL).
+ */
+export function allowedRedirect(c: AppContext, target: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password) return undefined;
+  const allowed = new Set([new URL(c.req.url).origin]);
+  if (!c.env.IDENTITY) allowed.add(new URL(c.env.IDENTITY_API_ORIGIN).origin);
+  return allowed.has(url.origin) ? url : undefined;
+}
+
+/**
+ * After a successful login, sign-up or consent call: 303 to the upstream's redirect_to when it is allowed;
+ * otherwise the SPEC §8 modal to show ('もう一度やり直してください' when it is missing).
+ */
+export function continueTo(c: AppContext, redirectTo: string | undefined): Response | "retry" | "unexpectedError" {
+  if (!redirectTo) return "retry";
+  const url = allowedRedirect(c, redirectTo);
+  if (!url) {
+    logEvent("warn", "redirect_refused", { requestId: c.get("requestId"), origin: URL.canParse(redirectTo) ? new URL(redirectTo).origin : "unparsable" });
+    return "unexpectedError";
+  }
+  return c.redirect(url.toString(), 303);
+}
