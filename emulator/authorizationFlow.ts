@@ -93,11 +93,15 @@ export function endBrowserSession(c: EmulatorContext): void {
   deleteCookie(c, sessionCookieName, { path: '/oauth2', secure: c.var.site.startsWith('https:') });
 }
 
-/** After login: the partner-branded client asks consent first; every other client gets its code. */
+/**
+ * After login: the partner-branded client asks consent first; every other client gets its code. A request
+ * for no scope at all (the site's own authorization for the partner service, SPEC §6) has nothing to
+ * consent to, so the user is asked once, when the app's own request names its scopes.
+ */
 export function continueAuthorization(c: EmulatorContext, request: AuthorizationRequest, username: string): Response {
   const client = findClient(request.clientId);
   if (client === undefined) throw new Error('continueAuthorization needs a known client');
-  if (!client.consentRequired) return redirectWithCode(c, request, username, request.scope);
+  if (!client.consentRequired || request.scope.trim() === '') return redirectWithCode(c, request, username, request.scope);
   const challenge = c.var.services.tickets.issue(
     'consent_challenge',
     randomToken(),

@@ -7,13 +7,11 @@ import { screens, type ModalKey } from "./messages";
 
 export interface ConsentProps {
   clientId?: string | undefined;
-  scope?: string | undefined;
-  consentChallenge?: string | undefined;
   modal?: ModalKey | undefined;
 }
 
 /** SPEC §2 Consent: the partner receives the e-mail address and the balance information held by the provider. */
-export function Consent({ clientId = "", scope = "", consentChallenge = "", modal }: ConsentProps) {
+export function Consent({ clientId = "", modal }: ConsentProps) {
   const { brand } = usePage();
   const text = screens.consent;
   return (
@@ -35,9 +33,8 @@ export function Consent({ clientId = "", scope = "", consentChallenge = "", moda
       </ul>
       <p>{text.confirm}</p>
       <form method="post" action={`/${brand.id}/consent`}>
+        {/* The consent challenge and scope stay in the sealed consent cookie, never in the page. */}
         <input type="hidden" name="client_id" value={clientId} />
-        <input type="hidden" name="scope" value={scope} />
-        <input type="hidden" name="consent_challenge" value={consentChallenge} />
         <button type="submit" className="button">{text.agree}</button>
       </form>
     </Card>

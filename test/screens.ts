@@ -39,7 +39,7 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
     { name: "sign-in", path: `/signIn?${q}`, state: { signIn }, status: 200, expectText: "ログイン" },
     { name: "sign-in-mfa-totp", path: "/signIn/mfa", state: { signIn: { ...signIn, mfa: { session: "mfa-session", type: "TOTP" } } }, status: 200, expectText: "ワンタイムパスワード認証" },
     { name: "sign-in-mfa-sms", path: "/signIn/mfa", state: { signIn: { ...signIn, mfa: { session: "mfa-session", type: "SMS" } } }, status: 200, expectText: "SMS認証" },
-    { name: "consent", path: `/${serviceId}/consent?${q}&scope=openid&consent_challenge=consent-challenge-0001`, state: {}, status: 200, expectText: "情報提供への同意" },
+    { name: "consent", path: `/${serviceId}/consent?${q}&scope=`, state: { consent: { consentChallenge: "consent-challenge-0001", clientId, scope: "" } }, status: 200, expectText: "情報提供への同意" },
     { name: "reset-password", path: `/resetPassword?${q}`, state: {}, status: 200, expectText: "パスワードの再設定" },
     { name: "reset-password-send-mail", path: `/resetPassword/sendMail?${q}`, state: {}, status: 200, expectText: "メールを送信しました" },
     { name: "forgot-password", path: `/${serviceId}/forgotPassword?${q}&code=123456&username=u-0001`, state: {}, status: 200, expectText: "パスワードの再設定" },

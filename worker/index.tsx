@@ -8,6 +8,7 @@ import { ErrorPage } from "../pages/ErrorPage";
 import { NotFound } from "../pages/NotFound";
 import type { AppEnv } from "./context";
 import { logEvent } from "./log";
+import { appFormAction } from "./middleware/appFormAction";
 import { requestId } from "./middleware/requestId";
 import { securityHeaders } from "./middleware/securityHeaders";
 import { tenant } from "./middleware/tenant";
@@ -28,6 +29,7 @@ app.use(securityHeaders());
 app.use(bodyLimit({ maxSize: FORM_BODY_LIMIT, onError: () => { throw new HTTPException(413); } }));
 app.use(except(UPSTREAM_PATHS, csrf()));
 app.use(except(UPSTREAM_PATHS, tenant()));
+app.use(except(UPSTREAM_PATHS, appFormAction()));
 
 app.route("/", upstreamProxy);
 app.route("/", emulatorDevProxy);

@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ErrorPage } from "../../pages/ErrorPage";
 import { ParameterError } from "../../pages/ParameterError";
-import type { AppContext, AppEnv } from "../context";
+import { brandForClientId } from "../../themes/brands";
+import { startAuthorization, type AppAuthorization } from "../authorization";
+import type { AppEnv } from "../context";
 import { knownPathTenant } from "../pathTenant";
 import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
 import { renderPage } from "../render";
@@ -37,13 +38,6 @@ export const appAuthQuery = z.object({
   sign_in_mode: queryValue.optional(),
 });
 
-/** The callback of the site's own authorization (SPEC §2 callback screen). */
-const callbackQuery = z.object({
-  code: challengeValue,
-  state: stateValue,
-  scope: scopeValue.optional(),
-});
-
 /**
  * Restarting the app's authorization from a stored auth request (the sign-up 'fix the e-mail' link, the SMS
  * 'start over'): the same query the app sent to /{tenantId}/auth, built from the names `appAuthQuery` reads.
@@ -69,17 +63,32 @@ export function authStartHref(authRequest: AuthRequest): string {
   return `/${encodeURIComponent(authRequest.serviceId)}/auth?${query}`;
 }
 
-/**
- * The authorization start (store the auth request, 302 to the OAuth2 server) and the code exchange at /callback
- * are not connected yet: a valid request gets the unexpected-error page. The lead replaces this in issue 4.
- */
-function notYetConnected(c: AppContext) {
-  return renderPage(c, <ErrorPage modal="unexpectedError" />, 503);
+/** The app's query as the authorization start stores it. */
+function appAuthorization(query: z.infer<typeof appAuthQuery>): AppAuthorization {
+  return {
+    clientId: query.client_id,
+    view: query.view,
+    appUrl: query.app_url,
+    state: query.state,
+    scope: query.scope,
+    callbackPath: query.callback_path,
+    codeChallenge: query.code_challenge,
+    codeChallengeMethod: query.code_challenge_method,
+    prompt: query.prompt,
+    hashedUserId: query.hashed_user_id,
+    autoFillUserName: query.autoFillUserName,
+    signInMode: query.sign_in_mode,
+  };
 }
 
 entryRoutes.get("/", async (c) => {
   const query = c.req.query();
-  if (query.login_challenge === undefined && appAuthQuery.safeParse(query).success) return notYetConnected(c);
+  if (query.login_challenge === undefined) {
+    const app = appAuthQuery.safeParse(query);
+    // The app's start without a tenant in the path: the service comes from its client_id.
+    const brand = app.success ? brandForClientId(app.data.client_id) : undefined;
+    if (app.success && brand) return startAuthorization(c, brand, appAuthorization(app.data));
+  }
   const parsed = loginUrlQuery.safeParse(query);
   if (!parsed.success) return renderPage(c, <ParameterError />, 400);
   const { login_challenge: loginChallenge, client_id: clientId, view } = parsed.data;
@@ -92,12 +101,8 @@ entryRoutes.get("/", async (c) => {
   return c.redirect(`/signIn?${new URLSearchParams({ client_id: clientId })}`, 303);
 });
 
-entryRoutes.get("/:tenantId/auth", knownPathTenant(), (c) => {
-  if (!appAuthQuery.safeParse(c.req.query()).success) return renderPage(c, <ParameterError />, 400);
-  return notYetConnected(c);
-});
-
-entryRoutes.get("/callback", (c) => {
-  if (!callbackQuery.safeParse(c.req.query()).success) return renderPage(c, <ParameterError modal="callbackParameterError" />, 400);
-  return notYetConnected(c);
+entryRoutes.get("/:tenantId/auth", knownPathTenant(), async (c) => {
+  const app = appAuthQuery.safeParse(c.req.query());
+  if (!app.success || brandForClientId(app.data.client_id)?.id !== c.get("brand").id) return renderPage(c, <ParameterError />, 400);
+  return startAuthorization(c, c.get("brand"), appAuthorization(app.data));
 });

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { ErrorPage } from "../../pages/ErrorPage";
 import type { AppEnv } from "../context";
 import { renderPage } from "../render";
+import { callbackRoutes } from "./callback";
 import { changeEmailRoutes } from "./changeEmail";
 import { changePasswordRoutes } from "./changePassword";
 import { consentRoutes } from "./consent";
@@ -17,6 +18,7 @@ import { signUpRoutes } from "./signUp";
 export const screenRoutes = new Hono<AppEnv>();
 
 screenRoutes.route("/", entryRoutes);
+screenRoutes.route("/", callbackRoutes);
 screenRoutes.route("/", signUpRoutes);
 screenRoutes.route("/", signInMfaRoutes);
 screenRoutes.route("/", consentRoutes);

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppContext } from "../context";
 import { parseSessionKeys } from "./keys";
 import { seal, unseal } from "./sealed";
-import { authRequestSchema, signInSessionSchema, signUpSessionSchema, tokenStateSchema } from "./state";
+import { authRequestSchema, consentStateSchema, signInSessionSchema, signUpSessionSchema, tokenStateSchema } from "./state";
 
 /** Browsers drop a cookie whose name, value and attributes pass 4,096 bytes. */
 export const COOKIE_SIZE_LIMIT = 4096;
@@ -22,6 +22,7 @@ export const sealedCookies = {
   signIn: { name: "sign-in", schema: signInSessionSchema, maxAgeSeconds: 30 * 60, sameSite: "Strict" },
   signUp: { name: "sign-up", schema: signUpSessionSchema, maxAgeSeconds: 24 * 60 * 60, sameSite: "Strict" },
   tokens: { name: "tokens", schema: tokenStateSchema, maxAgeSeconds: 30 * 24 * 60 * 60, sameSite: "Strict" },
+  consent: { name: "consent", schema: consentStateSchema, maxAgeSeconds: 30 * 60, sameSite: "Strict" },
 } as const satisfies Record<string, SealedCookie<z.ZodType>>;
 
 export type SealedCookieName = keyof typeof sealedCookies;

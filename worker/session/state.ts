@@ -52,6 +52,14 @@ export const signUpSessionSchema = z.object({
 });
 export type SignUpSession = z.infer<typeof signUpSessionSchema>;
 
+/** The consent request of the OAuth2 server, kept out of the page (the challenge never reaches the HTML). */
+export const consentStateSchema = z.object({
+  consentChallenge: opaque,
+  clientId: short,
+  scope: z.string().max(512),
+});
+export type ConsentState = z.infer<typeof consentStateSchema>;
+
 export const tokenStateSchema = z.object({
   accessToken: z.string().max(2048),
   refreshToken: z.string().max(512).optional(),

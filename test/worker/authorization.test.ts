@@ -1,0 +1,222 @@
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import { beforeEach, describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sealedCookies } from "../../worker/session/cookies";
+import { ORIGIN, get, sealedCookie, setCookies } from "./helpers";
+import { Journey } from "./journey";
+
+const PASSWORD = "Passw0rd!";
+const brands = {
+  gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
+  partner: { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner },
+  totpOnly: { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly },
+};
+type BrandKey = keyof typeof brands;
+
+async function appStart(brand: BrandKey, view: string, extra: Record<string, string> = {}) {
+  const { serviceId, clientId } = brands[brand];
+  const verifier = generateRandomCodeVerifier();
+  const query = new URLSearchParams({
+    client_id: clientId,
+    view,
+    app_url: `https://app.${serviceId}.example`,
+    callback_path: "/oauth/callback",
+    state: "app-state-0001",
+    scope: "openid",
+    code_challenge: await calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    ...extra,
+  });
+  return { path: `/${serviceId}/auth?${query}`, verifier, appRedirect: `https://app.${serviceId}.example/oauth/callback` };
+}
+
+async function seed(email: string, extra: Record<string, unknown> = {}) {
+  const response = await new Journey().postJson("/__emulator/users", { email, password: PASSWORD, emailVerified: true, ...extra });
+  expect(response.status).toBe(201);
+}
+
+/** The app opens the site; the user signs in at the OAuth2 server's login URL; the browser comes back to /callback. */
+async function signIn(journey: Journey, startPath: string, email: string) {
+  const toOauth = await journey.request(startPath);
+  expect(toOauth.status).toBe(302);
+  const toLogin = await journey.request(toOauth.headers.get("Location")!);
+  const loginUrl = new URL(toLogin.headers.get("Location")!);
+  const loginChallenge = loginUrl.searchParams.get("login_challenge")!;
+  expect((await journey.request(loginUrl.toString())).status).toBe(303);
+  const login = await journey.postJson("/auth/v1/login", { login_challenge: loginChallenge, flow: "email_password", username: email, password: PASSWORD, remember: false, device_id: "D".repeat(32) });
+  expect(login.status).toBe(201);
+  const { redirect_to } = (await login.json()) as { redirect_to: string };
+  const toCallback = await journey.request(redirect_to);
+  expect(toCallback.status).toBe(302);
+  const callback = new URL(toCallback.headers.get("Location")!);
+  expect(`${callback.origin}${callback.pathname}`).toBe(`${ORIGIN}/callback`);
+  return journey.request(callback.toString());
+}
+
+beforeEach(async () => {
+  await new Journey().request("/__emulator/reset", { method: "POST" });
+});
+
+describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
+  it("own views: the site's PKCE and state, /callback, scope user.write, prompt=login without a known user", async () => {
+    const start = await appStart("gungnir", "signIn");
+    const response = await get(start.path);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("Location")!, ORIGIN);
+    expect(location.pathname).toBe("/oauth2/auth");
+    const q = location.searchParams;
+    expect(q.get("client_id")).toBe(brands.gungnir.clientId);
+    expect(q.get("redirect_uri")).toBe(`${ORIGIN}/callback`);
+    expect(q.get("scope")).toBe("user.write");
+    expect(q.get("code_challenge_method")).toBe("S256");
+    expect(q.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(q.get("code_challenge")).not.toBe(new URLSearchParams(start.path.split("?")[1]).get("code_challenge"));
+    expect(q.get("state")).not.toBe("app-state-0001");
+    expect(q.get("prompt")).toBe("login");
+    expect(q.get("view")).toBe("signIn");
+    const cookie = setCookies(response).get(`__Host-${sealedCookies.authRequest.name}`)!;
+    expect(cookie).toMatch(/HttpOnly; Secure; SameSite=Lax/);
+  });
+
+  it("extSignIn: the app's client, state, scope and PKCE, back to the app", async () => {
+    const start = await appStart("gungnir", "extSignIn");
+    const q = new URL((await get(start.path)).headers.get("Location")!, ORIGIN).searchParams;
+    const app = new URLSearchParams(start.path.split("?")[1]);
+    expect(q.get("redirect_uri")).toBe(start.appRedirect);
+    expect(q.get("state")).toBe("app-state-0001");
+    expect(q.get("scope")).toBe("openid");
+    expect(q.get("code_challenge")).toBe(app.get("code_challenge"));
+    expect(q.get("view")).toBe("extSignIn");
+  });
+
+  it("the partner service requests no scope for its own views", async () => {
+    const start = await appStart("partner", "signIn");
+    expect(new URL((await get(start.path)).headers.get("Location")!, ORIGIN).searchParams.get("scope")).toBe("");
+  });
+
+  it("keeps the app's prompt when hashed_user_id names the signed-in user, forces login otherwise", async () => {
+    const tokens = await sealedCookie("tokens", { accessToken: "x", expiresAt: 4_000_000_000, scope: "user.write", tokenType: "bearer", hashedUserName: "a".repeat(64) });
+    const same = await appStart("gungnir", "signIn", { hashed_user_id: "a".repeat(64) });
+    expect(new URL((await get(same.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt")).toBeNull();
+    const other = await appStart("gungnir", "signIn", { hashed_user_id: "b".repeat(64) });
+    expect(new URL((await get(other.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt")).toBe("login");
+  });
+
+  it("accepts the same app query at / and refuses a client of another tenant", async () => {
+    const start = await appStart("gungnir", "signIn");
+    expect((await get(`/?${start.path.split("?")[1]}`)).status).toBe(302);
+    const foreign = await appStart("gungnir", "signIn");
+    expect((await get(foreign.path.replace("gungnir-aurora", "nosh-homura"))).status).toBe(400);
+  });
+});
+
+describe("callback and after sign-in (SPEC §2)", () => {
+  it("a verified user without a second factor: tokens stored, then the app gets its code", async () => {
+    await seed("plain@example.com");
+    const journey = new Journey();
+    const start = await appStart("gungnir", "signIn");
+    const callback = await signIn(journey, start.path, "plain@example.com");
+    expect(callback.status).toBe(302);
+    expect(journey.has(`__Host-${sealedCookies.tokens.name}`)).toBe(true);
+    const { foreign } = await journey.follow(callback);
+    expect(`${foreign!.origin}${foreign!.pathname}`).toBe(start.appRedirect);
+    expect(foreign!.searchParams.get("state")).toBe("app-state-0001");
+    expect(foreign!.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("an unverified e-mail goes to /registerEmail with MFA setup to follow", async () => {
+    await seed("unverified@example.com", { emailVerified: false });
+    const callback = await signIn(new Journey(), (await appStart("gungnir", "signIn")).path, "unverified@example.com");
+    expect(callback.status).toBe(303);
+    expect(callback.headers.get("Location")).toBe("/registerEmail");
+    expect(setCookies(callback).has(`__Host-${sealedCookies.authRequest.name}`)).toBe(true);
+  });
+
+  it("a second factor the service does not allow goes to /mfa/setup", async () => {
+    await seed("sms@example.com", { mfa: { sms: "+8109012345678" } });
+    const journey = new Journey();
+    const start = await appStart("totpOnly", "signIn");
+    const toOauth = await journey.request(start.path);
+    const toLogin = await journey.request(toOauth.headers.get("Location")!);
+    const loginUrl = new URL(toLogin.headers.get("Location")!);
+    await journey.request(loginUrl.toString());
+    const first = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "email_password", username: "sms@example.com", password: PASSWORD, remember: false, device_id: "D".repeat(32) });
+    const { additional_flow } = (await first.json()) as { additional_flow: { session: string } };
+    const outbox = (await (await journey.request("/__emulator/outbox?to=%2B8109012345678")).json()) as Array<{ code: string }>;
+    const second = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "mfa_sms", session: additional_flow.session, code: outbox[0]!.code, remember: false, device_id: "D".repeat(32) });
+    const { redirect_to } = (await second.json()) as { redirect_to: string };
+    const toCallback = await journey.request(redirect_to);
+    const callback = await journey.request(toCallback.headers.get("Location")!);
+    expect(callback.status).toBe(303);
+    expect(callback.headers.get("Location")).toBe("/mfa/setup");
+  });
+
+  it.each([
+    ["signUp", "/mfa/setup"],
+    ["mfaSetUp", "/mfa/setup"],
+    ["passwordChange", "/changePassword"],
+    ["emailChange", "/changeEmail"],
+  ])("view %s continues to %s", async (view, next) => {
+    await seed(`${view.toLowerCase()}@example.com`);
+    const callback = await signIn(new Journey(), (await appStart("gungnir", view)).path, `${view.toLowerCase()}@example.com`);
+    expect(callback.headers.get("Location")).toBe(next);
+  });
+
+  it("the partner service skips the checks and asks for consent; agreeing gives the app its code", async () => {
+    await seed("partner@example.com", { emailVerified: false });
+    const journey = new Journey();
+    const start = await appStart("partner", "signIn");
+    const callback = await signIn(journey, start.path, "partner@example.com");
+    const { response: consentPage } = await journey.follow(callback);
+    expect(consentPage.status).toBe(200);
+    const html = await consentPage.text();
+    expect(html).toContain("情報提供への同意");
+    expect(html).not.toMatch(/consent_challenge|login_challenge|login_verifier/);
+    const agreed = await journey.postForm(`/${brands.partner.serviceId}/consent`, { client_id: brands.partner.clientId });
+    expect(agreed.status).toBe(303);
+    const { foreign } = await journey.follow(agreed);
+    expect(`${foreign!.origin}${foreign!.pathname}`).toBe(start.appRedirect);
+    expect(foreign!.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("consent without redirect_to shows the unexpected-error modal", async () => {
+    await seed("partner2@example.com");
+    const journey = new Journey();
+    const { response: consentPage } = await journey.follow(await signIn(journey, (await appStart("partner", "signIn")).path, "partner2@example.com"));
+    expect(consentPage.status).toBe(200);
+    await journey.postJson("/__emulator/faults", { method: "POST", pathPattern: "/auth/v1/consent", times: 1, status: 200, body: {} });
+    const refused = await journey.postForm(`/${brands.partner.serviceId}/consent`, {});
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toContain("しばらく時間をおいてお試しください");
+    await journey.request("/__emulator/faults", { method: "DELETE" });
+  });
+
+  it("refuses a state that does not match, and a code used twice", async () => {
+    await seed("state@example.com");
+    const journey = new Journey();
+    const toOauth = await journey.request((await appStart("gungnir", "signIn")).path);
+    const loginUrl = new URL((await journey.request(toOauth.headers.get("Location")!)).headers.get("Location")!);
+    await journey.request(loginUrl.toString());
+    const login = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "email_password", username: "state@example.com", password: PASSWORD, remember: false, device_id: "D".repeat(32) });
+    const callback = new URL((await journey.request(((await login.json()) as { redirect_to: string }).redirect_to)).headers.get("Location")!);
+    const forged = new URL(callback);
+    forged.searchParams.set("state", "someone-elses-state");
+    const wrongState = await journey.request(forged.toString());
+    expect(wrongState.status).toBe(400);
+    expect(await wrongState.text()).toContain("最初からやり直してください");
+    expect((await journey.request(callback.toString())).status).toBe(302);
+    const reused = await journey.request(callback.toString());
+    expect(reused.status).toBe(400);
+  });
+
+  it("an access token that is already expired is not used", async () => {
+    await seed("expired@example.com");
+    await new Journey().postJson("/__emulator/clock", { offsetMs: -2 * 60 * 60 * 1000 });
+    const journey = new Journey();
+    const callback = await signIn(journey, (await appStart("gungnir", "signIn")).path, "expired@example.com");
+    await new Journey().postJson("/__emulator/clock", { offsetMs: 0 });
+    expect(callback.status).toBe(401);
+    expect(await callback.text()).toContain("認証情報の有効期限が切れています");
+    expect(journey.has(`__Host-${sealedCookies.tokens.name}`)).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+import { SELF } from "cloudflare:test";
+import { ORIGIN } from "./helpers";
+
+/**
+ * A tiny browser for journeys inside workerd: keeps the cookies the site and the emulator set (by name and
+ * path, honouring deletion) and follows redirects while they stay on the site's origin.
+ */
+export class Journey {
+  private readonly cookies = new Map<string, { value: string; path: string }>();
+
+  cookieHeader(path: string): string {
+    return [...this.cookies.entries()]
+      .filter(([, cookie]) => path.startsWith(cookie.path))
+      .map(([name, cookie]) => `${name}=${cookie.value}`)
+      .join("; ");
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  private remember(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";").map((part) => part.trim());
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at);
+      const path = attributes.find((a) => a.toLowerCase().startsWith("path="))?.slice(5) ?? "/";
+      const maxAge = attributes.find((a) => a.toLowerCase().startsWith("max-age="));
+      if (maxAge && Number(maxAge.slice(8)) <= 0) this.cookies.delete(name);
+      else this.cookies.set(name, { value: pair.slice(at + 1), path });
+    }
+  }
+
+  async request(target: string, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(target, ORIGIN);
+    const headers = new Headers(init.headers);
+    const cookie = this.cookieHeader(url.pathname);
+    if (cookie) headers.set("Cookie", cookie);
+    if (init.method === "POST" && !headers.has("Origin")) headers.set("Origin", ORIGIN);
+    const response = await SELF.fetch(url.toString(), { ...init, headers, redirect: "manual" });
+    this.remember(response);
+    return response;
+  }
+
+  postForm(path: string, form: Record<string, string>): Promise<Response> {
+    return this.request(path, { method: "POST", body: new URLSearchParams(form), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  }
+
+  postJson(path: string, body: unknown): Promise<Response> {
+    return this.request(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  }
+
+  /** Follows redirects on the site's origin; answers the last response, or the first foreign Location. */
+  async follow(response: Response, limit = 10): Promise<{ response: Response; foreign?: URL }> {
+    let current = response;
+    for (let hop = 0; hop < limit && current.status >= 300 && current.status < 400; hop++) {
+      const next = new URL(current.headers.get("Location")!, ORIGIN);
+      await current.body?.cancel();
+      if (next.origin !== ORIGIN) return { response: current, foreign: next };
+      current = await this.request(next.toString());
+    }
+    return { response: current };
+  }
+}
