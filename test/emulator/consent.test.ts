@@ -8,7 +8,7 @@ const partner = sampleClientIds.partner;
 const partnerApp = appRedirectUri('liqueur-lemon-money-forword');
 
 /** Partner-branded sign-in up to the consent URL; answers the consent challenge. */
-async function reachConsent(scope = ''): Promise<{ consentUrl: URL; verifier: string; cookie: string | undefined }> {
+async function reachConsent(scope = 'openid'): Promise<{ consentUrl: URL; verifier: string; cookie: string | undefined }> {
   const { challenge, verifier } = await startLogin({ client: partner, redirectUri: partnerApp, scope });
   const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
   const { location, cookie } = await follow(redirect_to);
@@ -25,14 +25,14 @@ describe('consent for the partner-branded service', () => {
     const { consentUrl, verifier } = await reachConsent();
     expect(`${consentUrl.origin}${consentUrl.pathname}`).toBe(`${site}/liqueur-lemon-money-forword/consent`);
     expect(consentUrl.searchParams.get('client_id')).toBe(partner);
-    expect(consentUrl.searchParams.get('scope')).toBe('');
+    expect(consentUrl.searchParams.get('scope')).toBe('openid');
     const challenge = consentUrl.searchParams.get('consent_challenge');
 
     const described = await call(`/auth/v1/consent?consent_challenge=${challenge}`);
     expect(described.status).toBe(200);
-    expect(await described.json()).toMatchObject({ client_id: partner, requested_scope: [], service_id: 'liqueur-lemon-money-forword' });
+    expect(await described.json()).toMatchObject({ client_id: partner, requested_scope: ['openid'], service_id: 'liqueur-lemon-money-forword' });
 
-    const accepted = await accept(challenge);
+    const accepted = await accept(challenge, ['openid']);
     expect(accepted.status).toBe(200);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     expect(redirect_to).toMatch(/^http:\/\/localhost:5173\/oauth2\/auth\?.*consent_verifier=/);
@@ -48,13 +48,22 @@ describe('consent for the partner-branded service', () => {
     await seedUser({ email });
     const { cookie } = await reachConsent();
     const { challenge } = await pkcePair();
-    const again = await call(authorizeUrl({ client: partner, redirectUri: partnerApp, scope: '', codeChallenge: challenge }), {
+    const again = await call(authorizeUrl({ client: partner, redirectUri: partnerApp, scope: 'openid', codeChallenge: challenge }), {
       headers: { cookie: cookie ?? '' },
     });
     expect(new URL(again.headers.get('location') ?? '').pathname).toBe('/liqueur-lemon-money-forword/consent');
     const other = await startLogin({ client: sampleClientIds.gungnir, redirectUri: appRedirectUri('gungnir-aurora') });
     const { redirect_to } = (await (await login(other.challenge, email)).json()) as { redirect_to: string };
     expect(new URL((await follow(redirect_to)).location).searchParams.get('code')).toBeTruthy();
+  });
+
+  it("skips consent for a request that names no scope (the site's own authorization)", async () => {
+    await seedUser({ email });
+    const { challenge } = await startLogin({ client: partner, redirectUri: partnerApp, scope: '' });
+    const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
+    const { location } = await follow(redirect_to);
+    expect(`${location.origin}${location.pathname}`).toBe(partnerApp);
+    expect(location.searchParams.get('code')).toBeTruthy();
   });
 
   it('grants only requested scopes', async () => {
