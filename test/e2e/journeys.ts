@@ -1,0 +1,94 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
+
+// Helpers for the journeys of issue 4 in Chromium: the emulator's developer endpoints, an app that starts
+// the authorization and catches its redirect, and the "nothing secret reaches the page" check.
+
+export const PASSWORD = "Passw0rd!";
+
+export function emulator(baseUrl: string) {
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${baseUrl}/__emulator${path}`, { ...init, headers: { "Content-Type": "application/json", ...(init.headers ?? {}) } });
+    if (response.status >= 400) throw new Error(`emulator ${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  return {
+    reset: () => call("/reset", { method: "POST" }),
+    seed: (user: Record<string, unknown>) => call("/users", { method: "POST", body: JSON.stringify({ password: PASSWORD, emailVerified: true, ...user }) }),
+    async latest(to: string): Promise<{ code?: string; link?: string; subject: string; text: string }> {
+      const items = (await (await call(`/outbox?to=${encodeURIComponent(to)}`)).json()) as Array<{ code?: string; link?: string; subject: string; text: string }>;
+      if (!items[0]) throw new Error(`no mail or SMS to ${to}`);
+      return items[0];
+    },
+    async count(to: string): Promise<number> {
+      return ((await (await call(`/outbox?to=${encodeURIComponent(to)}`)).json()) as unknown[]).length;
+    },
+  };
+}
+
+export interface App {
+  serviceId: string;
+  clientId: string;
+  startUrl: string;
+  redirectUri: string;
+  codeVerifier: string;
+  /** Resolves with the URL the app receives at its redirect URI. */
+  received: Promise<URL>;
+}
+
+/** A brand's app opening the site in its webview: the app's PKCE, and a route that plays the app's callback. */
+export async function openApp(context: BrowserContext, baseUrl: string, serviceId: string, clientId: string, view = "signIn"): Promise<App> {
+  const { calculatePKCECodeChallenge, generateRandomCodeVerifier } = await import("oauth4webapi");
+  const codeVerifier = generateRandomCodeVerifier();
+  const redirectUri = `https://app.${serviceId}.example/oauth/callback`;
+  let resolve!: (url: URL) => void;
+  const received = new Promise<URL>((r) => (resolve = r));
+  await context.route(`https://app.${serviceId}.example/**`, async (route) => {
+    resolve(new URL(route.request().url()));
+    await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" });
+  });
+  const query = new URLSearchParams({
+    client_id: clientId,
+    view,
+    app_url: `https://app.${serviceId}.example`,
+    callback_path: "/oauth/callback",
+    state: "app-state-0001",
+    scope: "openid",
+    code_challenge: await calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: "S256",
+  });
+  return { serviceId, clientId, startUrl: `${baseUrl}/${serviceId}/auth?${query}`, redirectUri, codeVerifier, received };
+}
+
+/** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */
+export function watchSecrets(page: Page): Set<string> {
+  const secrets = new Set<string>();
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    for (const name of ["login_challenge", "consent_challenge", "login_verifier", "consent_verifier", "code"]) {
+      const value = url.searchParams.get(name);
+      if (value && value.length >= 16) secrets.add(value);
+    }
+  });
+  return secrets;
+}
+
+/** ARCHITECTURE §3: no token, verifier, challenge or session in script-readable cookies, storage or HTML. */
+export async function expectNothingSecretInPage(page: Page, secrets: Set<string>): Promise<void> {
+  if (page.url().startsWith("https://app.")) return;
+  const exposed = await page.evaluate(() => ({
+    cookie: document.cookie,
+    local: JSON.stringify({ ...localStorage }),
+    session: JSON.stringify({ ...sessionStorage }),
+    html: document.documentElement.outerHTML,
+  }));
+  expect(exposed.cookie).toBe("");
+  for (const [where, text] of Object.entries(exposed)) {
+    expect(text, `${where} holds a JWT`).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/);
+    for (const secret of secrets) expect(text.includes(secret), `${where} holds a secret from the network`).toBe(false);
+  }
+}
+
+export async function newContext(browser: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
+  return browser.newContext({ javaScriptEnabled, locale: "ja-JP", viewport: { width: 414, height: 896 } });
+}
