@@ -37,6 +37,15 @@ export function useFieldValidation(props: FieldProps) {
   const liveMessage = outcome && outcome !== BLANK ? (props.messages?.[outcome] ?? "") : "";
   const message = dirty ? liveMessage : (props.error ?? "");
 
+  // What the user typed before hydration stays: the state takes the input's value rather than the reverse.
+  useEffect(() => {
+    const typed = inputRef.current?.value;
+    if (typed !== undefined && typed !== (props.value ?? "")) {
+      setValue(typed);
+      setDirty(true);
+    }
+  }, []);
+
   useEffect(() => {
     const input = inputRef.current;
     if (!input) return;

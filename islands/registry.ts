@@ -6,4 +6,6 @@ export const islandLoaders = {
   PasswordField: () => import("./PasswordField"),
   SubmitButton: () => import("./SubmitButton"),
   BackButton: () => import("./BackButton"),
+  SessionGuard: () => import("./SessionGuard"),
+  NativeBridge: () => import("./NativeBridge"),
 } satisfies Record<IslandName, () => Promise<{ default: { Component: unknown } }>>;

@@ -12,7 +12,10 @@ export interface ChangePasswordInForceChangePasswordProps {
   modal?: ModalKey | undefined;
 }
 
-/** SPEC §2/§4: the sign-in answered new_password; the user must set a password before using the service. */
+/**
+ * SPEC §2/§4: the sign-in answered new_password; the user must set a password before using the service. The
+ * password is chosen here, so the field names the broken rule as reset and sign-up do (SPEC §5).
+ */
 export function ChangePasswordInForceChangePassword({ errors = {}, modal }: ChangePasswordInForceChangePasswordProps) {
   const { brand } = usePage();
   const text = screens.changePasswordInForceChangePassword;
@@ -20,7 +23,7 @@ export function ChangePasswordInForceChangePassword({ errors = {}, modal }: Chan
     <Card title={text.title} links={<SupportLink />} modals={modal ? <MessageModal message={modal} /> : null}>
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changePasswordInForceChangePassword">
-        <PasswordField {...newPasswordField(brand.id, "passwordForChange", { error: errors.newPassword })} />
+        <PasswordField {...newPasswordField(brand.id, "password", { error: errors.newPassword })} />
         <SubmitButton label={text.submit} />
       </form>
     </Card>

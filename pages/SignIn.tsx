@@ -4,21 +4,24 @@ import TextField from "../islands/TextField";
 import { loginIdField, passwordField } from "./fields";
 import { Card } from "./layout/Card";
 import { MessageModal } from "./layout/MessageModal";
+import { Modal } from "./layout/Modal";
 import { usePage } from "./layout/PageContext";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 import { WhatIsIdLink, WhatIsIdModal } from "./layout/WhatIsIdModal";
-import { fieldLabels, screens, type ModalKey } from "./messages";
+import { fieldLabels, screens, type ModalKey, type ModalText } from "./messages";
 
 export interface SignInProps {
   clientId?: string | undefined;
   username?: string | undefined;
   errors?: { username?: string; password?: string };
   modal?: ModalKey | undefined;
+  /** A closable notice opened by the server with text built for this request (the SPEC §8 system-transfer case). */
+  notice?: ModalText | undefined;
 }
 
 /** SPEC §2 SignIn: login ID and password; the links are hidden on a consent target's screen. */
-export function SignIn({ clientId, username, errors = {}, modal }: SignInProps) {
+export function SignIn({ clientId, username, errors = {}, modal, notice }: SignInProps) {
   const { brand } = usePage();
   const text = screens.signIn;
   const links = brand.consentTarget ? null : (
@@ -30,9 +33,18 @@ export function SignIn({ clientId, username, errors = {}, modal }: SignInProps) 
       <ServiceTopLink />
     </>
   );
+  const modals = (
+    <>
+      {brand.consentTarget ? null : <WhatIsIdModal />}
+      {modal ? <MessageModal message={modal} /> : null}
+      {notice ? <Modal id="notice-modal" title={notice.title} body={notice.body} closable openOnLoad /> : null}
+    </>
+  );
   return (
-    <Card title={text.title} links={links} modals={<>{brand.consentTarget ? null : <WhatIsIdModal />}{modal ? <MessageModal message={modal} /> : null}</>}>
+    <Card title={text.title} links={links} modals={modals}>
       <form method="post" action="/signIn">
+        {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}
+        {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
         <TextField {...loginIdField({ value: username, error: errors.username })} />
         <PasswordField
           {...passwordField(

@@ -131,6 +131,12 @@ export const screens = {
     submit: "ログイン",
     toSignUp: "アカウントをお持ちでない方はこちら（新規登録）",
     forgotPassword: "パスワードをお忘れの方はこちら",
+    transferResetTitle: "パスワードの再設定が必要です",
+    transferResetBody: (earlierService: string) =>
+      `${earlierService}からのサービス移行にともない、パスワードの再設定が必要です。ご登録のメールアドレス宛にパスワード設定用のメールを送信しました。メールに記載されたリンクからパスワードを設定してください。`,
+    transferElsewhereTitle: "新規登録はできません",
+    transferElsewhereBody: (provider: string, earlierService: string) =>
+      `${provider}の別のサービス（${earlierService}）でアカウントの移行手続き中のため、現在新規登録はできません。移行のご案内は${earlierService}でご確認ください。`,
   },
   signInMfa: {
     titleTotp: "ワンタイムパスワード認証",
@@ -143,6 +149,8 @@ export const screens = {
     smsHelpTitle: "SMSが届かない場合",
     smsHelpBody: "しばらく待ってもSMSが届かない場合は、お手数ですが最初からやり直してください。",
     startOver: "最初からやり直す",
+    codeWrong: "認証コードが正しくありません",
+    codeExpired: "認証コードの有効期限が切れています。最初からやり直してください",
   },
   consent: {
     title: "情報提供への同意",

@@ -3,6 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import manifest from "virtual:islands-manifest";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { IslandName } from "../islands/names";
+import { nativeAppVersion } from "../islands/nativeBridgeProtocol";
 import { defaultBrand } from "../themes/brands";
 import { Document } from "../pages/layout/Document";
 import type { DeployEnvironment } from "../pages/layout/PageContext";
@@ -24,7 +25,13 @@ export async function renderPage(c: AppContext, page: ReactElement, status: Cont
   const nonce = c.get("nonce");
   const stream = await renderToReadableStream(
     <Document
-      page={{ brand: c.get("brand") ?? defaultBrand, environment: deployEnvironment(c.env), mailSenderDomain: c.env.MAIL_SENDER_DOMAIN }}
+      page={{
+        brand: c.get("brand") ?? defaultBrand,
+        environment: deployEnvironment(c.env),
+        mailSenderDomain: c.env.MAIL_SENDER_DOMAIN,
+        // The app's webview marks its User-Agent (docs/native-bridge.md); only then does the bridge script ship.
+        nativeApp: nativeAppVersion(c.req.header("User-Agent")) !== null,
+      }}
       nonce={nonce}
       manifest={manifest}
       islands={islands}

@@ -1,5 +1,7 @@
-import type { ReactNode } from "react";
-import { common } from "../messages";
+import { useContext, type ReactNode } from "react";
+import { IslandCollector } from "../../islands/host";
+import SessionGuard from "../../islands/SessionGuard";
+import { common, modalMessages } from "../messages";
 import { usePage } from "./PageContext";
 import { SupportModal } from "./SupportModal";
 
@@ -12,10 +14,23 @@ interface CardProps {
   modals?: ReactNode;
   /** Which of the brand's support messages the help modal shows (the second-factor pages have their own). */
   support?: "default" | "sms" | "totp";
+  /**
+   * SPEC §4 session guard (another tab disables this one). Left out, the screen is guarded when it already
+   * ships an island, so a screen without any island still ships no script; `true` guards a journey screen
+   * that has no island of its own, `false` leaves a static result or error screen unguarded.
+   */
+  guarded?: boolean;
+}
+
+/** Renders after the card's content and modals in the same pass, so it sees every island they used. */
+function SessionGuardSlot({ guarded }: { guarded: boolean | undefined }) {
+  const islands = useContext(IslandCollector);
+  if (guarded === false || (guarded === undefined && !islands?.size)) return null;
+  return <SessionGuard title={modalMessages.otherTab.title} body={modalMessages.otherTab.body} />;
 }
 
 /** SPEC §2: every screen is a card with the brand's logo and title on its themed background. */
-export function Card({ title, children, links, modals, support = "default" }: CardProps) {
+export function Card({ title, children, links, modals, support = "default", guarded }: CardProps) {
   const { brand } = usePage();
   return (
     <>
@@ -32,6 +47,7 @@ export function Card({ title, children, links, modals, support = "default" }: Ca
       </div>
       <SupportModal variant={support} />
       {modals}
+      <SessionGuardSlot guarded={guarded} />
     </>
   );
 }

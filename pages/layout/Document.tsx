@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { IslandsManifest } from "../../islands/vite-plugin";
 import { IslandCollector } from "../../islands/host";
 import type { IslandName } from "../../islands/names";
+import NativeBridge from "../../islands/NativeBridge";
 import { themeCss } from "../../themes/css";
 import { common } from "../messages";
 import { PageContext, type PageEnvironment } from "./PageContext";
@@ -44,7 +45,11 @@ export function Document({ page, nonce, manifest, islands, children }: DocumentP
       </head>
       <body>
         <PageContext.Provider value={page}>
-          <IslandCollector.Provider value={islands}>{children}</IslandCollector.Provider>
+          <IslandCollector.Provider value={islands}>
+            {children}
+            {/* After the page, so the page's own islands are counted first (Card's session guard relies on it). */}
+            {page.nativeApp ? <NativeBridge /> : null}
+          </IslandCollector.Provider>
         </PageContext.Provider>
         <IslandScripts nonce={nonce} manifest={manifest} islands={islands} />
       </body>

@@ -9,6 +9,11 @@ export interface PageEnvironment {
   environment: DeployEnvironment;
   /** The provider's mail sender domain, named in the "mail did not arrive" help. */
   mailSenderDomain: string;
+  /**
+   * The request comes from a brand's native app (its webview's User-Agent carries `KazahanaApp/<version>`,
+   * docs/native-bridge.md): the shell then adds the native bridge island. Absent means a plain browser.
+   */
+  nativeApp?: boolean;
 }
 
 export const PageContext = createContext<PageEnvironment | null>(null);

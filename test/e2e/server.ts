@@ -5,10 +5,11 @@ const ROOT = process.cwd();
 
 /** Builds the site with wrangler's dev environment (the emulator included) for the browser tests. */
 export function buildForE2e(): void {
+  // NODE_ENV: vitest sets "test", which would ship React's development build to the browser.
   const result = spawnSync("npx", ["vite", "build"], {
     cwd: ROOT,
     stdio: "inherit",
-    env: { ...process.env, CLOUDFLARE_ENV: "dev", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: { ...process.env, NODE_ENV: "production", CLOUDFLARE_ENV: "dev", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
   if (result.status !== 0) throw new Error(`vite build for the e2e tests failed (exit ${result.status})`);
 }
@@ -35,11 +36,14 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
 
 /** Serves the built worker on the local workerd with `vite preview`, in its own process group. */
 export async function startPreview(port: number): Promise<RunningServer> {
+  // Preview runs the built configs as they are (both workers); CLOUDFLARE_ENV=dev here would apply the dev
+  // environment a second time and rename the emulator, which the site then cannot find.
+  const { CLOUDFLARE_ENV: _unused, ...env } = process.env;
   const child = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, CLOUDFLARE_ENV: "dev", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: { ...env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -22,7 +22,7 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     expect(html.match(/<script\b/g)).toHaveLength(1);
     expect(html).toMatch(/<script type="module" src="[^"]+" nonce="[^"]+" async=""><\/script>/);
     const hosts = islandHosts(html);
-    expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton"]);
+    expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
     expect(hosts[1]?.props).toMatchObject({ name: "password", autoComplete: "new-password", checklist: { labels: { length: "8文字以上256文字未満" } } });
     expect(hosts[0]?.props).toMatchObject({ name: "email", value: "new@example.com", readOnly: true });
   });

@@ -1,3 +1,4 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ModalKey } from "../../pages/messages";
 import type { Outcome } from "./client";
 
@@ -15,4 +16,21 @@ export function modalForFailure(outcome: Outcome<unknown>): ModalKey {
   if (outcome.problem.type === "maintenance" || outcome.status === 503) return "maintenance";
   if (outcome.problem.type === "challenge_not_found" || outcome.problem.type === "challenge_expired") return "retry";
   return "unexpectedError";
+}
+
+const MODAL_STATUS: Partial<Record<ModalKey, ContentfulStatusCode>> = { retry: 409, maintenance: 503 };
+
+/** The status of a page that shows a SPEC §8 modal after an upstream call: 502 unless the modal says more. */
+export function modalStatus(modal: ModalKey): ContentfulStatusCode {
+  return MODAL_STATUS[modal] ?? 502;
+}
+
+/** The status that goes with the modal of a refused or failed upstream call (504 when it timed out). */
+export function failureStatus(outcome: Outcome<unknown>): ContentfulStatusCode {
+  return !outcome.ok && outcome.unavailable === "timeout" ? 504 : modalStatus(modalForFailure(outcome));
+}
+
+/** An upstream refusal about the call's own input (wrong password, wrong code) rather than the upstream's health or the session. */
+export function isRefusal(outcome: Outcome<unknown>): boolean {
+  return !outcome.ok && !outcome.unavailable && outcome.status >= 400 && outcome.status < 500 && modalForFailure(outcome) === "unexpectedError";
 }

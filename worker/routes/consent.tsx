@@ -42,11 +42,9 @@ consentRoutes.post("/:tenantId/consent", knownPathTenant(), async (c) => {
   if (!consent || !form.ok) return renderPage(c, <Consent modal="parameterError" />, 400);
   const agreed = await acceptConsent(c, consent.consentChallenge, consent.scope.split(" ").filter(Boolean), deviceId(c));
   if (!agreed.ok) return renderPage(c, <Consent clientId={consent.clientId} modal={modalForFailure(agreed)} />, 502);
-  // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
+  // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
+  clearSealed(c, "consent");
   const next = continueTo(c, agreed.data.redirect_to);
-  if (next instanceof Response) {
-    clearSealed(c, "consent");
-    return next;
-  }
-  return renderPage(c, <Consent clientId={consent.clientId} modal="unexpectedError" />, 502);
+  // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
+  return next instanceof Response ? next : renderPage(c, <Consent clientId={consent.clientId} modal="unexpectedError" />, 502);
 });

@@ -1,0 +1,133 @@
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { island } from "./host";
+
+export interface SessionGuardProps {
+  /** SPEC §8 "other tab" modal, from the page catalogue. */
+  title: string;
+  body: string;
+}
+
+/** The only thing the guard stores: a random marker per tab, never a token or any session data. */
+export const TAB_MARKER_KEY = "signin.tabMarker";
+const USER_EVENTS = ["pointerdown", "keydown", "input"] as const;
+// A neutral grey "blocked" sign; img-src allows data: URLs (ARCHITECTURE §8).
+const BLOCKED_FAVICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="13" fill="#fff" stroke="#6b7280" stroke-width="4"/><path d="M7 25 25 7" stroke="#6b7280" stroke-width="4"/></svg>',
+)}`;
+const TITLE_ID = "session-guard-title";
+const BODY_ID = "session-guard-body";
+
+function randomMarker(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Both storages, or null where the browser refuses them (storage disabled): then there is nothing to guard with. */
+function storages(): { session: Storage; local: Storage } | null {
+  try {
+    const session = window.sessionStorage;
+    const local = window.localStorage;
+    const probe = `${TAB_MARKER_KEY}.probe`;
+    session.setItem(probe, "1");
+    session.removeItem(probe);
+    return { session, local };
+  } catch {
+    return null;
+  }
+}
+
+/** Everything on the page but the guard itself stops taking input and focus; open popovers close. */
+function disablePage(guardHost: Element | null): void {
+  for (const open of document.querySelectorAll<HTMLElement>(":popover-open")) open.hidePopover();
+  // Every sibling of the guard's host and of each of its ancestors, however the page nests it.
+  let keep: Element | null = guardHost;
+  while (keep && keep !== document.body && keep.parentElement) {
+    for (const sibling of keep.parentElement.children) {
+      if (sibling !== keep && sibling instanceof HTMLElement) sibling.inert = true;
+    }
+    keep = keep.parentElement;
+  }
+  if (!guardHost) for (const element of document.body.children) if (element instanceof HTMLElement) element.inert = true;
+  for (const icon of document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"]')) {
+    icon.type = "image/svg+xml";
+    icon.href = BLOCKED_FAVICON;
+  }
+}
+
+/**
+ * SPEC §4/§8 session guard. On load and on every user event this tab writes a fresh random marker to its
+ * sessionStorage and to the shared localStorage. When another tab of the site writes one (a `storage` event
+ * with a marker that is not this tab's), this tab is disabled: content inert, the favicon greyed out and the
+ * non-closable "operation interrupted" modal shown, until it is reloaded. The tab that wrote last keeps working.
+ * SPEC §4's referrer condition is left out on purpose: with Referrer-Policy: no-referrer (ARCHITECTURE §8)
+ * `document.referrer` is always empty (docs/native-bridge.md, "Related: the session guard").
+ */
+function SessionGuard({ title, body }: SessionGuardProps) {
+  const [blocked, setBlocked] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const store = storages();
+    if (!store) return undefined;
+    const claim = () => {
+      const marker = randomMarker();
+      try {
+        store.session.setItem(TAB_MARKER_KEY, marker);
+        store.local.setItem(TAB_MARKER_KEY, marker);
+      } catch {
+        // Quota or a storage turned off meanwhile: this event is simply not recorded.
+      }
+    };
+    const isOurs = (marker: string | null) => marker === null || marker === store.session.getItem(TAB_MARKER_KEY);
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== TAB_MARKER_KEY || event.storageArea !== store.local) return;
+      if (!isOurs(event.newValue)) stop(true);
+    };
+    // Back/forward cache: storage events are not delivered to a frozen page, so compare on its return.
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted && !isOurs(store.local.getItem(TAB_MARKER_KEY))) stop(true);
+    };
+    // A disabled tab records nothing more: its key presses must not take the session back from the other tab.
+    const listening = new AbortController();
+    const stop = (block: boolean) => {
+      listening.abort();
+      if (block) setBlocked(true);
+    };
+    claim();
+    for (const type of USER_EVENTS) window.addEventListener(type, claim, { capture: true, passive: true, signal: listening.signal });
+    window.addEventListener("storage", onStorage, { signal: listening.signal });
+    window.addEventListener("pageshow", onPageShow, { signal: listening.signal });
+    return () => stop(false);
+  }, []);
+
+  // Before the browser paints the modal, so the page is never shown blocked but still usable.
+  useLayoutEffect(() => {
+    if (!blocked) return;
+    disablePage(dialog.current?.closest("[data-island]") ?? null);
+    dialog.current?.focus();
+  }, [blocked]);
+
+  if (!blocked) return null;
+  return (
+    <div className="modal-overlay">
+      <dialog
+        ref={dialog}
+        open
+        className="modal"
+        aria-modal="true"
+        aria-labelledby={TITLE_ID}
+        aria-describedby={BODY_ID}
+        tabIndex={-1}
+        data-session-guard=""
+        onCancel={(event) => event.preventDefault()}
+      >
+        <h2 id={TITLE_ID} className="modal-title">{title}</h2>
+        <div className="modal-content">
+          <p id={BODY_ID} className="modal-body">{body}</p>
+        </div>
+      </dialog>
+    </div>
+  );
+}
+
+export default island("SessionGuard", SessionGuard);
