@@ -6,7 +6,7 @@ import { screens, type ModalKey } from "./messages";
 /** SPEC §2 Error: also the page behind the UNEXPECTED_ERROR modal of app.onError. */
 export function ErrorPage({ modal }: { modal?: ModalKey | undefined }) {
   return (
-    <Card title={screens.error.title} links={<SupportLink />} modals={modal ? <MessageModal message={modal} /> : null}>
+    <Card title={screens.error.title} links={<SupportLink />} modals={modal ? <MessageModal message={modal} /> : null} guarded={false}>
       <p className="lead">{screens.error.body}</p>
     </Card>
   );

@@ -5,7 +5,7 @@ import { modalMessages, type ModalKey } from "./messages";
 /** A screen whose required parameters or session state are missing: only the SPEC §8 modal, then back. */
 export function ParameterError({ modal = "parameterError" }: { modal?: Extract<ModalKey, "parameterError" | "callbackParameterError"> }) {
   return (
-    <Card title={modalMessages[modal].title} modals={<MessageModal message={modal} />}>
+    <Card title={modalMessages[modal].title} modals={<MessageModal message={modal} />} guarded={false}>
       <p className="lead">{modalMessages[modal].body}</p>
     </Card>
   );
