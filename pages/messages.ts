@@ -124,6 +124,8 @@ export const screens = {
     validity: "確認コードの有効期限は24時間です。",
     submit: "次へ",
     resend: "確認コードを再送する",
+    codeWrong: "確認コードが正しくありません",
+    codeExpired: "確認コードの有効期限が切れています。確認コードを再送してください",
     fixEmail: "メールアドレスを修正する",
   },
   signIn: {

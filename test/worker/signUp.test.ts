@@ -1,0 +1,386 @@
+import { env } from "cloudflare:test";
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import { beforeEach, describe, expect, it } from "vitest";
+import { fieldMessages, modalMessages, screens } from "../../pages/messages";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { unseal } from "../../worker/session/sealed";
+import { signUpSessionSchema, type SignUpSession } from "../../worker/session/state";
+import { ORIGIN, postForm, sealedCookie } from "./helpers";
+import { Journey } from "./journey";
+
+// Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
+// through the site exactly as a browser without JavaScript would post them.
+
+const PASSWORD = "Passw0rd!";
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
+type Brand = { serviceId: string; clientId: string };
+
+const dev = new Journey();
+const emulator = {
+  reset: () => dev.request("/__emulator/reset", { method: "POST" }),
+  async seed(email: string) {
+    expect((await dev.postJson("/__emulator/users", { email, password: PASSWORD, emailVerified: true })).status).toBe(201);
+  },
+  async fault(fault: Record<string, unknown>) {
+    expect((await dev.postJson("/__emulator/faults", { method: "POST", times: 1, ...fault })).status).toBe(201);
+  },
+  clock: (offsetMs: number) => dev.postJson("/__emulator/clock", { offsetMs }),
+  async outbox(to: string): Promise<Array<{ code?: string }>> {
+    return (await dev.request(`/__emulator/outbox?to=${encodeURIComponent(to)}`)).json();
+  },
+  async latestCode(to: string): Promise<string> {
+    const [mail] = await this.outbox(to);
+    expect(mail?.code).toMatch(/^\d{6}$/);
+    return mail!.code!;
+  },
+};
+
+beforeEach(async () => {
+  await emulator.reset();
+});
+
+interface SignUpScreen {
+  journey: Journey;
+  /** The login challenge the OAuth2 server put in the login URL; it must never reach a page. */
+  challenge: string;
+  brand: Brand;
+}
+
+/** The app opens the site with view signUp; the OAuth2 server's login URL stores the challenge and lands on the e-mail step. */
+async function openSignUp(brand: Brand = GUNGNIR, view = "signUp"): Promise<SignUpScreen> {
+  const journey = new Journey();
+  const query = new URLSearchParams({
+    client_id: brand.clientId,
+    view,
+    app_url: `https://app.${brand.serviceId}.example`,
+    callback_path: "/oauth/callback",
+    state: "app-state-0001",
+    scope: "openid",
+    code_challenge: await calculatePKCECodeChallenge(generateRandomCodeVerifier()),
+    code_challenge_method: "S256",
+  });
+  const toOauth = await journey.request(`/${brand.serviceId}/auth?${query}`);
+  const toLogin = await journey.request(toOauth.headers.get("Location")!);
+  const loginUrl = new URL(toLogin.headers.get("Location")!);
+  const challenge = loginUrl.searchParams.get("login_challenge")!;
+  expect(challenge.length).toBeGreaterThan(15);
+  const { response } = await journey.follow(await journey.request(loginUrl.toString()));
+  expect(response.status).toBe(200);
+  expectNoSecrets(await response.text(), [challenge]);
+  return { journey, challenge, brand };
+}
+
+async function signUpState(journey: Journey): Promise<SignUpSession | undefined> {
+  const name = `__Host-${sealedCookies.signUp.name}`;
+  const pair = journey.cookieHeader("/").split("; ").find((part) => part.startsWith(`${name}=`));
+  if (!pair) return undefined;
+  return signUpSessionSchema.parse(await unseal(sealedCookies.signUp.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)));
+}
+
+function expectNoSecrets(html: string, secrets: Array<string | undefined>): void {
+  for (const secret of secrets) if (secret) expect(html.includes(secret), "a secret reached the page").toBe(false);
+}
+
+function expectRedirect(response: Response, path: string): void {
+  expect(response.status).toBe(303);
+  expect(response.headers.get("Location")).toBe(path);
+}
+
+async function expectModal(response: Response, status: number, modal: keyof typeof modalMessages): Promise<string> {
+  expect(response.status).toBe(status);
+  const html = await response.text();
+  expect(html).toContain('id="message-modal"');
+  expect(html).toContain(modalMessages[modal].title);
+  expect(html).toContain(modalMessages[modal].body);
+  return html;
+}
+
+const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+/** The e-mail and password steps done: the code has been mailed and the sign-up state holds the username. */
+async function untilCode(screen: SignUpScreen, email: string): Promise<string> {
+  expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email }), "/signUp/inputPassword");
+  expectRedirect(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), "/signUp/confirmMail");
+  return emulator.latestCode(email);
+}
+
+describe("a new user signs up through the site", () => {
+  it("e-mail → password → mailed code → 303 to the OAuth2 endpoint, which hands the browser to /callback", async () => {
+    const email = "new.user@example.com";
+    const screen = await openSignUp();
+    const { journey, challenge } = screen;
+    const pages: string[] = [];
+
+    expectRedirect(await journey.postForm("/signUp/checkEmail", { email }), "/signUp/inputPassword");
+    expect(await signUpState(journey)).toEqual({ loginChallenge: challenge, email });
+    const passwordPage = await journey.request("/signUp/inputPassword");
+    expect(passwordPage.status).toBe(200);
+    pages.push(await passwordPage.text());
+    expect(pages.at(-1)).toMatch(new RegExp(`value="${email}"[^>]*readOnly|readOnly[^>]*value="${email}"`, "i"));
+
+    expectRedirect(await journey.postForm("/signUp/inputPassword", { password: PASSWORD }), "/signUp/confirmMail");
+    const state = await signUpState(journey);
+    expect(state).toMatchObject({ loginChallenge: challenge, email, username: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const codePage = await journey.request("/signUp/confirmMail");
+    expect(codePage.status).toBe(200);
+    pages.push(await codePage.text());
+    expect(pages.at(-1)).toContain(escapeHtml(screens.signUpConfirmMail.lead(email)));
+    // 'Fix the e-mail' restarts the app's authorization (SPEC §2).
+    expect(pages.at(-1)).toMatch(new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}[^"]*view=signUp`));
+
+    const code = await emulator.latestCode(email);
+    const confirmed = await journey.postForm("/signUp/confirmMail", { code });
+    expect(confirmed.status).toBe(303);
+    const location = new URL(confirmed.headers.get("Location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${ORIGIN}/oauth2/auth`);
+    expect(location.searchParams.get("login_verifier")).toMatch(/.{16,}/);
+    expect(journey.has(`__Host-${sealedCookies.signUp.name}`)).toBe(false);
+
+    const toCallback = await journey.request(location.toString());
+    expect(toCallback.status).toBe(302);
+    const callback = new URL(toCallback.headers.get("Location")!);
+    expect(`${callback.origin}${callback.pathname}`).toBe(`${ORIGIN}/callback`);
+    expect(callback.searchParams.get("code")).toMatch(/.{16,}/);
+    // View signUp continues to the MFA setup (SPEC §2 after sign-in).
+    const { response: after } = await journey.follow(toCallback);
+    expect(new URL(after.url).pathname).toBe("/mfa/setup");
+    pages.push(await after.text());
+
+    for (const html of pages) expectNoSecrets(html, [PASSWORD, challenge, code, state!.username]);
+  });
+
+  it("starts from the sign-in screen's link with the sign-in challenge, then keeps it in a sign-up cookie", async () => {
+    const screen = await openSignUp(GUNGNIR, "signIn");
+    expect(await signUpState(screen.journey)).toBeUndefined();
+    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "from.signin@example.com" }), "/signUp/inputPassword");
+    expect(await signUpState(screen.journey)).toEqual({ loginChallenge: screen.challenge, email: "from.signin@example.com" });
+  });
+});
+
+describe("POST /signUp/checkEmail", () => {
+  it("says an e-mail with an account is already registered (409), keeps it and offers sign-in", async () => {
+    await emulator.seed("taken@example.com");
+    const screen = await openSignUp();
+    const html = await expectModal(await screen.journey.postForm("/signUp/checkEmail", { email: "taken@example.com" }), 409, "alreadyRegistered");
+    expect(html).toContain('value="taken@example.com"');
+    expect(html).toContain('href="/signIn"');
+    expectNoSecrets(html, [screen.challenge]);
+    expect((await signUpState(screen.journey))?.email).toBeUndefined();
+    // The sign-in link works with the sign-up state.
+    expect((await screen.journey.request("/signIn")).status).toBe(200);
+  });
+
+  it.each(["not-an-email", "two words@example.com", "a@b"])("re-renders %j with the e-mail message (422), value kept", async (email) => {
+    const screen = await openSignUp();
+    const response = await screen.journey.postForm("/signUp/checkEmail", { email });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain(fieldMessages["email.invalid"]);
+    expect(html).toContain(`value="${email}"`);
+    expect(await emulator.outbox(email)).toEqual([]);
+  });
+
+  it.each([
+    ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300 }, 504, "unexpectedError"],
+    ["drops the connection", { drop: true }, 502, "unexpectedError"],
+    ["is in maintenance", { status: 503, body: { type: "maintenance" } }, 503, "maintenance"],
+  ] as const)("shows a modal, not a 500, when the upstream %s", async (_, fault, status, modal) => {
+    await emulator.fault({ pathPattern: "/auth/v1/register/checkEmail", ...fault });
+    const screen = await openSignUp();
+    const html = await expectModal(await screen.journey.postForm("/signUp/checkEmail", { email: "upstream.trouble@example.com" }), status, modal);
+    expect(html).toContain('value="upstream.trouble@example.com"');
+  });
+});
+
+describe("POST /signUp/inputPassword", () => {
+  it.each([
+    ["Ab1!", "password.length"],
+    ["ABCDEFG1!", "password.lowercase"],
+    ["abcdefg1!", "password.uppercase"],
+    ["Abcdefgh1", "password.symbol"],
+    ["Abcdefgh!", "password.digit"],
+    ["Abcdefg1!é", "password.allowedCharacters"],
+  ] as const)("refuses %j with its own message (422) and never echoes it", async (password, message) => {
+    const screen = await openSignUp();
+    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "weak@example.com" }), "/signUp/inputPassword");
+    const response = await screen.journey.postForm("/signUp/inputPassword", { password });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain(escapeHtml(fieldMessages[message]));
+    expect(html).toContain('value="weak@example.com"');
+    expectNoSecrets(html, [password, screen.challenge]);
+    expect(await emulator.outbox("weak@example.com")).toEqual([]);
+  });
+
+  it("accepts 'Abcdefgh1' for liqueur-lemon, which skips the symbol and character checks (SPEC §5)", async () => {
+    const screen = await openSignUp(LEMON);
+    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "lemon.user@example.com" }), "/signUp/inputPassword");
+    expectRedirect(await screen.journey.postForm("/signUp/inputPassword", { password: "Abcdefgh1" }), "/signUp/confirmMail");
+    expect(await emulator.outbox("lemon.user@example.com")).toHaveLength(1);
+  });
+
+  it("takes the e-mail from the sign-up state, never from the form", async () => {
+    const screen = await openSignUp();
+    await screen.journey.postForm("/signUp/checkEmail", { email: "state.email@example.com" });
+    const response = await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD, email: "form.email@example.com" });
+    expectRedirect(response, "/signUp/confirmMail");
+    expect(await emulator.outbox("state.email@example.com")).toHaveLength(1);
+    expect(await emulator.outbox("form.email@example.com")).toEqual([]);
+  });
+
+  it("says the e-mail is already registered (409) when an account took it after the e-mail step", async () => {
+    const screen = await openSignUp();
+    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "raced@example.com" }), "/signUp/inputPassword");
+    await emulator.seed("raced@example.com");
+    const html = await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 409, "alreadyRegistered");
+    expectNoSecrets(html, [PASSWORD, screen.challenge]);
+  });
+
+  it("asks to start again when the login challenge has expired, then drops the sign-up state", async () => {
+    const screen = await openSignUp();
+    await screen.journey.postForm("/signUp/checkEmail", { email: "late.password@example.com" });
+    await emulator.clock(31 * 60 * 1000);
+    await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 409, "retry");
+    expect(await signUpState(screen.journey)).toBeUndefined();
+    await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 400, "parameterError");
+  });
+});
+
+describe("POST /signUp/inputPassword/back (the Move button of the warning)", () => {
+  it("drops the e-mail and username, keeps the challenge and goes back to the e-mail step", async () => {
+    const screen = await openSignUp();
+    await untilCode(screen, "changed.mind@example.com");
+    expectRedirect(await screen.journey.postForm("/signUp/inputPassword/back", {}), "/signUp/checkEmail");
+    expect(await signUpState(screen.journey)).toEqual({ loginChallenge: screen.challenge });
+    await expectModal(await screen.journey.request("/signUp/inputPassword"), 400, "parameterError");
+    expect((await screen.journey.request("/signUp/checkEmail")).status).toBe(200);
+    // The kept challenge signs up the corrected address.
+    const code = await untilCode(screen, "corrected@example.com");
+    expect((await screen.journey.postForm("/signUp/confirmMail", { code })).status).toBe(303);
+  });
+
+  it("renders the warning with its Move form on the password step", async () => {
+    const screen = await openSignUp();
+    await screen.journey.postForm("/signUp/checkEmail", { email: "warned@example.com" });
+    const html = await (await screen.journey.request("/signUp/inputPassword")).text();
+    const text = screens.signUpInputPassword;
+    for (const part of [text.backToEmail, text.backWarningTitle, text.backWarningBody, text.move]) expect(html).toContain(part);
+    expect(html).toContain('action="/signUp/inputPassword/back"');
+  });
+});
+
+describe("POST /signUp/confirmMail", () => {
+  it("says a wrong code is wrong (401) and keeps the state for another try", async () => {
+    const screen = await openSignUp();
+    const code = await untilCode(screen, "wrong.code@example.com");
+    const wrong = code === "000000" ? "111111" : "000000";
+    const response = await screen.journey.postForm("/signUp/confirmMail", { code: wrong });
+    expect(response.status).toBe(401);
+    const html = await response.text();
+    expect(html).toContain(screens.signUpConfirmMail.codeWrong);
+    expect(html).toContain(escapeHtml(screens.signUpConfirmMail.lead("wrong.code@example.com")));
+    expectNoSecrets(html, [code, screen.challenge]);
+    expect((await screen.journey.postForm("/signUp/confirmMail", { code })).status).toBe(303);
+  });
+
+  it("says an expired code has expired (401)", async () => {
+    const screen = await openSignUp();
+    const code = await untilCode(screen, "expired.code@example.com");
+    const { email, username } = (await signUpState(screen.journey))!;
+    // Past the 24 h code; the 30 min challenge is gone too, so the same user goes on under a fresh one.
+    await emulator.clock(24 * 60 * 60 * 1000 + 60 * 1000);
+    const fresh = await openSignUp();
+    const cookie = await sealedCookie("signUp", { loginChallenge: fresh.challenge, email, username });
+    const response = await postForm("/signUp/confirmMail", { code }, [cookie]);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain(screens.signUpConfirmMail.codeExpired);
+  });
+
+  it("re-renders a code that is not 6 digits (422)", async () => {
+    const cookie = await sealedCookie("signUp", { loginChallenge: "challenge-0123456789", email: "x@example.com", username: "user-1" });
+    const response = await postForm("/signUp/confirmMail", { code: "12a" }, [cookie]);
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain(fieldMessages["code.invalid"]);
+    expectNoSecrets(html, ["challenge-0123456789", "user-1"]);
+  });
+
+  it("asks to start again when the login challenge has expired, then drops the sign-up state", async () => {
+    const screen = await openSignUp();
+    const code = await untilCode(screen, "late.code@example.com");
+    await emulator.clock(31 * 60 * 1000);
+    await expectModal(await screen.journey.postForm("/signUp/confirmMail", { code }), 409, "retry");
+    await expectModal(await screen.journey.postForm("/signUp/confirmMail", { code }), 400, "parameterError");
+  });
+
+  it("refuses a redirect_to on a foreign origin: the unexpected-error modal, no redirect", async () => {
+    const screen = await openSignUp();
+    const code = await untilCode(screen, "foreign.redirect@example.com");
+    await emulator.fault({ pathPattern: "/auth/v1/register/confirm", status: 201, body: { redirect_to: "https://evil.example/" } });
+    const response = await screen.journey.postForm("/signUp/confirmMail", { code });
+    expect(response.headers.get("Location")).toBeNull();
+    const html = await expectModal(response, 502, "unexpectedError");
+    expect(html).not.toContain("evil.example");
+  });
+
+  it("asks to start again when the upstream answers without redirect_to", async () => {
+    const screen = await openSignUp();
+    const code = await untilCode(screen, "no.redirect@example.com");
+    await emulator.fault({ pathPattern: "/auth/v1/register/confirm", status: 201, body: {} });
+    // A 201 without redirect_to breaks the call's contract: the unexpected-error modal.
+    await expectModal(await screen.journey.postForm("/signUp/confirmMail", { code }), 502, "unexpectedError");
+  });
+});
+
+describe("POST /signUp/confirmMail/resend", () => {
+  it("mails a fresh code that replaces the old one, then shows the code step again", async () => {
+    const screen = await openSignUp();
+    const first = await untilCode(screen, "resend@example.com");
+    expectRedirect(await screen.journey.postForm("/signUp/confirmMail/resend", {}), "/signUp/confirmMail");
+    const mails = await emulator.outbox("resend@example.com");
+    expect(mails).toHaveLength(2);
+    const fresh = mails[0]!.code!;
+    if (fresh !== first) expect((await screen.journey.postForm("/signUp/confirmMail", { code: first })).status).toBe(401);
+    expect((await screen.journey.postForm("/signUp/confirmMail", { code: fresh })).status).toBe(303);
+  });
+});
+
+describe("every sign-up POST refuses what it must (SPEC §8, ARCHITECTURE §8)", () => {
+  const posts: Array<[string, Record<string, string>]> = [
+    ["/signUp/checkEmail", { email: "someone@example.com" }],
+    ["/signUp/inputPassword", { password: PASSWORD }],
+    ["/signUp/inputPassword/back", {}],
+    ["/signUp/confirmMail", { code: "123456" }],
+    ["/signUp/confirmMail/resend", {}],
+  ];
+  const fullState = () => sealedCookie("signUp", { loginChallenge: "challenge-0123456789", email: "someone@example.com", username: "user-1" });
+
+  it.each(posts)("POST %s without any state shows the parameter problem (400)", async (path, form) => {
+    const html = await expectModal(await postForm(path, form), 400, "parameterError");
+    expectNoSecrets(html, [PASSWORD]);
+  });
+
+  it.each(posts.filter(([path]) => path !== "/signUp/checkEmail" && path !== "/signUp/inputPassword/back"))(
+    "POST %s with a sign-up cookie lacking its step's data shows the parameter problem (400)",
+    async (path, form) => {
+      const cookie = await sealedCookie("signUp", { loginChallenge: "challenge-0123456789" });
+      const html = await expectModal(await postForm(path, form, [cookie]), 400, "parameterError");
+      expectNoSecrets(html, ["challenge-0123456789"]);
+    },
+  );
+
+  it.each(posts)("POST %s refuses a JSON body (415)", async (path, form) => {
+    const response = await new Journey().request(path, { method: "POST", body: JSON.stringify(form), headers: { "Content-Type": "application/json", Cookie: await fullState() } });
+    expect(response.status).toBe(415);
+    expect(await response.text()).toContain(modalMessages.unexpectedError.title);
+  });
+
+  it.each(posts)("POST %s from another origin is refused (403)", async (path, form) => {
+    const response = await postForm(path, form, [await fullState()], "https://evil.example");
+    expect(response.status).toBe(403);
+    expect(response.headers.get("Location")).toBeNull();
+  });
+});
