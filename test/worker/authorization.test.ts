@@ -1,9 +1,8 @@
-import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { ORIGIN, get, sealedCookie, setCookies } from "./helpers";
-import { Journey } from "./journey";
+import { Journey, appStart as startQuery } from "./journey";
 
 const PASSWORD = "Passw0rd!";
 const brands = {
@@ -13,22 +12,7 @@ const brands = {
 };
 type BrandKey = keyof typeof brands;
 
-async function appStart(brand: BrandKey, view: string, extra: Record<string, string> = {}) {
-  const { serviceId, clientId } = brands[brand];
-  const verifier = generateRandomCodeVerifier();
-  const query = new URLSearchParams({
-    client_id: clientId,
-    view,
-    app_url: `https://app.${serviceId}.example`,
-    callback_path: "/oauth/callback",
-    state: "app-state-0001",
-    scope: "openid",
-    code_challenge: await calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    ...extra,
-  });
-  return { path: `/${serviceId}/auth?${query}`, verifier, appRedirect: `https://app.${serviceId}.example/oauth/callback` };
-}
+const appStart = (brand: BrandKey, view: string, extra: Record<string, string> = {}) => startQuery(brands[brand], view, extra);
 
 async function seed(email: string, extra: Record<string, unknown> = {}) {
   const response = await new Journey().postJson("/__emulator/users", { email, password: PASSWORD, emailVerified: true, ...extra });

@@ -62,3 +62,39 @@ export class Journey {
     return { response: current };
   }
 }
+
+export interface AppBrand {
+  serviceId: string;
+  clientId: string;
+}
+
+/** The query a brand's app opens the site with (SPEC §2 entry), with the app's own PKCE. */
+export async function appStart(brand: AppBrand, view: string, extra: Record<string, string> = {}) {
+  const { calculatePKCECodeChallenge, generateRandomCodeVerifier } = await import("oauth4webapi");
+  const verifier = generateRandomCodeVerifier();
+  const query = new URLSearchParams({
+    client_id: brand.clientId,
+    view,
+    app_url: `https://app.${brand.serviceId}.example`,
+    callback_path: "/oauth/callback",
+    state: "app-state-0001",
+    scope: "openid",
+    code_challenge: await calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    ...extra,
+  });
+  return { path: `/${brand.serviceId}/auth?${query}`, verifier, appRedirect: `https://app.${brand.serviceId}.example/oauth/callback` };
+}
+
+/**
+ * The app opens the site for `view`; the OAuth2 server sends the browser to its login URL, where the site
+ * stores the challenge and lands on the sign-in or sign-up screen. Answers the challenge and that screen.
+ */
+export async function reachLoginScreen(journey: Journey, brand: AppBrand, view: string): Promise<{ challenge: string; response: Response }> {
+  const toOauth = await journey.request((await appStart(brand, view)).path);
+  const toLogin = await journey.request(toOauth.headers.get("Location")!);
+  const loginUrl = new URL(toLogin.headers.get("Location")!);
+  const challenge = loginUrl.searchParams.get("login_challenge")!;
+  const { response } = await journey.follow(await journey.request(loginUrl.toString()));
+  return { challenge, response };
+}

@@ -1,5 +1,4 @@
 import { env } from "cloudflare:test";
-import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fieldMessages, modalMessages, screens } from "../../pages/messages";
@@ -9,7 +8,7 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { signInSessionSchema, type SignInSession } from "../../worker/session/state";
 import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { Journey } from "./journey";
+import { Journey, reachLoginScreen, type AppBrand } from "./journey";
 
 // Issue 4 items 2, 3, 4 and 10: the sign-in POSTs (credentials, second factor, forced new password) against
 // the emulator, through the site exactly as a browser without JavaScript would post them.
@@ -18,7 +17,7 @@ const PASSWORD = "Passw0rd!";
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
-type Brand = { serviceId: string; clientId: string };
+type Brand = AppBrand;
 
 const dev = new Journey();
 const emulator = {
@@ -50,22 +49,8 @@ interface SignInScreen {
 /** The app opens the site for `view`; the OAuth2 server's login URL stores the challenge and lands on the sign-in screen. */
 async function openSignIn(brand: Brand = GUNGNIR, view = "signIn"): Promise<SignInScreen> {
   const journey = new Journey();
-  const query = new URLSearchParams({
-    client_id: brand.clientId,
-    view,
-    app_url: `https://app.${brand.serviceId}.example`,
-    callback_path: "/oauth/callback",
-    state: "app-state-0001",
-    scope: "openid",
-    code_challenge: await calculatePKCECodeChallenge(generateRandomCodeVerifier()),
-    code_challenge_method: "S256",
-  });
-  const toOauth = await journey.request(`/${brand.serviceId}/auth?${query}`);
-  const toLogin = await journey.request(toOauth.headers.get("Location")!);
-  const loginUrl = new URL(toLogin.headers.get("Location")!);
-  const challenge = loginUrl.searchParams.get("login_challenge")!;
+  const { challenge, response } = await reachLoginScreen(journey, brand, view);
   expect(challenge.length).toBeGreaterThan(15);
-  const { response } = await journey.follow(await journey.request(loginUrl.toString()));
   expect(response.status).toBe(200);
   const html = await response.text();
   // The form carries the brand's client_id, so the POST resolves the same service.
@@ -119,18 +104,9 @@ describe("POST /signIn", () => {
   it("accepts the challenge kept by the sign-up view ('already have an account')", async () => {
     await emulator.seed({ email: "from.signup@example.com" });
     const journey = new Journey();
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: GUNGNIR.clientId,
-      redirect_uri: `${ORIGIN}/callback`,
-      state: "state-0123456789",
-      scope: "user.write",
-      code_challenge: await calculatePKCECodeChallenge(generateRandomCodeVerifier()),
-      code_challenge_method: "S256",
-      view: "signUp",
-    });
-    const toLogin = await journey.request(`/oauth2/auth?${query}`);
-    expect((await journey.request(toLogin.headers.get("Location")!)).headers.get("Location")).toBe("/signUp/checkEmail");
+    const { response: signUpScreen } = await reachLoginScreen(journey, GUNGNIR, "signUp");
+    expect(signUpScreen.url).toBe(`${ORIGIN}/signUp/checkEmail`);
+
     const response = await journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: "from.signup@example.com", password: PASSWORD });
     await expectLoginAccepted(response, journey);
   });

@@ -1,5 +1,4 @@
 import { env } from "cloudflare:test";
-import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fieldMessages, modalMessages, screens } from "../../pages/messages";
 import { sampleClientIds } from "../../themes/data/clients";
@@ -8,7 +7,7 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { signUpSessionSchema, type SignUpSession } from "../../worker/session/state";
 import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { Journey } from "./journey";
+import { Journey, reachLoginScreen, type AppBrand } from "./journey";
 
 // Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
 // through the site exactly as a browser without JavaScript would post them.
@@ -16,7 +15,7 @@ import { Journey } from "./journey";
 const PASSWORD = "Passw0rd!";
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
-type Brand = { serviceId: string; clientId: string };
+type Brand = AppBrand;
 
 const dev = new Journey();
 const emulator = {
@@ -52,22 +51,8 @@ interface SignUpScreen {
 /** The app opens the site with view signUp; the OAuth2 server's login URL stores the challenge and lands on the e-mail step. */
 async function openSignUp(brand: Brand = GUNGNIR, view = "signUp"): Promise<SignUpScreen> {
   const journey = new Journey();
-  const query = new URLSearchParams({
-    client_id: brand.clientId,
-    view,
-    app_url: `https://app.${brand.serviceId}.example`,
-    callback_path: "/oauth/callback",
-    state: "app-state-0001",
-    scope: "openid",
-    code_challenge: await calculatePKCECodeChallenge(generateRandomCodeVerifier()),
-    code_challenge_method: "S256",
-  });
-  const toOauth = await journey.request(`/${brand.serviceId}/auth?${query}`);
-  const toLogin = await journey.request(toOauth.headers.get("Location")!);
-  const loginUrl = new URL(toLogin.headers.get("Location")!);
-  const challenge = loginUrl.searchParams.get("login_challenge")!;
+  const { challenge, response } = await reachLoginScreen(journey, brand, view);
   expect(challenge.length).toBeGreaterThan(15);
-  const { response } = await journey.follow(await journey.request(loginUrl.toString()));
   expect(response.status).toBe(200);
   expectNoSecrets(await response.text(), [challenge]);
   return { journey, challenge, brand };
