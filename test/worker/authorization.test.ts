@@ -2,9 +2,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { ORIGIN, get, sealedCookie, setCookies } from "./helpers";
-import { Journey, appStart as startQuery } from "./journey";
+import { Journey, PASSWORD, appStart as startQuery, emulatorDev } from "./journey";
 
-const PASSWORD = "Passw0rd!";
 const brands = {
   gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
   partner: { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner },
@@ -14,10 +13,8 @@ type BrandKey = keyof typeof brands;
 
 const appStart = (brand: BrandKey, view: string, extra: Record<string, string> = {}) => startQuery(brands[brand], view, extra);
 
-async function seed(email: string, extra: Record<string, unknown> = {}) {
-  const response = await new Journey().postJson("/__emulator/users", { email, password: PASSWORD, emailVerified: true, ...extra });
-  expect(response.status).toBe(201);
-}
+const emulator = emulatorDev();
+const seed = (email: string, extra: Record<string, unknown> = {}) => emulator.seed({ email, ...extra });
 
 /** The app opens the site; the user signs in at the OAuth2 server's login URL; the browser comes back to /callback. */
 async function signIn(journey: Journey, startPath: string, email: string) {
@@ -38,7 +35,7 @@ async function signIn(journey: Journey, startPath: string, email: string) {
 }
 
 beforeEach(async () => {
-  await new Journey().request("/__emulator/reset", { method: "POST" });
+  await emulator.reset();
 });
 
 describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
@@ -126,7 +123,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     await journey.request(loginUrl.toString());
     const first = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "email_password", username: "sms@example.com", password: PASSWORD, remember: false, device_id: "D".repeat(32) });
     const { additional_flow } = (await first.json()) as { additional_flow: { session: string } };
-    const outbox = (await (await journey.request("/__emulator/outbox?to=%2B8109012345678")).json()) as Array<{ code: string }>;
+    const outbox = await emulator.outbox("+8109012345678");
     const second = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "mfa_sms", session: additional_flow.session, code: outbox[0]!.code, remember: false, device_id: "D".repeat(32) });
     const { redirect_to } = (await second.json()) as { redirect_to: string };
     const toCallback = await journey.request(redirect_to);
@@ -168,7 +165,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     const journey = new Journey();
     const { response: consentPage } = await journey.follow(await signIn(journey, (await appStart("partner", "signIn")).path, "partner2@example.com"));
     expect(consentPage.status).toBe(200);
-    await journey.postJson("/__emulator/faults", { method: "POST", pathPattern: "/auth/v1/consent", times: 1, status: 200, body: {} });
+    await emulator.fault({ pathPattern: "/auth/v1/consent", status: 200, body: {} });
     const refused = await journey.postForm(`/${brands.partner.serviceId}/consent`, {});
     expect(refused.status).toBe(502);
     expect(await refused.text()).toContain("しばらく時間をおいてお試しください");
@@ -195,10 +192,10 @@ describe("callback and after sign-in (SPEC §2)", () => {
 
   it("an access token that is already expired is not used", async () => {
     await seed("expired@example.com");
-    await new Journey().postJson("/__emulator/clock", { offsetMs: -2 * 60 * 60 * 1000 });
+    await emulator.clock(-2 * 60 * 60 * 1000);
     const journey = new Journey();
     const callback = await signIn(journey, (await appStart("gungnir", "signIn")).path, "expired@example.com");
-    await new Journey().postJson("/__emulator/clock", { offsetMs: 0 });
+    await emulator.clock(0);
     expect(callback.status).toBe(401);
     expect(await callback.text()).toContain("認証情報の有効期限が切れています");
     expect(journey.has(`__Host-${sealedCookies.tokens.name}`)).toBe(false);

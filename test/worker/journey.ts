@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { expect } from "vitest";
 import { ORIGIN } from "./helpers";
 
 /**
@@ -97,4 +98,30 @@ export async function reachLoginScreen(journey: Journey, brand: AppBrand, view: 
   const challenge = loginUrl.searchParams.get("login_challenge")!;
   const { response } = await journey.follow(await journey.request(loginUrl.toString()));
   return { challenge, response };
+}
+
+export const PASSWORD = "Passw0rd!";
+
+/** The emulator's developer endpoints, reached through the site as under `npm run dev`. */
+export function emulatorDev() {
+  const dev = new Journey();
+  const outbox = async (to: string): Promise<Array<{ code?: string; link?: string }>> =>
+    (await dev.request(`/__emulator/outbox?to=${encodeURIComponent(to)}`)).json();
+  return {
+    reset: () => dev.request("/__emulator/reset", { method: "POST" }),
+    async seed(user: Record<string, unknown>) {
+      expect((await dev.postJson("/__emulator/users", { password: PASSWORD, emailVerified: true, ...user })).status).toBe(201);
+    },
+    /** The next call matching the fault's method (POST unless given) and path pattern gets the injected answer. */
+    async fault(fault: { pathPattern: string } & Record<string, unknown>) {
+      expect((await dev.postJson("/__emulator/faults", { method: "POST", times: 1, ...fault })).status).toBe(201);
+    },
+    clock: (offsetMs: number) => dev.postJson("/__emulator/clock", { offsetMs }),
+    outbox,
+    async latestCode(to: string): Promise<string> {
+      const [mail] = await outbox(to);
+      expect(mail?.code).toMatch(/^\d{6}$/);
+      return mail!.code!;
+    },
+  };
 }

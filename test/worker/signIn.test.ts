@@ -8,32 +8,17 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { signInSessionSchema, type SignInSession } from "../../worker/session/state";
 import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { Journey, reachLoginScreen, type AppBrand } from "./journey";
+import { Journey, PASSWORD, emulatorDev, reachLoginScreen, type AppBrand } from "./journey";
 
 // Issue 4 items 2, 3, 4 and 10: the sign-in POSTs (credentials, second factor, forced new password) against
 // the emulator, through the site exactly as a browser without JavaScript would post them.
 
-const PASSWORD = "Passw0rd!";
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
 type Brand = AppBrand;
 
-const dev = new Journey();
-const emulator = {
-  reset: () => dev.request("/__emulator/reset", { method: "POST" }),
-  async seed(user: Record<string, unknown>) {
-    const response = await dev.postJson("/__emulator/users", { password: PASSWORD, emailVerified: true, ...user });
-    expect(response.status).toBe(201);
-  },
-  async fault(fault: Record<string, unknown>) {
-    expect((await dev.postJson("/__emulator/faults", { method: "POST", pathPattern: "/auth/v1/login", times: 1, ...fault })).status).toBe(201);
-  },
-  clock: (offsetMs: number) => dev.postJson("/__emulator/clock", { offsetMs }),
-  async outbox(to: string): Promise<Array<{ code?: string; link?: string }>> {
-    return (await dev.request(`/__emulator/outbox?to=${encodeURIComponent(to)}`)).json();
-  },
-};
+const emulator = emulatorDev();
 
 beforeEach(async () => {
   await emulator.reset();
@@ -177,7 +162,7 @@ describe("POST /signIn", () => {
 
   it("refuses a redirect_to on a foreign origin: the unexpected-error modal, no redirect", async () => {
     await emulator.seed({ email: "foreign.redirect@example.com" });
-    await emulator.fault({ status: 201, body: { redirect_to: "https://evil.example/x" } });
+    await emulator.fault({ pathPattern: "/auth/v1/login", status: 201, body: { redirect_to: "https://evil.example/x" } });
     const screen = await openSignIn();
     const response = await signIn(screen, "foreign.redirect@example.com");
     expect(response.status).toBe(502);
@@ -189,7 +174,7 @@ describe("POST /signIn", () => {
 
   it("asks to start again when the login answers without redirect_to", async () => {
     await emulator.seed({ email: "no.redirect@example.com" });
-    await emulator.fault({ status: 201, body: {} });
+    await emulator.fault({ pathPattern: "/auth/v1/login", status: 201, body: {} });
     const screen = await openSignIn();
     const response = await signIn(screen, "no.redirect@example.com");
     expect(response.status).toBe(409);
@@ -202,7 +187,7 @@ describe("POST /signIn", () => {
     ["answers a malformed body", { status: 201, malformed: true }, 502, modalMessages.unexpectedError.title],
     ["is in maintenance", { status: 503, body: { type: "maintenance" } }, 503, modalMessages.maintenance.title],
   ])("shows a modal, not a 500, when the upstream %s", async (_, fault, status, title) => {
-    await emulator.fault(fault);
+    await emulator.fault({ pathPattern: "/auth/v1/login", ...fault });
     const screen = await openSignIn();
     const response = await signIn(screen, "upstream.trouble@example.com");
     expect(response.status).toBe(status);

@@ -7,35 +7,16 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { signUpSessionSchema, type SignUpSession } from "../../worker/session/state";
 import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { Journey, reachLoginScreen, type AppBrand } from "./journey";
+import { Journey, PASSWORD, emulatorDev, reachLoginScreen, type AppBrand } from "./journey";
 
 // Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
 // through the site exactly as a browser without JavaScript would post them.
 
-const PASSWORD = "Passw0rd!";
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
 type Brand = AppBrand;
 
-const dev = new Journey();
-const emulator = {
-  reset: () => dev.request("/__emulator/reset", { method: "POST" }),
-  async seed(email: string) {
-    expect((await dev.postJson("/__emulator/users", { email, password: PASSWORD, emailVerified: true })).status).toBe(201);
-  },
-  async fault(fault: Record<string, unknown>) {
-    expect((await dev.postJson("/__emulator/faults", { method: "POST", times: 1, ...fault })).status).toBe(201);
-  },
-  clock: (offsetMs: number) => dev.postJson("/__emulator/clock", { offsetMs }),
-  async outbox(to: string): Promise<Array<{ code?: string }>> {
-    return (await dev.request(`/__emulator/outbox?to=${encodeURIComponent(to)}`)).json();
-  },
-  async latestCode(to: string): Promise<string> {
-    const [mail] = await this.outbox(to);
-    expect(mail?.code).toMatch(/^\d{6}$/);
-    return mail!.code!;
-  },
-};
+const emulator = emulatorDev();
 
 beforeEach(async () => {
   await emulator.reset();
@@ -147,7 +128,7 @@ describe("a new user signs up through the site", () => {
 
 describe("POST /signUp/checkEmail", () => {
   it("says an e-mail with an account is already registered (409), keeps it and offers sign-in", async () => {
-    await emulator.seed("taken@example.com");
+    await emulator.seed({ email: "taken@example.com" });
     const screen = await openSignUp();
     const html = await expectModal(await screen.journey.postForm("/signUp/checkEmail", { email: "taken@example.com" }), 409, "alreadyRegistered");
     expect(html).toContain('value="taken@example.com"');
@@ -219,7 +200,7 @@ describe("POST /signUp/inputPassword", () => {
   it("says the e-mail is already registered (409) when an account took it after the e-mail step", async () => {
     const screen = await openSignUp();
     expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "raced@example.com" }), "/signUp/inputPassword");
-    await emulator.seed("raced@example.com");
+    await emulator.seed({ email: "raced@example.com" });
     const html = await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 409, "alreadyRegistered");
     expectNoSecrets(html, [PASSWORD, screen.challenge]);
   });
