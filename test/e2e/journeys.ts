@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
+import { appStart } from "../appStart";
 
 // Helpers for the journeys of issue 4 in Chromium: the emulator's developer endpoints, an app that starts
 // the authorization and catches its redirect, and the "nothing secret reaches the page" check.
@@ -38,26 +39,14 @@ export interface App {
 
 /** A brand's app opening the site in its webview: the app's PKCE, and a route that plays the app's callback. */
 export async function openApp(context: BrowserContext, baseUrl: string, serviceId: string, clientId: string, view = "signIn"): Promise<App> {
-  const { calculatePKCECodeChallenge, generateRandomCodeVerifier } = await import("oauth4webapi");
-  const codeVerifier = generateRandomCodeVerifier();
-  const redirectUri = `https://app.${serviceId}.example/oauth/callback`;
+  const start = await appStart({ serviceId, clientId }, view);
   let resolve!: (url: URL) => void;
   const received = new Promise<URL>((r) => (resolve = r));
   await context.route(`https://app.${serviceId}.example/**`, async (route) => {
     resolve(new URL(route.request().url()));
     await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" });
   });
-  const query = new URLSearchParams({
-    client_id: clientId,
-    view,
-    app_url: `https://app.${serviceId}.example`,
-    callback_path: "/oauth/callback",
-    state: "app-state-0001",
-    scope: "openid",
-    code_challenge: await calculatePKCECodeChallenge(codeVerifier),
-    code_challenge_method: "S256",
-  });
-  return { serviceId, clientId, startUrl: `${baseUrl}/${serviceId}/auth?${query}`, redirectUri, codeVerifier, received };
+  return { serviceId, clientId, startUrl: `${baseUrl}${start.path}`, redirectUri: start.appRedirect, codeVerifier: start.verifier, received };
 }
 
 /** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */

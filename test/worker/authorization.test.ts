@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { ORIGIN, get, sealedCookie, setCookies } from "./helpers";
-import { Journey, PASSWORD, appStart as startQuery, emulatorDev } from "./journey";
+import { appStart as startQuery } from "../appStart";
+import { Journey, PASSWORD, emulatorDev } from "./journey";
 
 const brands = {
   gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
+import { appStart, type AppBrand } from "../appStart";
 import { ORIGIN } from "./helpers";
 
 /**
@@ -62,29 +63,6 @@ export class Journey {
     }
     return { response: current };
   }
-}
-
-export interface AppBrand {
-  serviceId: string;
-  clientId: string;
-}
-
-/** The query a brand's app opens the site with (SPEC §2 entry), with the app's own PKCE. */
-export async function appStart(brand: AppBrand, view: string, extra: Record<string, string> = {}) {
-  const { calculatePKCECodeChallenge, generateRandomCodeVerifier } = await import("oauth4webapi");
-  const verifier = generateRandomCodeVerifier();
-  const query = new URLSearchParams({
-    client_id: brand.clientId,
-    view,
-    app_url: `https://app.${brand.serviceId}.example`,
-    callback_path: "/oauth/callback",
-    state: "app-state-0001",
-    scope: "openid",
-    code_challenge: await calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    ...extra,
-  });
-  return { path: `/${brand.serviceId}/auth?${query}`, verifier, appRedirect: `https://app.${brand.serviceId}.example/oauth/callback` };
 }
 
 /**

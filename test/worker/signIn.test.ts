@@ -8,7 +8,8 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { signInSessionSchema, type SignInSession } from "../../worker/session/state";
 import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { Journey, PASSWORD, emulatorDev, reachLoginScreen, type AppBrand } from "./journey";
+import type { AppBrand } from "../appStart";
+import { Journey, PASSWORD, emulatorDev, reachLoginScreen } from "./journey";
 
 // Issue 4 items 2, 3, 4 and 10: the sign-in POSTs (credentials, second factor, forced new password) against
 // the emulator, through the site exactly as a browser without JavaScript would post them.

@@ -7,7 +7,8 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { signUpSessionSchema, type SignUpSession } from "../../worker/session/state";
 import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { Journey, PASSWORD, emulatorDev, reachLoginScreen, type AppBrand } from "./journey";
+import type { AppBrand } from "../appStart";
+import { Journey, PASSWORD, emulatorDev, reachLoginScreen } from "./journey";
 
 // Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
 // through the site exactly as a browser without JavaScript would post them.
