@@ -1,19 +1,19 @@
-import { Hono, type Context } from 'hono';
-import { z } from 'zod';
-import { redirect } from './authorizationFlow';
-import { findClient, type OAuthClient } from './clients';
-import type { EmulatorHono } from './context';
-import { lifetimes } from './lifetimes';
-import { mailCatalogue } from './mailCatalogue';
-import { hashPassword, verifyPassword } from './passwordHash';
-import { passwordProblem } from './passwordPolicy';
-import { problems } from './problem';
-import { randomToken, sixDigitCode } from './randomValues';
-import { jsonBody } from './requestBody';
-import { redeemCode, sameCode } from './tickets';
-import { totpValidates, newTotpSecret } from './totp';
-import { verifyAccessToken } from './tokens';
-import type { User } from './users';
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { redirect } from "./authorizationFlow";
+import { findClient, type OAuthClient } from "./clients";
+import type { EmulatorHono } from "./context";
+import { lifetimes } from "./lifetimes";
+import { mailCatalogue } from "./mailCatalogue";
+import { hashPassword, verifyPassword } from "./passwordHash";
+import { passwordProblem } from "./passwordPolicy";
+import { problems } from "./problem";
+import { randomToken, sixDigitCode } from "./randomValues";
+import { jsonBody } from "./requestBody";
+import { redeemCode, sameCode } from "./tickets";
+import { verifyAccessToken } from "./tokens";
+import { newTotpSecret, totpValidates } from "./totp";
+import type { User } from "./users";
 
 type EmulatorContext = Context<EmulatorHono>;
 
@@ -22,7 +22,7 @@ const code = z.string().max(32);
 
 /** The user behind a valid bearer access token (signature and expiry by the emulator clock). */
 async function requireAccount(c: EmulatorContext): Promise<{ user: User; client: OAuthClient }> {
-  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
   if (token === undefined) throw problems.unauthorized();
   const verified = await verifyAccessToken(await c.var.services.signingKey(), token, c.var.now);
   const user = verified && c.var.services.users.byUsername(verified.username);
@@ -39,7 +39,7 @@ function takenByAnother(c: EmulatorContext, address: string, username: string): 
 
 export const account = new Hono<EmulatorHono>();
 
-account.get('/auth/v1/user/profile', async (c) => {
+account.get("/auth/v1/user/profile", async (c) => {
   const { user } = await requireAccount(c);
   return c.json({
     email: user.email,
@@ -49,114 +49,153 @@ account.get('/auth/v1/user/profile', async (c) => {
   });
 });
 
-account.patch('/auth/v1/user/password', async (c) => {
+account.patch("/auth/v1/user/password", async (c) => {
   const { user, client } = await requireAccount(c);
-  const body = await jsonBody(c.req.raw, z.object({ password: z.string().min(1).max(1024), new_password: z.string().min(1).max(1024) }));
+  const body = await jsonBody(
+    c.req.raw,
+    z.object({ password: z.string().min(1).max(1024), new_password: z.string().min(1).max(1024) }),
+  );
   if (!(await verifyPassword(body.password, user.passwordHash))) throw problems.invalidPassword();
   const problem = passwordProblem(body.new_password, client.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
-  c.var.services.users.update(user.username, { passwordHash: await hashPassword(body.new_password), forceChangePassword: false });
+  c.var.services.users.update(user.username, {
+    passwordHash: await hashPassword(body.new_password),
+    forceChangePassword: false,
+  });
   return c.json({});
 });
 
-account.patch('/auth/v1/user/email', async (c) => {
+account.patch("/auth/v1/user/email", async (c) => {
   const { user, client } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, z.object({ new_email: email }));
   if (takenByAnother(c, body.new_email, user.username)) throw problems.alreadyRegistered();
-  const link = mailEmailChangeLink(c, { stage: 'old', username: user.username, newEmail: body.new_email, clientId: client.id });
-  c.var.services.outbox.send('email', user.email, mailCatalogue.emailChangeToOld(body.new_email, link), c.var.now, { link });
+  const link = mailEmailChangeLink(c, {
+    stage: "old",
+    username: user.username,
+    newEmail: body.new_email,
+    clientId: client.id,
+  });
+  c.var.services.outbox.send("email", user.email, mailCatalogue.emailChangeToOld(body.new_email, link), c.var.now, {
+    link,
+  });
   return c.json({});
 });
 
-function mailEmailChangeLink(c: EmulatorContext, data: { stage: 'old' | 'new'; username: string; newEmail: string; clientId: string }): string {
-  const token = c.var.services.tickets.issue('email_change', randomToken(), data, c.var.now + lifetimes.emailChangeLink);
-  const link = new URL('/auth/v1/user/email/confirm', c.var.site);
-  link.searchParams.set('token', token);
-  link.searchParams.set('client_id', data.clientId);
+function mailEmailChangeLink(
+  c: EmulatorContext,
+  data: { stage: "old" | "new"; username: string; newEmail: string; clientId: string },
+): string {
+  const token = c.var.services.tickets.issue(
+    "email_change",
+    randomToken(),
+    data,
+    c.var.now + lifetimes.emailChangeLink,
+  );
+  const link = new URL("/auth/v1/user/email/confirm", c.var.site);
+  link.searchParams.set("token", token);
+  link.searchParams.set("client_id", data.clientId);
   return link.toString();
 }
 
 /** The mailed links land here through the site's proxy; each answers with the site's result page. */
-account.get('/auth/v1/user/email/confirm', (c) => {
+account.get("/auth/v1/user/email/confirm", (c) => {
   const { tickets, users, outbox } = c.var.services;
-  const token = z.string().min(1).max(256).safeParse(c.req.query('token'));
-  const found = token.success ? tickets.find('email_change', token.data, c.var.now) : { status: 'missing' as const };
-  const clientId = found.status === 'missing' ? c.req.query('client_id') : found.data.clientId;
-  const result = (outcome: 'sent_to_new_email' | 'completed' | 'invalid' | 'error'): Response => {
+  const token = z.string().min(1).max(256).safeParse(c.req.query("token"));
+  const found = token.success ? tickets.find("email_change", token.data, c.var.now) : { status: "missing" as const };
+  const clientId = found.status === "missing" ? c.req.query("client_id") : found.data.clientId;
+  const result = (outcome: "sent_to_new_email" | "completed" | "invalid" | "error"): Response => {
     const client = findClient(clientId);
-    const url = new URL(client ? `/${client.serviceId}/changeEmail` : '/changeEmail', c.var.site);
-    if (client) url.searchParams.set('client_id', client.id);
-    url.searchParams.set('result', outcome);
+    const url = new URL(client ? `/${client.serviceId}/changeEmail` : "/changeEmail", c.var.site);
+    if (client) url.searchParams.set("client_id", client.id);
+    url.searchParams.set("result", outcome);
     return redirect(c, url.toString());
   };
-  if (found.status !== 'valid' || !token.success) return result('invalid');
-  tickets.consume('email_change', token.data, c.var.now);
+  if (found.status !== "valid" || !token.success) return result("invalid");
+  tickets.consume("email_change", token.data, c.var.now);
   const change = found.data;
   const user = users.byUsername(change.username);
-  if (user === undefined || takenByAnother(c, change.newEmail, user.username)) return result('error');
-  if (change.stage === 'old') {
-    const link = mailEmailChangeLink(c, { ...change, stage: 'new' });
-    outbox.send('email', change.newEmail, mailCatalogue.emailChangeToNew(link), c.var.now, { link });
-    return result('sent_to_new_email');
+  if (user === undefined || takenByAnother(c, change.newEmail, user.username)) return result("error");
+  if (change.stage === "old") {
+    const link = mailEmailChangeLink(c, { ...change, stage: "new" });
+    outbox.send("email", change.newEmail, mailCatalogue.emailChangeToNew(link), c.var.now, { link });
+    return result("sent_to_new_email");
   }
   users.update(user.username, { email: change.newEmail, emailVerified: true });
-  return result('completed');
+  return result("completed");
 });
 
-account.post('/auth/v1/user/email', async (c) => {
+account.post("/auth/v1/user/email", async (c) => {
   const { user } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, z.object({ email }));
   // Registering the address the account already has is allowed (SPEC §2 RegisterEmail).
   if (takenByAnother(c, body.email, user.username)) throw problems.alreadyRegistered();
   const emailCode = sixDigitCode();
-  c.var.services.tickets.issue('email_register_code', user.username, { code: emailCode, email: body.email }, c.var.now + lifetimes.emailRegisterCode);
-  c.var.services.outbox.send('email', body.email, mailCatalogue.emailRegisterCode(emailCode), c.var.now, { code: emailCode });
+  c.var.services.tickets.issue(
+    "email_register_code",
+    user.username,
+    { code: emailCode, email: body.email },
+    c.var.now + lifetimes.emailRegisterCode,
+  );
+  c.var.services.outbox.send("email", body.email, mailCatalogue.emailRegisterCode(emailCode), c.var.now, {
+    code: emailCode,
+  });
   return c.json({}, 201);
 });
 
-account.post('/auth/v1/user/email/confirm', async (c) => {
+account.post("/auth/v1/user/email/confirm", async (c) => {
   const { user } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, z.object({ code }));
-  const registered = redeemCode(c.var.services.tickets, 'email_register_code', user.username, body.code, c.var.now);
+  const registered = redeemCode(c.var.services.tickets, "email_register_code", user.username, body.code, c.var.now);
   if (takenByAnother(c, registered.email, user.username)) throw problems.alreadyRegistered();
   c.var.services.users.update(user.username, { email: registered.email, emailVerified: true });
   return c.json({}, 201);
 });
 
-const mfaSetupSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('totp') }),
-  z.object({ type: z.literal('sms'), phone_number: z.string().regex(/^\+81\d{9,11}$/, 'phone_number must be +81 followed by the number') }),
+const mfaSetupSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("totp") }),
+  z.object({
+    type: z.literal("sms"),
+    phone_number: z.string().regex(/^\+81\d{9,11}$/, "phone_number must be +81 followed by the number"),
+  }),
 ]);
 
-account.post('/auth/v1/user/mfa/setup', async (c) => {
+account.post("/auth/v1/user/mfa/setup", async (c) => {
   const { user } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, mfaSetupSchema);
   const { tickets, outbox } = c.var.services;
-  if (body.type === 'totp') {
+  if (body.type === "totp") {
     const secret = newTotpSecret();
-    tickets.issue('mfa_setup', user.username, { type: 'totp', secret }, c.var.now + lifetimes.totpSetup);
+    tickets.issue("mfa_setup", user.username, { type: "totp", secret }, c.var.now + lifetimes.totpSetup);
     return c.json({ secret_code: secret }, 201);
   }
   const smsCode = sixDigitCode();
-  tickets.issue('mfa_setup', user.username, { type: 'sms', phone: body.phone_number, code: smsCode }, c.var.now + lifetimes.smsCode);
-  outbox.send('sms', body.phone_number, mailCatalogue.smsCode(smsCode), c.var.now, { code: smsCode });
+  tickets.issue(
+    "mfa_setup",
+    user.username,
+    { type: "sms", phone: body.phone_number, code: smsCode },
+    c.var.now + lifetimes.smsCode,
+  );
+  outbox.send("sms", body.phone_number, mailCatalogue.smsCode(smsCode), c.var.now, { code: smsCode });
   return c.json({}, 201);
 });
 
-account.post('/auth/v1/user/mfa/confirm', async (c) => {
+account.post("/auth/v1/user/mfa/confirm", async (c) => {
   const { user } = await requireAccount(c);
-  const body = await jsonBody(c.req.raw, z.object({ type: z.enum(['totp', 'sms']), code }));
+  const body = await jsonBody(c.req.raw, z.object({ type: z.enum(["totp", "sms"]), code }));
   const { tickets, users } = c.var.services;
-  const found = tickets.find('mfa_setup', user.username, c.var.now);
-  if (found.status === 'missing' || found.data.type !== body.type) throw problems.challengeNotFound('MFA setup');
-  if (found.status === 'expired') throw problems.expiredCode();
+  const found = tickets.find("mfa_setup", user.username, c.var.now);
+  if (found.status === "missing" || found.data.type !== body.type) throw problems.challengeNotFound("MFA setup");
+  if (found.status === "expired") throw problems.expiredCode();
   const setup = found.data;
-  const matches = setup.type === 'totp' ? totpValidates(setup.secret, body.code, c.var.now) : sameCode(setup.code, body.code);
+  const matches =
+    setup.type === "totp" ? totpValidates(setup.secret, body.code, c.var.now) : sameCode(setup.code, body.code);
   if (!matches) throw problems.invalidCode();
-  tickets.consume('mfa_setup', user.username, c.var.now);
+  tickets.consume("mfa_setup", user.username, c.var.now);
   users.update(
     user.username,
-    setup.type === 'totp' ? { mfaType: 'totp', totpSecret: setup.secret, phone: null } : { mfaType: 'sms', phone: setup.phone, totpSecret: null },
+    setup.type === "totp"
+      ? { mfaType: "totp", totpSecret: setup.secret, phone: null }
+      : { mfaType: "sms", phone: setup.phone, totpSecret: null },
   );
   return c.json({}, 201);
 });

@@ -1,47 +1,49 @@
-import { Hono } from 'hono';
-import { account } from './account';
-import { emulatorNow } from './clock';
-import { consent } from './consent';
-import type { EmulatorHono, Services } from './context';
-import { devEndpoints } from './devEndpoints';
-import { playFault } from './faults';
-import { login } from './login';
-import { oauth2 } from './oauth2';
-import { passwordReset } from './passwordReset';
-import { Problem } from './problem';
-import { signUp } from './signUp';
-import { siteOrigin } from './siteOrigin';
+import { Hono } from "hono";
+import { account } from "./account";
+import { emulatorNow } from "./clock";
+import { consent } from "./consent";
+import type { EmulatorHono, Services } from "./context";
+import { devEndpoints } from "./devEndpoints";
+import { playFault } from "./faults";
+import { login } from "./login";
+import { oauth2 } from "./oauth2";
+import { passwordReset } from "./passwordReset";
+import { Problem } from "./problem";
+import { signUp } from "./signUp";
+import { siteOrigin } from "./siteOrigin";
 
 /** The emulator's routes, run inside the state object so every call sees one consistent store. */
 export function createApp(services: Services): Hono<EmulatorHono> {
   const app = new Hono<EmulatorHono>();
 
   app.use(async function requestContext(c, next) {
-    c.set('services', services);
-    c.set('site', siteOrigin(c.req.raw.headers, c.env.SITE_ORIGIN));
-    c.set('now', emulatorNow(services.sql));
+    c.set("services", services);
+    c.set("site", siteOrigin(c.req.raw.headers, c.env.SITE_ORIGIN));
+    c.set("now", emulatorNow(services.sql));
     await next();
   });
 
   // Faults never apply to the controls themselves, or a test could lock itself out of reset.
   app.use(async function injectedFaults(c, next) {
-    if (c.req.path.startsWith('/__emulator/')) return next();
+    if (c.req.path.startsWith("/__emulator/")) return next();
     const fault = services.faults.take(c.req.method, c.req.path);
     const response = fault && (await playFault(fault));
     if (response) return response;
     // The clock is read again: a delay fault must not hand out already-stale timestamps.
-    if (fault) c.set('now', emulatorNow(services.sql));
+    if (fault) c.set("now", emulatorNow(services.sql));
     return next();
   });
 
-  app.get('/auth/health', (c) => c.json({ status: 'ok' }));
-  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, devEndpoints]) app.route('/', routes);
+  app.get("/auth/health", (c) => c.json({ status: "ok" }));
+  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, devEndpoints]) app.route("/", routes);
 
-  app.notFound((c) => c.json({ type: 'not_found', detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.notFound((c) => c.json({ type: "not_found", detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
   app.onError((error, c) => {
     if (error instanceof Problem) return error.toResponse();
-    console.error(JSON.stringify({ level: 'error', message: 'emulator handler failed', path: c.req.path, error: String(error) }));
-    return c.json({ type: 'server_error', detail: 'The emulator failed; see its log.' }, 500);
+    console.error(
+      JSON.stringify({ level: "error", message: "emulator handler failed", path: c.req.path, error: String(error) }),
+    );
+    return c.json({ type: "server_error", detail: "The emulator failed; see its log." }, 500);
   });
   return app;
 }

@@ -1,51 +1,55 @@
-import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { resumeUrl, type AuthorizationRequest } from './authorizationRequest';
-import { findClient } from './clients';
-import type { EmulatorHono } from './context';
-import { lifetimes } from './lifetimes';
-import { randomToken } from './randomValues';
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { type AuthorizationRequest, resumeUrl } from "./authorizationRequest";
+import { findClient } from "./clients";
+import type { EmulatorHono } from "./context";
+import { lifetimes } from "./lifetimes";
+import { randomToken } from "./randomValues";
 
 type EmulatorContext = Context<EmulatorHono>;
 
 /** Hydra's name for its login session cookie; scoped to /oauth2 so only the authorization endpoint sees it. */
-export const sessionCookieName = 'oauth2_authentication_session';
+export const sessionCookieName = "oauth2_authentication_session";
 
 export function redirect(c: EmulatorContext, location: string): Response {
-  c.header('cache-control', 'no-store');
+  c.header("cache-control", "no-store");
   return c.redirect(location, 302);
 }
 
 /** RFC 6749 §4.1.2.1: once redirect_uri is known good, errors go back to it with the state. */
 export function redirectWithError(
   c: EmulatorContext,
-  redirectUri: string, state: string | undefined, error: string, description: string): Response {
+  redirectUri: string,
+  state: string | undefined,
+  error: string,
+  description: string,
+): Response {
   const url = new URL(redirectUri);
-  url.searchParams.set('error', error);
-  url.searchParams.set('error_description', description);
-  if (state !== undefined) url.searchParams.set('state', state);
+  url.searchParams.set("error", error);
+  url.searchParams.set("error_description", description);
+  if (state !== undefined) url.searchParams.set("state", state);
   return redirect(c, url.toString());
 }
 
 /** No session (or prompt=login): hand the browser to the site's login URL with a fresh challenge. */
 export function redirectToLogin(c: EmulatorContext, request: AuthorizationRequest): Response {
   const { tickets } = c.var.services;
-  const challenge = tickets.issue('login_challenge', randomToken(), request, c.var.now + lifetimes.loginChallenge);
-  const url = new URL('/', c.var.site);
-  url.searchParams.set('login_challenge', challenge);
-  url.searchParams.set('client_id', request.clientId);
-  url.searchParams.set('view', request.view);
+  const challenge = tickets.issue("login_challenge", randomToken(), request, c.var.now + lifetimes.loginChallenge);
+  const url = new URL("/", c.var.site);
+  url.searchParams.set("login_challenge", challenge);
+  url.searchParams.set("client_id", request.clientId);
+  url.searchParams.set("view", request.view);
   return redirect(c, url.toString());
 }
 
 /** Accepting a login uses the challenge up and answers the URL the browser follows to go on. */
 export function acceptLogin(c: EmulatorContext, challenge: string, username: string, remember: boolean): string {
   const { tickets } = c.var.services;
-  const found = tickets.find('login_challenge', challenge, c.var.now);
-  if (found.status !== 'valid') throw new Error('acceptLogin needs a live challenge');
-  tickets.consume('login_challenge', challenge, c.var.now);
+  const found = tickets.find("login_challenge", challenge, c.var.now);
+  if (found.status !== "valid") throw new Error("acceptLogin needs a live challenge");
+  tickets.consume("login_challenge", challenge, c.var.now);
   const verifier = tickets.issue(
-    'login_verifier',
+    "login_verifier",
     randomToken(),
     { request: found.data, username, remember },
     c.var.now + lifetimes.verifier,
@@ -55,11 +59,11 @@ export function acceptLogin(c: EmulatorContext, challenge: string, username: str
 
 export function acceptConsent(c: EmulatorContext, challenge: string, grantedScope: string): string {
   const { tickets } = c.var.services;
-  const found = tickets.find('consent_challenge', challenge, c.var.now);
-  if (found.status !== 'valid') throw new Error('acceptConsent needs a live challenge');
-  tickets.consume('consent_challenge', challenge, c.var.now);
+  const found = tickets.find("consent_challenge", challenge, c.var.now);
+  if (found.status !== "valid") throw new Error("acceptConsent needs a live challenge");
+  tickets.consume("consent_challenge", challenge, c.var.now);
   const verifier = tickets.issue(
-    'consent_verifier',
+    "consent_verifier",
     randomToken(),
     { request: found.data.request, username: found.data.username, grantedScope },
     c.var.now + lifetimes.verifier,
@@ -68,12 +72,17 @@ export function acceptConsent(c: EmulatorContext, challenge: string, grantedScop
 }
 
 export function startBrowserSession(c: EmulatorContext, username: string, remember: boolean): void {
-  const id = c.var.services.tickets.issue('browser_session', randomToken(), { username }, c.var.now + lifetimes.browserSession);
+  const id = c.var.services.tickets.issue(
+    "browser_session",
+    randomToken(),
+    { username },
+    c.var.now + lifetimes.browserSession,
+  );
   setCookie(c, sessionCookieName, id, {
-    path: '/oauth2',
+    path: "/oauth2",
     httpOnly: true,
-    sameSite: 'Lax',
-    secure: c.var.site.startsWith('https:'),
+    sameSite: "Lax",
+    secure: c.var.site.startsWith("https:"),
     ...(remember ? { maxAge: lifetimes.browserSession / 1000 } : {}),
   });
 }
@@ -82,15 +91,15 @@ export function startBrowserSession(c: EmulatorContext, username: string, rememb
 export function browserSessionUser(c: EmulatorContext): string | undefined {
   const id = getCookie(c, sessionCookieName);
   if (id === undefined) return undefined;
-  const found = c.var.services.tickets.find('browser_session', id, c.var.now);
-  if (found.status !== 'valid') return undefined;
+  const found = c.var.services.tickets.find("browser_session", id, c.var.now);
+  if (found.status !== "valid") return undefined;
   return c.var.services.users.byUsername(found.data.username) ? found.data.username : undefined;
 }
 
 export function endBrowserSession(c: EmulatorContext): void {
   const id = getCookie(c, sessionCookieName);
-  if (id !== undefined) c.var.services.tickets.consume('browser_session', id, c.var.now);
-  deleteCookie(c, sessionCookieName, { path: '/oauth2', secure: c.var.site.startsWith('https:') });
+  if (id !== undefined) c.var.services.tickets.consume("browser_session", id, c.var.now);
+  deleteCookie(c, sessionCookieName, { path: "/oauth2", secure: c.var.site.startsWith("https:") });
 }
 
 /**
@@ -100,24 +109,30 @@ export function endBrowserSession(c: EmulatorContext): void {
  */
 export function continueAuthorization(c: EmulatorContext, request: AuthorizationRequest, username: string): Response {
   const client = findClient(request.clientId);
-  if (client === undefined) throw new Error('continueAuthorization needs a known client');
-  if (!client.consentRequired || request.scope.trim() === '') return redirectWithCode(c, request, username, request.scope);
+  if (client === undefined) throw new Error("continueAuthorization needs a known client");
+  if (!client.consentRequired || request.scope.trim() === "")
+    return redirectWithCode(c, request, username, request.scope);
   const challenge = c.var.services.tickets.issue(
-    'consent_challenge',
+    "consent_challenge",
     randomToken(),
     { request, username },
     c.var.now + lifetimes.consentChallenge,
   );
   const url = new URL(`/${client.serviceId}/consent`, c.var.site);
-  url.searchParams.set('consent_challenge', challenge);
-  url.searchParams.set('client_id', client.id);
-  url.searchParams.set('scope', request.scope);
+  url.searchParams.set("consent_challenge", challenge);
+  url.searchParams.set("client_id", client.id);
+  url.searchParams.set("scope", request.scope);
   return redirect(c, url.toString());
 }
 
-export function redirectWithCode(c: EmulatorContext, request: AuthorizationRequest, username: string, scope: string): Response {
+export function redirectWithCode(
+  c: EmulatorContext,
+  request: AuthorizationRequest,
+  username: string,
+  scope: string,
+): Response {
   const code = c.var.services.tickets.issue(
-    'authorization_code',
+    "authorization_code",
     randomToken(),
     {
       clientId: request.clientId,
@@ -131,8 +146,8 @@ export function redirectWithCode(c: EmulatorContext, request: AuthorizationReque
     c.var.now + lifetimes.authorizationCode,
   );
   const url = new URL(request.redirectUri);
-  url.searchParams.set('code', code);
-  url.searchParams.set('state', request.state);
-  url.searchParams.set('scope', scope);
+  url.searchParams.set("code", code);
+  url.searchParams.set("state", request.state);
+  url.searchParams.set("scope", scope);
   return redirect(c, url.toString());
 }

@@ -1,11 +1,11 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 const emulatorDir = dirname(fileURLToPath(import.meta.url));
-const outDir = resolve(emulatorDir, '..', '.emulator-build');
+const outDir = resolve(emulatorDir, "..", ".emulator-build");
 
 /**
  * Miniflare WorkerOptions for the emulator as an auxiliary worker of a test pool
@@ -17,23 +17,23 @@ const outDir = resolve(emulatorDir, '..', '.emulator-build');
  * @returns {Promise<import('miniflare').WorkerOptions>}
  */
 export async function emulatorWorkerOptions(options = {}) {
-  const scriptPath = resolve(outDir, 'emulator.mjs');
+  const scriptPath = resolve(outDir, "emulator.mjs");
   await mkdir(outDir, { recursive: true });
   await build({
-    entryPoints: [resolve(emulatorDir, 'index.ts')],
+    entryPoints: [resolve(emulatorDir, "index.ts")],
     outfile: scriptPath,
     bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    mainFields: ['workerd', 'worker', 'browser', 'module', 'main'],
-    conditions: ['workerd', 'worker', 'browser'],
-    external: ['cloudflare:*'],
-    logLevel: 'warning',
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["workerd", "worker", "browser", "module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*"],
+    logLevel: "warning",
   });
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(emulatorDir, 'wrangler.toml'));
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(emulatorDir, "wrangler.toml"));
   return {
-    name: 'emulator',
+    name: "emulator",
     modules: true,
     scriptPath,
     compatibilityDate: workerOptions.compatibilityDate,

@@ -1,5 +1,5 @@
-import { rawBrands } from '../themes/data/brands';
-import { clients as clientServices } from '../themes/data/clients';
+import { rawBrands } from "../themes/data/brands";
+import { clients as clientServices } from "../themes/data/clients";
 
 /** An OAuth2 client as the emulator registers it: public, PKCE S256 only, no secret. */
 export interface OAuthClient {
@@ -12,7 +12,10 @@ export interface OAuthClient {
 const consentTargets = new Set(rawBrands.filter((brand) => brand.consentTarget).map((brand) => brand.id));
 
 export const oauthClients: ReadonlyMap<string, OAuthClient> = new Map(
-  Object.entries(clientServices).map(([id, serviceId]) => [id, { id, serviceId, consentRequired: consentTargets.has(serviceId) }]),
+  Object.entries(clientServices).map(([id, serviceId]) => [
+    id,
+    { id, serviceId, consentRequired: consentTargets.has(serviceId) },
+  ]),
 );
 
 export function findClient(clientId: string | undefined): OAuthClient | undefined {

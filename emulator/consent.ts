@@ -1,31 +1,31 @@
-import { Hono } from 'hono';
-import { z } from 'zod';
-import { acceptConsent } from './authorizationFlow';
-import { findClient } from './clients';
-import type { EmulatorHono } from './context';
-import { problems } from './problem';
-import { jsonBody } from './requestBody';
-import { requireLive } from './tickets';
+import { Hono } from "hono";
+import { z } from "zod";
+import { acceptConsent } from "./authorizationFlow";
+import { findClient } from "./clients";
+import type { EmulatorHono } from "./context";
+import { problems } from "./problem";
+import { jsonBody } from "./requestBody";
+import { requireLive } from "./tickets";
 
 const challenge = z.string().min(1).max(4096);
 
 export const consent = new Hono<EmulatorHono>();
 
-consent.get('/auth/v1/consent', (c) => {
-  const id = challenge.safeParse(c.req.query('consent_challenge'));
-  if (!id.success) throw problems.invalidRequest('consent_challenge is required.');
-  const pending = requireLive(c.var.services.tickets, 'consent_challenge', id.data, c.var.now, 'consent challenge');
+consent.get("/auth/v1/consent", (c) => {
+  const id = challenge.safeParse(c.req.query("consent_challenge"));
+  if (!id.success) throw problems.invalidRequest("consent_challenge is required.");
+  const pending = requireLive(c.var.services.tickets, "consent_challenge", id.data, c.var.now, "consent challenge");
   return c.json({
     challenge: id.data,
     client_id: pending.request.clientId,
     service_id: findClient(pending.request.clientId)?.serviceId,
-    requested_scope: pending.request.scope.split(' ').filter(Boolean),
+    requested_scope: pending.request.scope.split(" ").filter(Boolean),
     subject: pending.username,
     skip: false,
   });
 });
 
-consent.post('/auth/v1/consent', async (c) => {
+consent.post("/auth/v1/consent", async (c) => {
   const body = await jsonBody(
     c.req.raw,
     z.object({
@@ -35,9 +35,16 @@ consent.post('/auth/v1/consent', async (c) => {
       remember: z.boolean().optional(),
     }),
   );
-  const pending = requireLive(c.var.services.tickets, 'consent_challenge', body.consent_challenge, c.var.now, 'consent challenge');
-  const requested = pending.request.scope.split(' ').filter(Boolean);
+  const pending = requireLive(
+    c.var.services.tickets,
+    "consent_challenge",
+    body.consent_challenge,
+    c.var.now,
+    "consent challenge",
+  );
+  const requested = pending.request.scope.split(" ").filter(Boolean);
   const extra = body.grant_scope.filter((scope) => !requested.includes(scope));
-  if (extra.length > 0) throw problems.invalidRequest(`grant_scope includes scopes that were not requested: ${extra.join(' ')}`);
-  return c.json({ redirect_to: acceptConsent(c, body.consent_challenge, body.grant_scope.join(' ')) });
+  if (extra.length > 0)
+    throw problems.invalidRequest(`grant_scope includes scopes that were not requested: ${extra.join(" ")}`);
+  return c.json({ redirect_to: acceptConsent(c, body.consent_challenge, body.grant_scope.join(" ")) });
 });

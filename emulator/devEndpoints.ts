@@ -1,15 +1,15 @@
-import { Hono } from 'hono';
-import { z } from 'zod';
-import { oauthClients, registeredRedirectUris } from './clients';
-import { clockOffset, setClockOffset } from './clock';
-import type { EmulatorHono } from './context';
-import { compilePattern, faultSchema } from './faults';
-import { outboxPage, outboxStyles } from './outboxPage';
-import { hashPassword } from './passwordHash';
-import { problems, Problem } from './problem';
-import { jsonBody } from './requestBody';
-import { resetState } from './store';
-import { newUser, type User } from './users';
+import { Hono } from "hono";
+import { z } from "zod";
+import { oauthClients, registeredRedirectUris } from "./clients";
+import { clockOffset, setClockOffset } from "./clock";
+import type { EmulatorHono } from "./context";
+import { compilePattern, faultSchema } from "./faults";
+import { outboxPage, outboxStyles } from "./outboxPage";
+import { hashPassword } from "./passwordHash";
+import { Problem, problems } from "./problem";
+import { jsonBody } from "./requestBody";
+import { resetState } from "./store";
+import { newUser, type User } from "./users";
 
 const seedUserSchema = z.object({
   email: z.email().max(254),
@@ -22,11 +22,11 @@ const seedUserSchema = z.object({
   confirmed: z.boolean().default(true),
   mfa: z
     .union([
-      z.literal('none'),
-      z.object({ totp: z.string().regex(/^[A-Z2-7]{16,128}=*$/, 'totp must be a base32 secret') }),
-      z.object({ sms: z.string().regex(/^\+\d{6,15}$/, 'sms must be a phone number like +8109012345678') }),
+      z.literal("none"),
+      z.object({ totp: z.string().regex(/^[A-Z2-7]{16,128}=*$/, "totp must be a base32 secret") }),
+      z.object({ sms: z.string().regex(/^\+\d{6,15}$/, "sms must be a phone number like +8109012345678") }),
     ])
-    .default('none'),
+    .default("none"),
   forceChangePassword: z.boolean().default(false),
   transferInProgress: z.boolean().default(false),
 });
@@ -37,7 +37,7 @@ function describeUser(user: User) {
     email: user.email,
     emailVerified: user.emailVerified,
     confirmed: user.confirmed,
-    mfa: user.mfaType === 'totp' ? { totp: user.totpSecret } : user.mfaType === 'sms' ? { sms: user.phone } : 'none',
+    mfa: user.mfaType === "totp" ? { totp: user.totpSecret } : user.mfaType === "sms" ? { sms: user.phone } : "none",
     forceChangePassword: user.forceChangePassword,
     transferInProgress: user.transferInProgress,
     failedAttempts: user.failedAttempts,
@@ -48,63 +48,65 @@ function describeUser(user: User) {
 /** Developer and test controls; the site forwards /__emulator/* only while the emulator is bound. */
 export const devEndpoints = new Hono<EmulatorHono>();
 
-devEndpoints.get('/__emulator/outbox', (c) => {
-  const to = c.req.query('to');
+devEndpoints.get("/__emulator/outbox", (c) => {
+  const to = c.req.query("to");
   const items = c.var.services.outbox.list(to);
-  const wantsHtml = (c.req.header('accept') ?? '').includes('text/html');
+  const wantsHtml = (c.req.header("accept") ?? "").includes("text/html");
   return wantsHtml ? c.html(outboxPage(items, to)) : c.json(items);
 });
 
-devEndpoints.get('/__emulator/outbox.css', (c) => c.body(outboxStyles, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+devEndpoints.get("/__emulator/outbox.css", (c) =>
+  c.body(outboxStyles, 200, { "Content-Type": "text/css; charset=utf-8" }),
+);
 
-devEndpoints.get('/__emulator/outbox.html', (c) => {
-  const to = c.req.query('to');
+devEndpoints.get("/__emulator/outbox.html", (c) => {
+  const to = c.req.query("to");
   return c.html(outboxPage(c.var.services.outbox.list(to), to));
 });
 
-devEndpoints.post('/__emulator/users', async (c) => {
+devEndpoints.post("/__emulator/users", async (c) => {
   const body = await jsonBody(c.req.raw, seedUserSchema);
   const { users } = c.var.services;
   if (users.byEmail(body.email) !== undefined) throw problems.alreadyRegistered();
   const username = body.username ?? crypto.randomUUID();
-  if (users.byUsername(username) !== undefined) throw new Problem(409, 'already_registered', 'This username is taken.');
+  if (users.byUsername(username) !== undefined) throw new Problem(409, "already_registered", "This username is taken.");
   users.insert({
     ...newUser(username, body.email, await hashPassword(body.password), c.var.now),
     emailVerified: body.emailVerified,
     confirmed: body.confirmed,
-    mfaType: body.mfa === 'none' ? 'none' : 'totp' in body.mfa ? 'totp' : 'sms',
-    totpSecret: body.mfa !== 'none' && 'totp' in body.mfa ? body.mfa.totp : null,
-    phone: body.mfa !== 'none' && 'sms' in body.mfa ? body.mfa.sms : null,
+    mfaType: body.mfa === "none" ? "none" : "totp" in body.mfa ? "totp" : "sms",
+    totpSecret: body.mfa !== "none" && "totp" in body.mfa ? body.mfa.totp : null,
+    phone: body.mfa !== "none" && "sms" in body.mfa ? body.mfa.sms : null,
     forceChangePassword: body.forceChangePassword,
     transferInProgress: body.transferInProgress,
   });
   return c.json({ username }, 201);
 });
 
-devEndpoints.get('/__emulator/users/:email', (c) => {
-  const user = c.var.services.users.byLoginId(c.req.param('email'));
-  if (user === undefined) throw new Problem(404, 'not_found', 'No such user.');
+devEndpoints.get("/__emulator/users/:email", (c) => {
+  const user = c.var.services.users.byLoginId(c.req.param("email"));
+  if (user === undefined) throw new Problem(404, "not_found", "No such user.");
   return c.json(describeUser(user));
 });
 
-devEndpoints.post('/__emulator/reset', (c) => {
+devEndpoints.post("/__emulator/reset", (c) => {
   resetState(c.var.services.sql);
   return c.json({ reset: true });
 });
 
-devEndpoints.get('/__emulator/faults', (c) => c.json(c.var.services.faults.list()));
+devEndpoints.get("/__emulator/faults", (c) => c.json(c.var.services.faults.list()));
 
-devEndpoints.post('/__emulator/faults', async (c) => {
+devEndpoints.post("/__emulator/faults", async (c) => {
   const body = await jsonBody(c.req.raw, faultSchema);
   try {
     compilePattern(body.pathPattern);
   } catch {
-    throw problems.invalidRequest('pathPattern is not a valid regular expression.');
+    throw problems.invalidRequest("pathPattern is not a valid regular expression.");
   }
   return c.json({ id: c.var.services.faults.add(body) }, 201);
 });
 
-devEndpoints.delete('/__emulator/faults', (c) => {
+devEndpoints.delete("/__emulator/faults", (c) => {
   c.var.services.faults.clear();
   return c.json({ cleared: true });
 });
@@ -113,15 +115,24 @@ function clockState(offsetMs: number, now: number) {
   return { offsetMs, now: new Date(now).toISOString() };
 }
 
-devEndpoints.get('/__emulator/clock', (c) => c.json(clockState(clockOffset(c.var.services.sql), c.var.now)));
+devEndpoints.get("/__emulator/clock", (c) => c.json(clockState(clockOffset(c.var.services.sql), c.var.now)));
 
-devEndpoints.post('/__emulator/clock', async (c) => {
-  const body = await jsonBody(c.req.raw, z.object({ offsetMs: z.number().int().min(-365 * 86_400_000).max(10 * 365 * 86_400_000) }));
+devEndpoints.post("/__emulator/clock", async (c) => {
+  const body = await jsonBody(
+    c.req.raw,
+    z.object({
+      offsetMs: z
+        .number()
+        .int()
+        .min(-365 * 86_400_000)
+        .max(10 * 365 * 86_400_000),
+    }),
+  );
   setClockOffset(c.var.services.sql, body.offsetMs);
   return c.json(clockState(body.offsetMs, Date.now() + body.offsetMs));
 });
 
-devEndpoints.get('/__emulator/clients', (c) =>
+devEndpoints.get("/__emulator/clients", (c) =>
   c.json(
     [...oauthClients.values()].map((client) => ({
       ...client,

@@ -1,4 +1,4 @@
-import type { IdentityState } from './identityState';
+import type { IdentityState } from "./identityState";
 
 /** Bindings of the emulator worker, as declared in emulator/wrangler.toml. */
 export interface EmulatorEnv {

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import { z } from "zod";
 
 /** Header by which the state object tells the entry worker to fail the call like a dropped connection. */
-export const dropHeader = 'x-emulator-fault';
+export const dropHeader = "x-emulator-fault";
 
 export const faultSchema = z.object({
-  method: z.string().min(1).max(10).default('*'),
+  method: z.string().min(1).max(10).default("*"),
   /** A regex when it starts with `^`, else a glob of the whole path (`*` within a segment, `**` across, `?` one char). */
   pathPattern: z.string().min(1).max(500),
   times: z.number().int().min(1).max(10_000).default(1),
@@ -18,16 +18,16 @@ export const faultSchema = z.object({
 export type FaultSpec = z.output<typeof faultSchema>;
 
 export function compilePattern(pattern: string): RegExp {
-  if (pattern.startsWith('^')) return new RegExp(pattern);
+  if (pattern.startsWith("^")) return new RegExp(pattern);
   const source = pattern
     .split(/(\*\*|\*|\?)/)
     .map((part) => {
-      if (part === '**') return '.*';
-      if (part === '*') return '[^/]*';
-      if (part === '?') return '[^/]';
-      return part.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+      if (part === "**") return ".*";
+      if (part === "*") return "[^/]*";
+      if (part === "?") return "[^/]";
+      return part.replace(/[.+^${}()|[\]\\]/g, "\\$&");
     })
-    .join('');
+    .join("");
   return new RegExp(`^${source}$`);
 }
 
@@ -45,7 +45,7 @@ export class Faults {
   add(spec: FaultSpec): number {
     return this.sql
       .exec<{ id: number }>(
-        'INSERT INTO faults (method, path_pattern, remaining, spec) VALUES (?, ?, ?, ?) RETURNING id',
+        "INSERT INTO faults (method, path_pattern, remaining, spec) VALUES (?, ?, ?, ?) RETURNING id",
         spec.method.toUpperCase(),
         spec.pathPattern,
         spec.times,
@@ -56,22 +56,22 @@ export class Faults {
 
   list(): (FaultSpec & { id: number; remaining: number })[] {
     return this.sql
-      .exec<FaultRow>('SELECT * FROM faults ORDER BY id')
+      .exec<FaultRow>("SELECT * FROM faults ORDER BY id")
       .toArray()
       .map((row) => ({ ...(JSON.parse(row.spec) as FaultSpec), id: row.id, remaining: row.remaining }));
   }
 
   clear(): void {
-    this.sql.exec('DELETE FROM faults');
+    this.sql.exec("DELETE FROM faults");
   }
 
   /** The oldest fault matching this call, counted down by one use. */
   take(method: string, path: string): FaultSpec | undefined {
-    for (const row of this.sql.exec<FaultRow>('SELECT * FROM faults ORDER BY id').toArray()) {
-      if (row.method !== '*' && row.method !== method.toUpperCase()) continue;
+    for (const row of this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray()) {
+      if (row.method !== "*" && row.method !== method.toUpperCase()) continue;
       if (!compilePattern(row.path_pattern).test(path)) continue;
-      if (row.remaining <= 1) this.sql.exec('DELETE FROM faults WHERE id = ?', row.id);
-      else this.sql.exec('UPDATE faults SET remaining = remaining - 1 WHERE id = ?', row.id);
+      if (row.remaining <= 1) this.sql.exec("DELETE FROM faults WHERE id = ?", row.id);
+      else this.sql.exec("UPDATE faults SET remaining = remaining - 1 WHERE id = ?", row.id);
       return JSON.parse(row.spec) as FaultSpec;
     }
     return undefined;
@@ -81,17 +81,17 @@ export class Faults {
 /** Plays a fault: waits, then answers in its place, or returns undefined to let the real handler answer. */
 export async function playFault(fault: FaultSpec): Promise<Response | undefined> {
   if (fault.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-  if (fault.drop) return new Response(null, { status: 502, headers: { [dropHeader]: 'drop' } });
+  if (fault.drop) return new Response(null, { status: 502, headers: { [dropHeader]: "drop" } });
   if (fault.malformed) {
     return new Response('{"type": "injected_fault", "detail": ', {
       status: fault.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { "content-type": "application/json" },
     });
   }
   if (fault.status === undefined) return undefined;
-  if (typeof fault.body === 'string') {
-    return new Response(fault.body, { status: fault.status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (typeof fault.body === "string") {
+    return new Response(fault.body, { status: fault.status, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  const body = fault.body ?? { type: 'injected_fault', detail: `Injected fault ${fault.status}` };
+  const body = fault.body ?? { type: "injected_fault", detail: `Injected fault ${fault.status}` };
   return Response.json(body, { status: fault.status });
 }

@@ -1,14 +1,14 @@
-import { DurableObject } from 'cloudflare:workers';
-import type { Hono } from 'hono';
-import { createApp } from './app';
-import type { EmulatorHono } from './context';
-import type { EmulatorEnv } from './env';
-import { Faults } from './faults';
-import { Outbox } from './outbox';
-import { loadSigningKey, type SigningKey } from './signingKey';
-import { migrate } from './store';
-import { Tickets } from './tickets';
-import { Users } from './users';
+import { DurableObject } from "cloudflare:workers";
+import type { Hono } from "hono";
+import { createApp } from "./app";
+import type { EmulatorHono } from "./context";
+import type { EmulatorEnv } from "./env";
+import { Faults } from "./faults";
+import { Outbox } from "./outbox";
+import { loadSigningKey, type SigningKey } from "./signingKey";
+import { migrate } from "./store";
+import { Tickets } from "./tickets";
+import { Users } from "./users";
 
 /** All emulator state, in one SQLite-backed object named "global": calls are serialised, no races. */
 export class IdentityState extends DurableObject<EmulatorEnv> {

@@ -1,17 +1,22 @@
-import type { EmulatorEnv } from './env';
-import { dropHeader } from './faults';
+import type { EmulatorEnv } from "./env";
+import { dropHeader } from "./faults";
 
-export { IdentityState } from './identityState';
+export { IdentityState } from "./identityState";
 
 export default {
   async fetch(request, env) {
     // Bodies are small; buffering them lets the state object answer early (faults, 401) without
     // leaving a half-read request stream behind.
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    const forwarded = new Request(request.url, { method: request.method, headers: request.headers, body, redirect: 'manual' });
-    const response = await env.IDENTITY_STATE.getByName('global').fetch(forwarded);
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    const forwarded = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      redirect: "manual",
+    });
+    const response = await env.IDENTITY_STATE.getByName("global").fetch(forwarded);
     // An injected "dropped connection": the caller's fetch must reject, as on a real network failure.
-    if (response.headers.has(dropHeader)) throw new Error('Connection dropped by an injected emulator fault.');
+    if (response.headers.has(dropHeader)) throw new Error("Connection dropped by an injected emulator fault.");
     return response;
   },
 } satisfies ExportedHandler<EmulatorEnv>;

@@ -1,18 +1,18 @@
-import { Hono, type Context } from 'hono';
-import { z } from 'zod';
-import { acceptLogin, endBrowserSession } from './authorizationFlow';
-import { findClient } from './clients';
-import type { EmulatorHono } from './context';
-import { lifetimes, maxFailedPasswords } from './lifetimes';
-import { mailCatalogue } from './mailCatalogue';
-import { verifyPassword, hashPassword } from './passwordHash';
-import { passwordProblem } from './passwordPolicy';
-import { Problem, problems } from './problem';
-import { randomToken, sixDigitCode } from './randomValues';
-import { jsonBody } from './requestBody';
-import { redeemCode, requireLive, type TicketKinds } from './tickets';
-import { totpValidates } from './totp';
-import type { User } from './users';
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { acceptLogin, endBrowserSession } from "./authorizationFlow";
+import { findClient } from "./clients";
+import type { EmulatorHono } from "./context";
+import { lifetimes, maxFailedPasswords } from "./lifetimes";
+import { mailCatalogue } from "./mailCatalogue";
+import { hashPassword, verifyPassword } from "./passwordHash";
+import { passwordProblem } from "./passwordPolicy";
+import { Problem, problems } from "./problem";
+import { randomToken, sixDigitCode } from "./randomValues";
+import { jsonBody } from "./requestBody";
+import { redeemCode, requireLive, type TicketKinds } from "./tickets";
+import { totpValidates } from "./totp";
+import type { User } from "./users";
 
 type EmulatorContext = Context<EmulatorHono>;
 
@@ -25,35 +25,40 @@ const common = {
 const session = z.string().min(1).max(256);
 const code = z.string().max(32);
 
-const loginSchema = z.discriminatedUnion('flow', [
-  z.object({ ...common, flow: z.literal('email_password'), username: z.string().min(1).max(256), password: z.string().min(1).max(256) }),
-  z.object({ ...common, flow: z.literal('mfa_totp'), session, code }),
-  z.object({ ...common, flow: z.literal('mfa_sms'), session, code }),
-  z.object({ ...common, flow: z.literal('new_password'), session, password: z.string().min(1).max(1024) }),
+const loginSchema = z.discriminatedUnion("flow", [
+  z.object({
+    ...common,
+    flow: z.literal("email_password"),
+    username: z.string().min(1).max(256),
+    password: z.string().min(1).max(256),
+  }),
+  z.object({ ...common, flow: z.literal("mfa_totp"), session, code }),
+  z.object({ ...common, flow: z.literal("mfa_sms"), session, code }),
+  z.object({ ...common, flow: z.literal("new_password"), session, password: z.string().min(1).max(1024) }),
 ]);
 
 export const login = new Hono<EmulatorHono>();
 
-login.get('/auth/v1/login', (c) => {
-  const id = challenge.safeParse(c.req.query('login_challenge'));
-  if (!id.success) throw problems.invalidRequest('login_challenge is required.');
-  const request = requireLive(c.var.services.tickets, 'login_challenge', id.data, c.var.now, 'login challenge');
+login.get("/auth/v1/login", (c) => {
+  const id = challenge.safeParse(c.req.query("login_challenge"));
+  if (!id.success) throw problems.invalidRequest("login_challenge is required.");
+  const request = requireLive(c.var.services.tickets, "login_challenge", id.data, c.var.now, "login challenge");
   return c.json({
     challenge: id.data,
     client_id: request.clientId,
     service_id: findClient(request.clientId)?.serviceId,
-    requested_scope: request.scope.split(' ').filter(Boolean),
+    requested_scope: request.scope.split(" ").filter(Boolean),
     skip: false,
   });
 });
 
-login.post('/auth/v1/login', async (c) => {
+login.post("/auth/v1/login", async (c) => {
   const body = await jsonBody(c.req.raw, loginSchema);
   const { tickets, users } = c.var.services;
   const now = c.var.now;
-  const request = requireLive(tickets, 'login_challenge', body.login_challenge, now, 'login challenge');
+  const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
 
-  if (body.flow === 'email_password') {
+  if (body.flow === "email_password") {
     const user = users.byLoginId(body.username);
     if (user === undefined || !user.confirmed) throw problems.invalidCredentials();
     // The transfer notice is about the account, not the password typed here (SPEC §8): checked first.
@@ -63,7 +68,9 @@ login.post('/auth/v1/login', async (c) => {
       const failedAttempts = user.failedAttempts + 1;
       users.update(
         user.username,
-        failedAttempts >= maxFailedPasswords ? { failedAttempts: 0, lockedUntil: now + lifetimes.lockout } : { failedAttempts },
+        failedAttempts >= maxFailedPasswords
+          ? { failedAttempts: 0, lockedUntil: now + lifetimes.lockout }
+          : { failedAttempts },
       );
       throw problems.invalidCredentials();
     }
@@ -71,22 +78,24 @@ login.post('/auth/v1/login', async (c) => {
     return nextStep(c, body.login_challenge, user, body.remember ?? false);
   }
 
-  const pending = requireLive(tickets, 'login_session', body.session, now, 'session');
-  if (pending.challenge !== body.login_challenge || pending.next !== body.flow) throw problems.challengeNotFound('session');
+  const pending = requireLive(tickets, "login_session", body.session, now, "session");
+  if (pending.challenge !== body.login_challenge || pending.next !== body.flow)
+    throw problems.challengeNotFound("session");
   const user = users.byUsername(pending.username);
-  if (user === undefined) throw problems.challengeNotFound('session');
+  if (user === undefined) throw problems.challengeNotFound("session");
 
-  if (body.flow === 'new_password') {
+  if (body.flow === "new_password") {
     const problem = passwordProblem(body.password, findClient(request.clientId)?.serviceId);
     if (problem !== undefined) throw problems.invalidRequest(problem);
     users.update(user.username, { passwordHash: await hashPassword(body.password), forceChangePassword: false });
-  } else if (body.flow === 'mfa_sms') {
-    redeemCode(tickets, 'sms_login_code', body.session, body.code, now);
+  } else if (body.flow === "mfa_sms") {
+    redeemCode(tickets, "sms_login_code", body.session, body.code, now);
   } else if (user.totpSecret === null || !totpValidates(user.totpSecret, body.code, now)) {
     throw problems.invalidCode();
   }
-  tickets.consume('login_session', body.session, now);
-  if (body.flow === 'new_password') return nextStep(c, body.login_challenge, { ...user, forceChangePassword: false }, pending.remember);
+  tickets.consume("login_session", body.session, now);
+  if (body.flow === "new_password")
+    return nextStep(c, body.login_challenge, { ...user, forceChangePassword: false }, pending.remember);
   return c.json({ redirect_to: acceptLogin(c, body.login_challenge, user.username, pending.remember) }, 201);
 });
 
@@ -94,37 +103,41 @@ login.post('/auth/v1/login', async (c) => {
 function nextStep(c: EmulatorContext, loginChallenge: string, user: User, remember: boolean): Response {
   const { tickets } = c.var.services;
   const now = c.var.now;
-  let next: TicketKinds['login_session']['next'] | undefined;
-  if (user.forceChangePassword) next = 'new_password';
-  else if (user.mfaType === 'totp') next = 'mfa_totp';
-  else if (user.mfaType === 'sms') next = 'mfa_sms';
+  let next: TicketKinds["login_session"]["next"] | undefined;
+  if (user.forceChangePassword) next = "new_password";
+  else if (user.mfaType === "totp") next = "mfa_totp";
+  else if (user.mfaType === "sms") next = "mfa_sms";
   if (next === undefined) return c.json({ redirect_to: acceptLogin(c, loginChallenge, user.username, remember) }, 201);
 
   const session = tickets.issue(
-    'login_session',
+    "login_session",
     randomToken(),
     { challenge: loginChallenge, username: user.username, next, remember },
     now + lifetimes.loginSession,
   );
-  if (next === 'mfa_sms' && user.phone !== null) {
+  if (next === "mfa_sms" && user.phone !== null) {
     const smsCode = sixDigitCode();
-    tickets.issue('sms_login_code', session, { code: smsCode }, now + lifetimes.smsCode);
-    c.var.services.outbox.send('sms', user.phone, mailCatalogue.smsCode(smsCode), now, { code: smsCode });
+    tickets.issue("sms_login_code", session, { code: smsCode }, now + lifetimes.smsCode);
+    c.var.services.outbox.send("sms", user.phone, mailCatalogue.smsCode(smsCode), now, { code: smsCode });
   }
   return c.json({ additional_flow: { next, session } }, 201);
 }
 
-login.get('/auth/v1/logout', (c) => {
+login.get("/auth/v1/logout", (c) => {
   endBrowserSession(c);
   return c.json({});
 });
 
 // SPEC §7 names these calls without their contract; the emulator says so instead of guessing one.
-for (const path of ['/auth/v1/login/sendOtpEmail', '/auth/v1/register/otpEmail', '/auth/v1/tenants/:tenantId/loginHint']) {
+for (const path of [
+  "/auth/v1/login/sendOtpEmail",
+  "/auth/v1/register/otpEmail",
+  "/auth/v1/tenants/:tenantId/loginHint",
+]) {
   login.post(path, () => {
-    throw new Problem(501, 'not_implemented', 'This call is not part of the emulated contract.');
+    throw new Problem(501, "not_implemented", "This call is not part of the emulated contract.");
   });
 }
-login.get('/auth/v1/tenants/:tenantId/loginHint/:key', () => {
-  throw new Problem(501, 'not_implemented', 'This call is not part of the emulated contract.');
+login.get("/auth/v1/tenants/:tenantId/loginHint/:key", () => {
+  throw new Problem(501, "not_implemented", "This call is not part of the emulated contract.");
 });

@@ -1,6 +1,5 @@
-import { Hono, type Context } from 'hono';
-import { z } from 'zod';
-import { authorizationQuerySchema, toAuthorizationRequest } from './authorizationRequest';
+import { type Context, Hono } from "hono";
+import { z } from "zod";
 import {
   browserSessionUser,
   continueAuthorization,
@@ -8,74 +7,85 @@ import {
   redirectWithCode,
   redirectWithError,
   startBrowserSession,
-} from './authorizationFlow';
-import { base64url } from './base64url';
-import { findClient, registeredRedirectUris } from './clients';
-import type { EmulatorHono } from './context';
-import { lifetimes } from './lifetimes';
-import { randomToken } from './randomValues';
-import { describeIssues, queryParams } from './requestBody';
-import { sameCode, type TicketKinds } from './tickets';
-import { accessTokenLifetimeSeconds, signAccessToken, signIdToken } from './tokens';
+} from "./authorizationFlow";
+import { authorizationQuerySchema, toAuthorizationRequest } from "./authorizationRequest";
+import { base64url } from "./base64url";
+import { findClient, registeredRedirectUris } from "./clients";
+import type { EmulatorHono } from "./context";
+import { lifetimes } from "./lifetimes";
+import { randomToken } from "./randomValues";
+import { describeIssues, queryParams } from "./requestBody";
+import { sameCode, type TicketKinds } from "./tickets";
+import { accessTokenLifetimeSeconds, signAccessToken, signIdToken } from "./tokens";
 
 type EmulatorContext = Context<EmulatorHono>;
 
 export const oauth2 = new Hono<EmulatorHono>();
 
-oauth2.get('/.well-known/openid-configuration', (c) => {
+oauth2.get("/.well-known/openid-configuration", (c) => {
   const site = c.var.site;
   return c.json({
     issuer: site,
     authorization_endpoint: `${site}/oauth2/auth`,
     token_endpoint: `${site}/oauth2/token`,
     jwks_uri: `${site}/.well-known/jwks.json`,
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none'],
-    subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['ES256'],
-    scopes_supported: ['openid', 'offline', 'offline_access', 'user.write'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce'],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none"],
+    subject_types_supported: ["public"],
+    id_token_signing_alg_values_supported: ["ES256"],
+    scopes_supported: ["openid", "offline", "offline_access", "user.write"],
+    claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce"],
   });
 });
 
-oauth2.get('/.well-known/jwks.json', async (c) => {
+oauth2.get("/.well-known/jwks.json", async (c) => {
   const key = await c.var.services.signingKey();
   return c.json({ keys: [key.publicJwk] });
 });
 
 const verifierSchema = z.string().min(1).max(256);
 
-oauth2.get('/oauth2/auth', (c) => {
+oauth2.get("/oauth2/auth", (c) => {
   const query = queryParams(c.req.raw);
-  const client = findClient(query['client_id']);
-  if (client === undefined) return c.json({ error: 'invalid_client', error_description: 'Unknown client_id.' }, 400);
-  const redirectUri = query['redirect_uri'];
+  const client = findClient(query["client_id"]);
+  if (client === undefined) return c.json({ error: "invalid_client", error_description: "Unknown client_id." }, 400);
+  const redirectUri = query["redirect_uri"];
   if (redirectUri === undefined || !registeredRedirectUris(client, c.var.site).includes(redirectUri)) {
-    return c.json({ error: 'invalid_request', error_description: 'redirect_uri is not registered for this client.' }, 400);
+    return c.json(
+      { error: "invalid_request", error_description: "redirect_uri is not registered for this client." },
+      400,
+    );
   }
-  if (query['login_verifier'] !== undefined) return resumeAfterLogin(c, client.id, redirectUri, query);
-  if (query['consent_verifier'] !== undefined) return resumeAfterConsent(c, client.id, redirectUri, query);
+  if (query["login_verifier"] !== undefined) return resumeAfterLogin(c, client.id, redirectUri, query);
+  if (query["consent_verifier"] !== undefined) return resumeAfterConsent(c, client.id, redirectUri, query);
 
   const parsed = authorizationQuerySchema.safeParse(query);
   if (!parsed.success) {
-    const unsupported = parsed.error.issues.some((issue) => issue.path[0] === 'response_type');
-    return redirectWithError(c, redirectUri, query['state'], unsupported ? 'unsupported_response_type' : 'invalid_request', describeIssues(parsed.error));
+    const unsupported = parsed.error.issues.some((issue) => issue.path[0] === "response_type");
+    return redirectWithError(
+      c,
+      redirectUri,
+      query["state"],
+      unsupported ? "unsupported_response_type" : "invalid_request",
+      describeIssues(parsed.error),
+    );
   }
   const request = toAuthorizationRequest(client.id, redirectUri, parsed.data);
-  const prompts = (request.prompt ?? '').split(' ');
+  const prompts = (request.prompt ?? "").split(" ");
   const username = browserSessionUser(c);
-  if (username === undefined || prompts.includes('login')) {
-    if (prompts.includes('none')) return redirectWithError(c, redirectUri, request.state, 'login_required', 'The user is not signed in.');
+  if (username === undefined || prompts.includes("login")) {
+    if (prompts.includes("none"))
+      return redirectWithError(c, redirectUri, request.state, "login_required", "The user is not signed in.");
     return redirectToLogin(c, request);
   }
   return continueAuthorization(c, request, username);
 });
 
 /** A verifier brings the browser back: it must be live, unused and issued for this client and redirect URI. */
-function redeemVerifier<K extends 'login_verifier' | 'consent_verifier'>(
+function redeemVerifier<K extends "login_verifier" | "consent_verifier">(
   c: EmulatorContext,
   kind: K,
   clientId: string,
@@ -84,37 +94,57 @@ function redeemVerifier<K extends 'login_verifier' | 'consent_verifier'>(
 ): TicketKinds[K] | Response {
   const verifier = verifierSchema.safeParse(query[kind]);
   const found = verifier.success ? c.var.services.tickets.find(kind, verifier.data, c.var.now) : undefined;
-  if (found?.status !== 'valid' || found.data.request.clientId !== clientId || found.data.request.redirectUri !== redirectUri) {
-    const reason = found?.status === 'expired' ? 'has expired' : 'is unknown or was already used';
-    return redirectWithError(c, redirectUri, query['state'], 'invalid_request', `The ${kind.replace('_', ' ')} ${reason}.`);
+  if (
+    found?.status !== "valid" ||
+    found.data.request.clientId !== clientId ||
+    found.data.request.redirectUri !== redirectUri
+  ) {
+    const reason = found?.status === "expired" ? "has expired" : "is unknown or was already used";
+    return redirectWithError(
+      c,
+      redirectUri,
+      query["state"],
+      "invalid_request",
+      `The ${kind.replace("_", " ")} ${reason}.`,
+    );
   }
-  c.var.services.tickets.consume(kind, query[kind] ?? '', c.var.now);
+  c.var.services.tickets.consume(kind, query[kind] ?? "", c.var.now);
   return found.data;
 }
 
-function resumeAfterLogin(c: EmulatorContext, clientId: string, redirectUri: string, query: Record<string, string>): Response {
-  const login = redeemVerifier(c, 'login_verifier', clientId, redirectUri, query);
+function resumeAfterLogin(
+  c: EmulatorContext,
+  clientId: string,
+  redirectUri: string,
+  query: Record<string, string>,
+): Response {
+  const login = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
   if (login instanceof Response) return login;
   startBrowserSession(c, login.username, login.remember);
   return continueAuthorization(c, login.request, login.username);
 }
 
-function resumeAfterConsent(c: EmulatorContext, clientId: string, redirectUri: string, query: Record<string, string>): Response {
-  const consent = redeemVerifier(c, 'consent_verifier', clientId, redirectUri, query);
+function resumeAfterConsent(
+  c: EmulatorContext,
+  clientId: string,
+  redirectUri: string,
+  query: Record<string, string>,
+): Response {
+  const consent = redeemVerifier(c, "consent_verifier", clientId, redirectUri, query);
   if (consent instanceof Response) return consent;
   return redirectWithCode(c, consent.request, consent.username, consent.grantedScope);
 }
 
-const tokenRequestSchema = z.discriminatedUnion('grant_type', [
+const tokenRequestSchema = z.discriminatedUnion("grant_type", [
   z.object({
-    grant_type: z.literal('authorization_code'),
+    grant_type: z.literal("authorization_code"),
     client_id: z.string().max(128),
     code: z.string().min(1).max(256),
     redirect_uri: z.string().max(2048),
-    code_verifier: z.string({ error: 'code_verifier is required' }).max(256),
+    code_verifier: z.string({ error: "code_verifier is required" }).max(256),
   }),
   z.object({
-    grant_type: z.literal('refresh_token'),
+    grant_type: z.literal("refresh_token"),
     client_id: z.string().max(128),
     refresh_token: z.string().min(1).max(256),
     scope: z.string().max(1024).optional(),
@@ -122,56 +152,81 @@ const tokenRequestSchema = z.discriminatedUnion('grant_type', [
 ]);
 
 function tokenError(c: EmulatorContext, status: 400 | 401, error: string, description: string): Response {
-  c.header('cache-control', 'no-store');
+  c.header("cache-control", "no-store");
   return c.json({ error, error_description: description }, status);
 }
 
 async function s256(verifier: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
 }
 
 async function token(c: EmulatorContext): Promise<Response> {
-  if (!(c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) {
-    return tokenError(c, 400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+  if (!(c.req.header("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
+    return tokenError(c, 400, "invalid_request", "The body must be application/x-www-form-urlencoded.");
   }
   const form = Object.fromEntries(new URLSearchParams(await c.req.text()));
-  if (form['grant_type'] !== 'authorization_code' && form['grant_type'] !== 'refresh_token') {
-    return tokenError(c, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+  if (form["grant_type"] !== "authorization_code" && form["grant_type"] !== "refresh_token") {
+    return tokenError(c, 400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
   }
   const parsed = tokenRequestSchema.safeParse(form);
-  if (!parsed.success) return tokenError(c, 400, 'invalid_request', describeIssues(parsed.error));
+  if (!parsed.success) return tokenError(c, 400, "invalid_request", describeIssues(parsed.error));
   const body = parsed.data;
-  if (findClient(body.client_id) === undefined) return tokenError(c, 401, 'invalid_client', 'Unknown client_id.');
+  if (findClient(body.client_id) === undefined) return tokenError(c, 401, "invalid_client", "Unknown client_id.");
   const { tickets, users } = c.var.services;
   const now = c.var.now;
 
-  if (body.grant_type === 'authorization_code') {
-    const found = tickets.find('authorization_code', body.code, now);
+  if (body.grant_type === "authorization_code") {
+    const found = tickets.find("authorization_code", body.code, now);
     // A presented code is used up whatever happens next: a wrong verifier must not leave it replayable.
-    tickets.consume('authorization_code', body.code, now);
-    if (found.status === 'missing') return tokenError(c, 400, 'invalid_grant', 'The authorization code is unknown or was already used.');
-    if (found.status === 'expired') return tokenError(c, 400, 'invalid_grant', 'The authorization code has expired.');
+    tickets.consume("authorization_code", body.code, now);
+    if (found.status === "missing")
+      return tokenError(c, 400, "invalid_grant", "The authorization code is unknown or was already used.");
+    if (found.status === "expired") return tokenError(c, 400, "invalid_grant", "The authorization code has expired.");
     const grant = found.data;
-    if (grant.clientId !== body.client_id) return tokenError(c, 400, 'invalid_grant', 'The code was issued to another client.');
-    if (grant.redirectUri !== body.redirect_uri) return tokenError(c, 400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(body.code_verifier) || !sameCode(grant.codeChallenge, await s256(body.code_verifier))) {
-      return tokenError(c, 400, 'invalid_grant', 'The PKCE code_verifier does not match the code_challenge.');
+    if (grant.clientId !== body.client_id)
+      return tokenError(c, 400, "invalid_grant", "The code was issued to another client.");
+    if (grant.redirectUri !== body.redirect_uri)
+      return tokenError(c, 400, "invalid_grant", "redirect_uri does not match the authorization request.");
+    if (
+      !/^[A-Za-z0-9._~-]{43,128}$/.test(body.code_verifier) ||
+      !sameCode(grant.codeChallenge, await s256(body.code_verifier))
+    ) {
+      return tokenError(c, 400, "invalid_grant", "The PKCE code_verifier does not match the code_challenge.");
     }
-    if (users.byUsername(grant.username) === undefined) return tokenError(c, 400, 'invalid_grant', 'The user no longer exists.');
-    return issueTokens(c, { clientId: grant.clientId, username: grant.username, scope: grant.scope, nonce: grant.nonce, authTime: grant.authTime });
+    if (users.byUsername(grant.username) === undefined)
+      return tokenError(c, 400, "invalid_grant", "The user no longer exists.");
+    return issueTokens(c, {
+      clientId: grant.clientId,
+      username: grant.username,
+      scope: grant.scope,
+      nonce: grant.nonce,
+      authTime: grant.authTime,
+    });
   }
 
-  const found = tickets.find('refresh_token', body.refresh_token, now);
-  if (found.status !== 'valid' || found.data.clientId !== body.client_id) {
-    return tokenError(c, 400, 'invalid_grant', 'The refresh token is unknown, expired, used or issued to another client.');
+  const found = tickets.find("refresh_token", body.refresh_token, now);
+  if (found.status !== "valid" || found.data.clientId !== body.client_id) {
+    return tokenError(
+      c,
+      400,
+      "invalid_grant",
+      "The refresh token is unknown, expired, used or issued to another client.",
+    );
   }
-  const granted = found.data.scope.split(' ').filter(Boolean);
-  const asked = body.scope === undefined ? granted : body.scope.split(' ').filter(Boolean);
-  if (!asked.every((scope) => granted.includes(scope))) return tokenError(c, 400, 'invalid_scope', 'The scope exceeds the original grant.');
-  if (users.byUsername(found.data.username) === undefined) return tokenError(c, 400, 'invalid_grant', 'The user no longer exists.');
+  const granted = found.data.scope.split(" ").filter(Boolean);
+  const asked = body.scope === undefined ? granted : body.scope.split(" ").filter(Boolean);
+  if (!asked.every((scope) => granted.includes(scope)))
+    return tokenError(c, 400, "invalid_scope", "The scope exceeds the original grant.");
+  if (users.byUsername(found.data.username) === undefined)
+    return tokenError(c, 400, "invalid_grant", "The user no longer exists.");
   // Refresh tokens rotate: each is good for one exchange.
-  tickets.consume('refresh_token', body.refresh_token, now);
-  return issueTokens(c, { clientId: found.data.clientId, username: found.data.username, scope: asked.join(' '), authTime: now });
+  tickets.consume("refresh_token", body.refresh_token, now);
+  return issueTokens(c, {
+    clientId: found.data.clientId,
+    username: found.data.username,
+    scope: asked.join(" "),
+    authTime: now,
+  });
 }
 
 async function issueTokens(
@@ -179,25 +234,33 @@ async function issueTokens(
   grant: { clientId: string; username: string; scope: string; nonce?: string | undefined; authTime: number },
 ): Promise<Response> {
   const key = await c.var.services.signingKey();
-  const subject = { issuer: c.var.site, clientId: grant.clientId, username: grant.username, scope: grant.scope, now: c.var.now };
+  const subject = {
+    issuer: c.var.site,
+    clientId: grant.clientId,
+    username: grant.username,
+    scope: grant.scope,
+    now: c.var.now,
+  };
   const refreshToken = c.var.services.tickets.issue(
-    'refresh_token',
+    "refresh_token",
     randomToken(),
     { clientId: grant.clientId, username: grant.username, scope: grant.scope },
     c.var.now + lifetimes.refreshToken,
   );
-  const openid = grant.scope.split(' ').includes('openid');
-  c.header('cache-control', 'no-store');
+  const openid = grant.scope.split(" ").includes("openid");
+  c.header("cache-control", "no-store");
   return c.json({
     access_token: await signAccessToken(key, subject),
     expires_in: accessTokenLifetimeSeconds,
     scope: grant.scope,
-    token_type: 'bearer',
+    token_type: "bearer",
     refresh_token: refreshToken,
-    ...(openid ? { id_token: await signIdToken(key, { ...subject, nonce: grant.nonce, authTime: grant.authTime }) } : {}),
+    ...(openid
+      ? { id_token: await signIdToken(key, { ...subject, nonce: grant.nonce, authTime: grant.authTime }) }
+      : {}),
   });
 }
 
-oauth2.post('/oauth2/token', token);
+oauth2.post("/oauth2/token", token);
 // SPEC §7 lists a form token call under the identity API too; it is the same endpoint.
-oauth2.post('/auth/v1/token', token);
+oauth2.post("/auth/v1/token", token);

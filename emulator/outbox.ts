@@ -1,8 +1,8 @@
-import type { Message } from './mailCatalogue';
+import type { Message } from "./mailCatalogue";
 
 export interface OutboxItem {
   to: string;
-  kind: 'email' | 'sms';
+  kind: "email" | "sms";
   subject: string;
   text: string;
   code: string | null;
@@ -24,9 +24,15 @@ interface OutboxRow extends Record<string, SqlStorageValue> {
 export class Outbox {
   constructor(private readonly sql: SqlStorage) {}
 
-  send(kind: OutboxItem['kind'], to: string, message: Message, now: number, extra: { code?: string; link?: string }): void {
+  send(
+    kind: OutboxItem["kind"],
+    to: string,
+    message: Message,
+    now: number,
+    extra: { code?: string; link?: string },
+  ): void {
     this.sql.exec(
-      'INSERT INTO outbox (to_addr, kind, subject, text, code, link, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      "INSERT INTO outbox (to_addr, kind, subject, text, code, link, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       to,
       kind,
       message.subject,
@@ -41,11 +47,13 @@ export class Outbox {
   list(to: string | undefined): OutboxItem[] {
     const rows =
       to === undefined
-        ? this.sql.exec<OutboxRow>('SELECT * FROM outbox ORDER BY id DESC').toArray()
-        : this.sql.exec<OutboxRow>('SELECT * FROM outbox WHERE to_addr = ? COLLATE NOCASE ORDER BY id DESC', to).toArray();
+        ? this.sql.exec<OutboxRow>("SELECT * FROM outbox ORDER BY id DESC").toArray()
+        : this.sql
+            .exec<OutboxRow>("SELECT * FROM outbox WHERE to_addr = ? COLLATE NOCASE ORDER BY id DESC", to)
+            .toArray();
     return rows.map((row) => ({
       to: row.to_addr,
-      kind: row.kind === 'sms' ? 'sms' : 'email',
+      kind: row.kind === "sms" ? "sms" : "email",
       subject: row.subject,
       text: row.text,
       code: row.code,

@@ -1,13 +1,13 @@
-import type { OutboxItem } from './outbox';
+import type { OutboxItem } from "./outbox";
 
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
 }
 
 function linkCell(link: string | null): string {
-  if (link === null) return '';
+  if (link === null) return "";
   // Only http(s) links become anchors; anything else is shown as text.
   if (!/^https?:\/\//i.test(link)) return escapeHtml(link);
   return `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`;
@@ -19,14 +19,14 @@ export function outboxPage(items: OutboxItem[], to: string | undefined): string 
     .map(
       (item) => `<tr>
 <td>${escapeHtml(item.sentAt)}</td>
-<td>${item.kind === 'sms' ? 'SMS' : 'メール'}</td>
+<td>${item.kind === "sms" ? "SMS" : "メール"}</td>
 <td>${escapeHtml(item.to)}</td>
 <td><strong>${escapeHtml(item.subject)}</strong><pre>${escapeHtml(item.text)}</pre></td>
-<td class="code">${escapeHtml(item.code ?? '')}</td>
+<td class="code">${escapeHtml(item.code ?? "")}</td>
 <td>${linkCell(item.link)}</td>
 </tr>`,
     )
-    .join('\n');
+    .join("\n");
   return `<!doctype html>
 <html lang="ja">
 <head>
@@ -37,7 +37,7 @@ export function outboxPage(items: OutboxItem[], to: string | undefined): string 
 </head>
 <body>
 <h1>送信済みメール・SMS</h1>
-<form method="get"><label>宛先で絞り込み <input name="to" value="${escapeHtml(to ?? '')}"></label> <button>表示</button></form>
+<form method="get"><label>宛先で絞り込み <input name="to" value="${escapeHtml(to ?? "")}"></label> <button>表示</button></form>
 <p>${items.length} 件（新しい順）。JSON は <code>Accept: application/json</code> で取得できます。</p>
 <table>
 <thead><tr><th>送信日時</th><th>種別</th><th>宛先</th><th>件名・本文</th><th>コード</th><th>リンク</th></tr></thead>

@@ -14,8 +14,8 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 }
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, rounds: number): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveBits']);
-  const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations: rounds }, key, 256);
+  const key = await crypto.subtle.importKey("raw", encoder.encode(password), "PBKDF2", false, ["deriveBits"]);
+  const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: rounds }, key, 256);
   return new Uint8Array(bits);
 }
 
@@ -26,8 +26,8 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, rounds, salt, expected] = stored.split('$');
-  if (scheme !== 'pbkdf2-sha256' || rounds === undefined || salt === undefined || expected === undefined) return false;
+  const [scheme, rounds, salt, expected] = stored.split("$");
+  if (scheme !== "pbkdf2-sha256" || rounds === undefined || salt === undefined || expected === undefined) return false;
   const actual = await derive(password, fromBase64(salt), Number(rounds));
   const wanted = fromBase64(expected);
   // Constant-time compare: the emulator should not teach the site's tests to tolerate timing leaks.

@@ -1,22 +1,22 @@
-import { Hono } from 'hono';
-import { z } from 'zod';
-import { findClient } from './clients';
-import type { EmulatorHono } from './context';
-import { lifetimes } from './lifetimes';
-import { mailCatalogue } from './mailCatalogue';
-import { hashPassword } from './passwordHash';
-import { passwordProblem } from './passwordPolicy';
-import { problems } from './problem';
-import { sixDigitCode } from './randomValues';
-import { jsonBody } from './requestBody';
-import { redeemCode } from './tickets';
+import { Hono } from "hono";
+import { z } from "zod";
+import { findClient } from "./clients";
+import type { EmulatorHono } from "./context";
+import { lifetimes } from "./lifetimes";
+import { mailCatalogue } from "./mailCatalogue";
+import { hashPassword } from "./passwordHash";
+import { passwordProblem } from "./passwordPolicy";
+import { problems } from "./problem";
+import { sixDigitCode } from "./randomValues";
+import { jsonBody } from "./requestBody";
+import { redeemCode } from "./tickets";
 
 const clientId = z.string().min(1).max(128);
 const loginId = z.string().min(1).max(256);
 
 export const passwordReset = new Hono<EmulatorHono>();
 
-passwordReset.post('/auth/v1/password/forgot', async (c) => {
+passwordReset.post("/auth/v1/password/forgot", async (c) => {
   const body = await jsonBody(
     c.req.raw,
     z.object({
@@ -27,34 +27,41 @@ passwordReset.post('/auth/v1/password/forgot', async (c) => {
     }),
   );
   const client = findClient(body.client_id);
-  if (client === undefined) throw problems.invalidRequest('client_id is unknown.');
+  if (client === undefined) throw problems.invalidRequest("client_id is unknown.");
   const user = c.var.services.users.byLoginId(body.username);
   // Unknown users get the same 201 and no mail: the call must not reveal who has an account.
   if (user === undefined || !user.confirmed) return c.json({}, 201);
   const code = sixDigitCode();
-  c.var.services.tickets.issue('reset_code', user.username, { code }, c.var.now + lifetimes.resetCode);
-  const link = new URL(`/${client.serviceId}/${body.initiate ? 'initiatePassword' : 'forgotPassword'}`, c.var.site);
-  link.searchParams.set('client_id', client.id);
-  link.searchParams.set('code', code);
-  link.searchParams.set('username', body.username);
-  const message = body.initiate ? mailCatalogue.initiatePassword(link.toString()) : mailCatalogue.resetPassword(link.toString());
-  c.var.services.outbox.send('email', user.email, message, c.var.now, { code, link: link.toString() });
+  c.var.services.tickets.issue("reset_code", user.username, { code }, c.var.now + lifetimes.resetCode);
+  const link = new URL(`/${client.serviceId}/${body.initiate ? "initiatePassword" : "forgotPassword"}`, c.var.site);
+  link.searchParams.set("client_id", client.id);
+  link.searchParams.set("code", code);
+  link.searchParams.set("username", body.username);
+  const message = body.initiate
+    ? mailCatalogue.initiatePassword(link.toString())
+    : mailCatalogue.resetPassword(link.toString());
+  c.var.services.outbox.send("email", user.email, message, c.var.now, { code, link: link.toString() });
   return c.json({}, 201);
 });
 
-passwordReset.post('/auth/v1/password/confirm', async (c) => {
+passwordReset.post("/auth/v1/password/confirm", async (c) => {
   const body = await jsonBody(
     c.req.raw,
-    z.object({ client_id: clientId, username: loginId, new_password: z.string().min(1).max(1024), code: z.string().max(32) }),
+    z.object({
+      client_id: clientId,
+      username: loginId,
+      new_password: z.string().min(1).max(1024),
+      code: z.string().max(32),
+    }),
   );
   const client = findClient(body.client_id);
-  if (client === undefined) throw problems.invalidRequest('client_id is unknown.');
+  if (client === undefined) throw problems.invalidRequest("client_id is unknown.");
   const { users, tickets } = c.var.services;
   const user = users.byLoginId(body.username);
   if (user === undefined) throw problems.invalidCode();
   const problem = passwordProblem(body.new_password, client.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
-  redeemCode(tickets, 'reset_code', user.username, body.code, c.var.now);
+  redeemCode(tickets, "reset_code", user.username, body.code, c.var.now);
   // A reset proves the mailbox: it also ends a lockout, a forced change and a pending system transfer.
   users.update(user.username, {
     passwordHash: await hashPassword(body.new_password),

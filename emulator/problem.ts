@@ -1,19 +1,19 @@
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** The identity API's error types; the site maps each to a SPEC §8 message. */
 export type ProblemType =
-  | 'invalid_request'
-  | 'invalid_credentials'
-  | 'reject_login'
-  | 'challenge_not_found'
-  | 'challenge_expired'
-  | 'invalid_code'
-  | 'expired_code'
-  | 'already_registered'
-  | 'unauthorized'
-  | 'invalid_password'
-  | 'not_found'
-  | 'not_implemented';
+  | "invalid_request"
+  | "invalid_credentials"
+  | "reject_login"
+  | "challenge_not_found"
+  | "challenge_expired"
+  | "invalid_code"
+  | "expired_code"
+  | "already_registered"
+  | "unauthorized"
+  | "invalid_password"
+  | "not_found"
+  | "not_implemented";
 
 /** The one error of the identity API: thrown deep in a handler, answered as `{type, detail}` by onError. */
 export class Problem extends Error {
@@ -31,14 +31,16 @@ export class Problem extends Error {
 }
 
 export const problems = {
-  invalidCredentials: () => new Problem(401, 'invalid_credentials', 'Incorrect username or password.'),
-  rejectLogin: () => new Problem(403, 'reject_login', 'System transfer in progress'),
-  challengeNotFound: (what = 'challenge') => new Problem(404, 'challenge_not_found', `The ${what} is unknown or was already used.`),
-  challengeExpired: (what = 'challenge') => new Problem(410, 'challenge_expired', `The ${what} has expired.`),
-  invalidCode: () => new Problem(400, 'invalid_code', 'The code is incorrect.'),
-  expiredCode: () => new Problem(400, 'expired_code', 'The code has expired.'),
-  alreadyRegistered: () => new Problem(409, 'already_registered', 'An account with this e-mail address already exists.'),
-  unauthorized: () => new Problem(401, 'unauthorized', 'A valid bearer access token is required.'),
-  invalidPassword: () => new Problem(400, 'invalid_password', 'The current password is incorrect.'),
-  invalidRequest: (detail: string) => new Problem(400, 'invalid_request', detail),
+  invalidCredentials: () => new Problem(401, "invalid_credentials", "Incorrect username or password."),
+  rejectLogin: () => new Problem(403, "reject_login", "System transfer in progress"),
+  challengeNotFound: (what = "challenge") =>
+    new Problem(404, "challenge_not_found", `The ${what} is unknown or was already used.`),
+  challengeExpired: (what = "challenge") => new Problem(410, "challenge_expired", `The ${what} has expired.`),
+  invalidCode: () => new Problem(400, "invalid_code", "The code is incorrect."),
+  expiredCode: () => new Problem(400, "expired_code", "The code has expired."),
+  alreadyRegistered: () =>
+    new Problem(409, "already_registered", "An account with this e-mail address already exists."),
+  unauthorized: () => new Problem(401, "unauthorized", "A valid bearer access token is required."),
+  invalidPassword: () => new Problem(400, "invalid_password", "The current password is incorrect."),
+  invalidRequest: (detail: string) => new Problem(400, "invalid_request", detail),
 };

@@ -1,4 +1,4 @@
-import { base64url } from './base64url';
+import { base64url } from "./base64url";
 
 /** Unguessable ids for challenges, verifiers, codes and tokens: 32 random bytes, base64url. */
 export function randomToken(bytes = 32): string {
@@ -10,6 +10,6 @@ export function sixDigitCode(): string {
   const limit = Math.floor(0x1_0000_0000 / 1_000_000) * 1_000_000;
   for (;;) {
     const [value] = crypto.getRandomValues(new Uint32Array(1));
-    if (value !== undefined && value < limit) return String(value % 1_000_000).padStart(6, '0');
+    if (value !== undefined && value < limit) return String(value % 1_000_000).padStart(6, "0");
   }
 }

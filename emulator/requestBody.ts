@@ -1,9 +1,9 @@
-import type { z } from 'zod';
-import { problems } from './problem';
+import type { z } from "zod";
+import { problems } from "./problem";
 
 /** Names the fields that failed, never their values (they may be passwords). */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
+  return error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ");
 }
 
 /** Parses a JSON body against its schema; anything else is 400 invalid_request. */
@@ -12,7 +12,7 @@ export async function jsonBody<T extends z.ZodType>(request: Request, schema: T)
   try {
     body = await request.json();
   } catch {
-    throw problems.invalidRequest('The body must be JSON.');
+    throw problems.invalidRequest("The body must be JSON.");
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw problems.invalidRequest(describeIssues(parsed.error));

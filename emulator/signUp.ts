@@ -1,17 +1,17 @@
-import { Hono, type Context } from 'hono';
-import { z } from 'zod';
-import { acceptLogin } from './authorizationFlow';
-import { findClient } from './clients';
-import type { EmulatorHono } from './context';
-import { lifetimes } from './lifetimes';
-import { mailCatalogue } from './mailCatalogue';
-import { hashPassword } from './passwordHash';
-import { passwordProblem } from './passwordPolicy';
-import { problems } from './problem';
-import { sixDigitCode } from './randomValues';
-import { jsonBody } from './requestBody';
-import { redeemCode, requireLive } from './tickets';
-import { newUser } from './users';
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { acceptLogin } from "./authorizationFlow";
+import { findClient } from "./clients";
+import type { EmulatorHono } from "./context";
+import { lifetimes } from "./lifetimes";
+import { mailCatalogue } from "./mailCatalogue";
+import { hashPassword } from "./passwordHash";
+import { passwordProblem } from "./passwordPolicy";
+import { problems } from "./problem";
+import { sixDigitCode } from "./randomValues";
+import { jsonBody } from "./requestBody";
+import { redeemCode, requireLive } from "./tickets";
+import { newUser } from "./users";
 
 type EmulatorContext = Context<EmulatorHono>;
 
@@ -20,19 +20,30 @@ const email = z.email().max(254);
 
 export const signUp = new Hono<EmulatorHono>();
 
-signUp.post('/auth/v1/register/checkEmail', async (c) => {
+signUp.post("/auth/v1/register/checkEmail", async (c) => {
   const body = await jsonBody(c.req.raw, z.object({ login_challenge: challenge.optional(), email }));
   const user = c.var.services.users.byEmail(body.email);
   return c.json({ registered: user?.confirmed === true });
 });
 
-signUp.post('/auth/v1/register', async (c) => {
+signUp.post("/auth/v1/register", async (c) => {
   const body = await jsonBody(
     c.req.raw,
-    z.object({ login_challenge: challenge, flow: z.string().max(64).optional(), email, password: z.string().min(1).max(1024) }),
+    z.object({
+      login_challenge: challenge,
+      flow: z.string().max(64).optional(),
+      email,
+      password: z.string().min(1).max(1024),
+    }),
   );
   const { users } = c.var.services;
-  const request = requireLive(c.var.services.tickets, 'login_challenge', body.login_challenge, c.var.now, 'login challenge');
+  const request = requireLive(
+    c.var.services.tickets,
+    "login_challenge",
+    body.login_challenge,
+    c.var.now,
+    "login challenge",
+  );
   const problem = passwordProblem(body.password, findClient(request.clientId)?.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
   const existing = users.byEmail(body.email);
@@ -51,23 +62,31 @@ signUp.post('/auth/v1/register', async (c) => {
   return c.json({ username }, 201);
 });
 
-signUp.post('/auth/v1/register/confirm', async (c) => {
+signUp.post("/auth/v1/register/confirm", async (c) => {
   const body = await jsonBody(
     c.req.raw,
-    z.object({ login_challenge: challenge, username: z.string().min(1).max(256), code: z.string().max(32), remember: z.boolean().optional() }),
+    z.object({
+      login_challenge: challenge,
+      username: z.string().min(1).max(256),
+      code: z.string().max(32),
+      remember: z.boolean().optional(),
+    }),
   );
   const { tickets, users } = c.var.services;
-  requireLive(tickets, 'login_challenge', body.login_challenge, c.var.now, 'login challenge');
+  requireLive(tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
   const user = users.byUsername(body.username);
   if (user === undefined || user.confirmed) throw problems.invalidCode();
-  redeemCode(tickets, 'signup_code', user.username, body.code, c.var.now);
+  redeemCode(tickets, "signup_code", user.username, body.code, c.var.now);
   users.update(user.username, { confirmed: true, emailVerified: true });
   return c.json({ redirect_to: acceptLogin(c, body.login_challenge, user.username, body.remember ?? false) }, 201);
 });
 
-signUp.post('/auth/v1/register/confirm/resend', async (c) => {
-  const body = await jsonBody(c.req.raw, z.object({ login_challenge: challenge, username: z.string().min(1).max(256) }));
-  requireLive(c.var.services.tickets, 'login_challenge', body.login_challenge, c.var.now, 'login challenge');
+signUp.post("/auth/v1/register/confirm/resend", async (c) => {
+  const body = await jsonBody(
+    c.req.raw,
+    z.object({ login_challenge: challenge, username: z.string().min(1).max(256) }),
+  );
+  requireLive(c.var.services.tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
   const user = c.var.services.users.byUsername(body.username);
   // Unknown or already confirmed: answer the same, so the call tells nothing about accounts.
   if (user !== undefined && !user.confirmed) mailSignUpCode(c, user.username, user.email);
@@ -76,6 +95,6 @@ signUp.post('/auth/v1/register/confirm/resend', async (c) => {
 
 function mailSignUpCode(c: EmulatorContext, username: string, address: string): void {
   const code = sixDigitCode();
-  c.var.services.tickets.issue('signup_code', username, { code }, c.var.now + lifetimes.signUpCode);
-  c.var.services.outbox.send('email', address, mailCatalogue.signUpCode(code), c.var.now, { code });
+  c.var.services.tickets.issue("signup_code", username, { code }, c.var.now + lifetimes.signUpCode);
+  c.var.services.outbox.send("email", address, mailCatalogue.signUpCode(code), c.var.now, { code });
 }

@@ -49,15 +49,15 @@ export function migrate(sql: SqlStorage): void {
 
 /** Clears users, tickets, mail, faults and the clock; the signing key stays so the JWKS is stable. */
 export function resetState(sql: SqlStorage): void {
-  for (const table of ['users', 'tickets', 'outbox', 'faults']) sql.exec(`DELETE FROM ${table}`);
+  for (const table of ["users", "tickets", "outbox", "faults"]) sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);
 }
 
 export function readMeta(sql: SqlStorage, key: string): string | undefined {
-  const row = sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
+  const row = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
   return row?.value;
 }
 
 export function writeMeta(sql: SqlStorage, key: string, value: string): void {
-  sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, value);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
 }

@@ -1,5 +1,5 @@
-import type { AuthorizationRequest } from './authorizationRequest';
-import { problems } from './problem';
+import type { AuthorizationRequest } from "./authorizationRequest";
+import { problems } from "./problem";
 
 /**
  * Every single-use, expiring thing the emulator hands out, by kind: challenges, verifiers,
@@ -9,7 +9,12 @@ import { problems } from './problem';
 export interface TicketKinds {
   login_challenge: AuthorizationRequest;
   login_verifier: { request: AuthorizationRequest; username: string; remember: boolean };
-  login_session: { challenge: string; username: string; next: 'mfa_totp' | 'mfa_sms' | 'new_password'; remember: boolean };
+  login_session: {
+    challenge: string;
+    username: string;
+    next: "mfa_totp" | "mfa_sms" | "new_password";
+    remember: boolean;
+  };
   sms_login_code: { code: string };
   consent_challenge: { request: AuthorizationRequest; username: string };
   consent_verifier: { request: AuthorizationRequest; username: string; grantedScope: string };
@@ -27,16 +32,16 @@ export interface TicketKinds {
   signup_code: { code: string };
   reset_code: { code: string };
   email_register_code: { code: string; email: string };
-  email_change: { stage: 'old' | 'new'; username: string; newEmail: string; clientId: string };
-  mfa_setup: { type: 'totp'; secret: string } | { type: 'sms'; phone: string; code: string };
+  email_change: { stage: "old" | "new"; username: string; newEmail: string; clientId: string };
+  mfa_setup: { type: "totp"; secret: string } | { type: "sms"; phone: string; code: string };
 }
 
 export type TicketKind = keyof TicketKinds;
 
 export type TicketLookup<K extends TicketKind> =
-  | { status: 'valid'; data: TicketKinds[K] }
-  | { status: 'expired'; data: TicketKinds[K] }
-  | { status: 'missing' };
+  | { status: "valid"; data: TicketKinds[K] }
+  | { status: "expired"; data: TicketKinds[K] }
+  | { status: "missing" };
 
 interface TicketRow extends Record<string, SqlStorageValue> {
   data: string;
@@ -50,7 +55,7 @@ export class Tickets {
   /** Stores a ticket; reusing an id (one code per user and purpose) replaces the earlier one. */
   issue<K extends TicketKind>(kind: K, id: string, data: TicketKinds[K], expiresAt: number): string {
     this.sql.exec(
-      'INSERT OR REPLACE INTO tickets (kind, id, data, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)',
+      "INSERT OR REPLACE INTO tickets (kind, id, data, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
       kind,
       id,
       JSON.stringify(data),
@@ -61,28 +66,34 @@ export class Tickets {
 
   find<K extends TicketKind>(kind: K, id: string, now: number): TicketLookup<K> {
     const row = this.sql
-      .exec<TicketRow>('SELECT data, expires_at, used_at FROM tickets WHERE kind = ? AND id = ?', kind, id)
+      .exec<TicketRow>("SELECT data, expires_at, used_at FROM tickets WHERE kind = ? AND id = ?", kind, id)
       .toArray()[0];
-    if (row === undefined || row.used_at !== null) return { status: 'missing' };
+    if (row === undefined || row.used_at !== null) return { status: "missing" };
     const data = JSON.parse(row.data) as TicketKinds[K];
-    return row.expires_at <= now ? { status: 'expired', data } : { status: 'valid', data };
+    return row.expires_at <= now ? { status: "expired", data } : { status: "valid", data };
   }
 
   consume(kind: TicketKind, id: string, now: number): void {
-    this.sql.exec('UPDATE tickets SET used_at = ? WHERE kind = ? AND id = ?', now, kind, id);
+    this.sql.exec("UPDATE tickets SET used_at = ? WHERE kind = ? AND id = ?", now, kind, id);
   }
 }
 
 /** A challenge, verifier or session that must be live: unknown or used → 404, expired → 410. */
-export function requireLive<K extends TicketKind>(tickets: Tickets, kind: K, id: string, now: number, what: string): TicketKinds[K] {
+export function requireLive<K extends TicketKind>(
+  tickets: Tickets,
+  kind: K,
+  id: string,
+  now: number,
+  what: string,
+): TicketKinds[K] {
   const found = tickets.find(kind, id, now);
-  if (found.status === 'missing') throw problems.challengeNotFound(what);
-  if (found.status === 'expired') throw problems.challengeExpired(what);
+  if (found.status === "missing") throw problems.challengeNotFound(what);
+  if (found.status === "expired") throw problems.challengeExpired(what);
   return found.data;
 }
 
 /** Checks a 6-digit code held by a ticket and uses the ticket up when it matches. */
-export function redeemCode<K extends 'sms_login_code' | 'signup_code' | 'reset_code' | 'email_register_code'>(
+export function redeemCode<K extends "sms_login_code" | "signup_code" | "reset_code" | "email_register_code">(
   tickets: Tickets,
   kind: K,
   id: string,
@@ -90,8 +101,8 @@ export function redeemCode<K extends 'sms_login_code' | 'signup_code' | 'reset_c
   now: number,
 ): TicketKinds[K] {
   const found = tickets.find(kind, id, now);
-  if (found.status === 'missing') throw problems.invalidCode();
-  if (found.status === 'expired') throw problems.expiredCode();
+  if (found.status === "missing") throw problems.invalidCode();
+  if (found.status === "expired") throw problems.expiredCode();
   if (!sameCode(found.data.code, code)) throw problems.invalidCode();
   tickets.consume(kind, id, now);
   return found.data;
@@ -99,6 +110,7 @@ export function redeemCode<K extends 'sms_login_code' | 'signup_code' | 'reset_c
 
 export function sameCode(expected: string, given: string): boolean {
   let difference = expected.length ^ given.length;
-  for (let index = 0; index < expected.length; index += 1) difference |= expected.charCodeAt(index) ^ given.charCodeAt(index);
+  for (let index = 0; index < expected.length; index += 1)
+    difference |= expected.charCodeAt(index) ^ given.charCodeAt(index);
   return difference === 0;
 }

@@ -1,6 +1,6 @@
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
-import { randomToken } from './randomValues';
-import type { SigningKey } from './signingKey';
+import { type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { randomToken } from "./randomValues";
+import type { SigningKey } from "./signingKey";
 
 export const accessTokenLifetimeSeconds = 3600;
 
@@ -16,7 +16,7 @@ export interface TokenSubject {
 function emulatorJwt(key: SigningKey, subject: TokenSubject, claims: JWTPayload): SignJWT {
   const iat = Math.floor(subject.now / 1000);
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+    .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
     .setIssuer(subject.issuer)
     .setSubject(subject.username)
     .setAudience(subject.clientId)
@@ -30,7 +30,10 @@ export function signAccessToken(key: SigningKey, subject: TokenSubject): Promise
     .sign(key.privateKey);
 }
 
-export function signIdToken(key: SigningKey, subject: TokenSubject & { nonce?: string | undefined; authTime: number }): Promise<string> {
+export function signIdToken(
+  key: SigningKey,
+  subject: TokenSubject & { nonce?: string | undefined; authTime: number },
+): Promise<string> {
   const nonce = subject.nonce === undefined ? {} : { nonce: subject.nonce };
   return emulatorJwt(key, subject, { auth_time: Math.floor(subject.authTime / 1000), ...nonce }).sign(key.privateKey);
 }
@@ -42,9 +45,9 @@ export async function verifyAccessToken(
   now: number,
 ): Promise<{ username: string; clientId: string } | undefined> {
   try {
-    const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ['ES256'], currentDate: new Date(now) });
-    const clientId = payload['client_id'];
-    if (typeof payload.sub !== 'string' || typeof clientId !== 'string') return undefined;
+    const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ["ES256"], currentDate: new Date(now) });
+    const clientId = payload["client_id"];
+    if (typeof payload.sub !== "string" || typeof clientId !== "string") return undefined;
     return { username: payload.sub, clientId };
   } catch {
     return undefined;

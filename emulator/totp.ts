@@ -1,4 +1,4 @@
-import { Secret, TOTP } from 'otpauth';
+import { Secret, TOTP } from "otpauth";
 
 /** RFC 6238 with the authenticator-app defaults (SHA-1, 6 digits, 30 s), one step of drift either way. */
 export function totpValidates(secretBase32: string, code: string, now: number): boolean {

@@ -1,4 +1,4 @@
-export type MfaSetting = 'totp' | 'sms' | 'none';
+export type MfaSetting = "totp" | "sms" | "none";
 
 export interface User {
   username: string;
@@ -39,7 +39,7 @@ function fromRow(row: UserRow): User {
     passwordHash: row.password_hash,
     emailVerified: row.email_verified === 1,
     confirmed: row.confirmed === 1,
-    mfaType: row.mfa_type === 'totp' || row.mfa_type === 'sms' ? row.mfa_type : 'none',
+    mfaType: row.mfa_type === "totp" || row.mfa_type === "sms" ? row.mfa_type : "none",
     totpSecret: row.totp_secret,
     phone: row.phone,
     forceChangePassword: row.force_change_password === 1,
@@ -51,23 +51,23 @@ function fromRow(row: UserRow): User {
 }
 
 const columns: Record<keyof User, string> = {
-  username: 'username',
-  email: 'email',
-  passwordHash: 'password_hash',
-  emailVerified: 'email_verified',
-  confirmed: 'confirmed',
-  mfaType: 'mfa_type',
-  totpSecret: 'totp_secret',
-  phone: 'phone',
-  forceChangePassword: 'force_change_password',
-  transferInProgress: 'transfer_in_progress',
-  failedAttempts: 'failed_attempts',
-  lockedUntil: 'locked_until',
-  createdAt: 'created_at',
+  username: "username",
+  email: "email",
+  passwordHash: "password_hash",
+  emailVerified: "email_verified",
+  confirmed: "confirmed",
+  mfaType: "mfa_type",
+  totpSecret: "totp_secret",
+  phone: "phone",
+  forceChangePassword: "force_change_password",
+  transferInProgress: "transfer_in_progress",
+  failedAttempts: "failed_attempts",
+  lockedUntil: "locked_until",
+  createdAt: "created_at",
 };
 
 function toColumnValue(value: User[keyof User]): SqlStorageValue {
-  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  return typeof value === "boolean" ? (value ? 1 : 0) : value;
 }
 
 /** A freshly signed-up user: unconfirmed until the mailed code comes back. */
@@ -78,7 +78,7 @@ export function newUser(username: string, email: string, passwordHash: string, n
     passwordHash,
     emailVerified: false,
     confirmed: false,
-    mfaType: 'none',
+    mfaType: "none",
     totpSecret: null,
     phone: null,
     forceChangePassword: false,
@@ -93,12 +93,12 @@ export class Users {
   constructor(private readonly sql: SqlStorage) {}
 
   byUsername(username: string): User | undefined {
-    const row = this.sql.exec<UserRow>('SELECT * FROM users WHERE username = ?', username).toArray()[0];
+    const row = this.sql.exec<UserRow>("SELECT * FROM users WHERE username = ?", username).toArray()[0];
     return row && fromRow(row);
   }
 
   byEmail(email: string): User | undefined {
-    const row = this.sql.exec<UserRow>('SELECT * FROM users WHERE email = ? COLLATE NOCASE', email).toArray()[0];
+    const row = this.sql.exec<UserRow>("SELECT * FROM users WHERE email = ? COLLATE NOCASE", email).toArray()[0];
     return row && fromRow(row);
   }
 
@@ -110,16 +110,16 @@ export class Users {
   insert(user: User): void {
     const keys = Object.keys(columns) as (keyof User)[];
     this.sql.exec(
-      `INSERT INTO users (${keys.map((key) => columns[key]).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`,
+      `INSERT INTO users (${keys.map((key) => columns[key]).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`,
       ...keys.map((key) => toColumnValue(user[key])),
     );
   }
 
-  update(username: string, changes: Partial<Omit<User, 'username'>>): void {
-    const entries = Object.entries(changes) as [Exclude<keyof User, 'username'>, User[keyof User]][];
+  update(username: string, changes: Partial<Omit<User, "username">>): void {
+    const entries = Object.entries(changes) as [Exclude<keyof User, "username">, User[keyof User]][];
     if (entries.length === 0) return;
     this.sql.exec(
-      `UPDATE users SET ${entries.map(([key]) => `${columns[key]} = ?`).join(', ')} WHERE username = ?`,
+      `UPDATE users SET ${entries.map(([key]) => `${columns[key]} = ?`).join(", ")} WHERE username = ?`,
       ...entries.map(([, value]) => toColumnValue(value)),
       username,
     );

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { BLANK, code, email, loginId, password, passwordChecklist, passwordForChange, phone, phoneForUpstream, PASSWORD_SYMBOLS } from "./rules";
+import {
+  BLANK,
+  code,
+  email,
+  loginId,
+  PASSWORD_SYMBOLS,
+  password,
+  passwordChecklist,
+  passwordForChange,
+  phone,
+  phoneForUpstream,
+} from "./rules";
 
 describe("password (SPEC §5)", () => {
   it.each([
@@ -34,7 +45,12 @@ describe("password (SPEC §5)", () => {
     ["Abc1", "password.length"],
   ])("skips the symbol and character checks for liqueur-lemon: %j → %s", (value, expected) => {
     expect(password(value, { serviceId: "liqueur-lemon" })).toBe(expected);
-    expect(passwordChecklist(value, { serviceId: "liqueur-lemon" }).map((row) => row.check)).toEqual(["length", "lowercase", "uppercase", "digit"]);
+    expect(passwordChecklist(value, { serviceId: "liqueur-lemon" }).map((row) => row.check)).toEqual([
+      "length",
+      "lowercase",
+      "uppercase",
+      "digit",
+    ]);
   });
 
   it("does not relax other liqueur services", () => {

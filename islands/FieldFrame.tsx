@@ -3,7 +3,17 @@ import type { FieldProps } from "./fieldValidation";
 import { fieldIcons } from "./icons";
 
 /** Label, icon, input slot, hint and message of one field, with the ids that tie them together. */
-export function FieldFrame({ props, message, children, after }: { props: FieldProps; message: string; children: ReactNode; after?: ReactNode }) {
+export function FieldFrame({
+  props,
+  message,
+  children,
+  after,
+}: {
+  props: FieldProps;
+  message: string;
+  children: ReactNode;
+  after?: ReactNode;
+}) {
   const Icon = props.icon ? fieldIcons[props.icon] : null;
   return (
     <div className={`field${message ? " field--invalid" : ""}`}>

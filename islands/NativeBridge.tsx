@@ -15,7 +15,15 @@ function NativeBridge(_props: NativeBridgeProps) {
     const bridge = nativeBridge(window);
     if (!bridge) return undefined;
     const onClick = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey
+      )
+        return;
       const anchor = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a[href]") : null;
       if (!anchor) return;
       const message = linkMessage(anchor.href, anchor.target, window.location.origin);

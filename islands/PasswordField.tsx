@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { passwordChecklist, type PasswordCheck } from "../forms/rules";
-import { FieldFrame, describedBy } from "./FieldFrame";
-import { useFieldValidation, type FieldProps } from "./fieldValidation";
+import { type PasswordCheck, passwordChecklist } from "../forms/rules";
+import { describedBy, FieldFrame } from "./FieldFrame";
+import { type FieldProps, useFieldValidation } from "./fieldValidation";
 import { island } from "./host";
 import { EyeIcon, EyeOffIcon } from "./icons";
 
@@ -12,14 +12,31 @@ export interface PasswordFieldProps extends FieldProps {
   checklist?: { title: string; met: string; unmet: string; labels: Record<PasswordCheck, string> };
 }
 
-function Checklist({ value, serviceId, checklist, id }: { value: string; serviceId?: string | undefined; checklist: NonNullable<PasswordFieldProps["checklist"]>; id: string }) {
+function Checklist({
+  value,
+  serviceId,
+  checklist,
+  id,
+}: {
+  value: string;
+  serviceId?: string | undefined;
+  checklist: NonNullable<PasswordFieldProps["checklist"]>;
+  id: string;
+}) {
   return (
     <div className="checklist" id={id}>
       <p className="checklist-title">{checklist.title}</p>
       <ul>
         {passwordChecklist(value, { serviceId }).map(({ check, ok }) => (
-          <li key={check} className={ok ? "checklist-row checklist-row--met" : "checklist-row"} data-check={check} data-met={ok}>
-            <span aria-hidden="true" className="checklist-mark">{ok ? "✓" : "・"}</span>
+          <li
+            key={check}
+            className={ok ? "checklist-row checklist-row--met" : "checklist-row"}
+            data-check={check}
+            data-met={ok}
+          >
+            <span aria-hidden="true" className="checklist-mark">
+              {ok ? "✓" : "・"}
+            </span>
             {checklist.labels[check]}
             <span className="visually-hidden">（{ok ? checklist.met : checklist.unmet}）</span>
           </li>
@@ -40,7 +57,11 @@ function PasswordField(props: PasswordFieldProps) {
     <FieldFrame
       props={props}
       message={message}
-      after={props.checklist ? <Checklist value={value} serviceId={props.serviceId} checklist={props.checklist} id={checklistId} /> : null}
+      after={
+        props.checklist ? (
+          <Checklist value={value} serviceId={props.serviceId} checklist={props.checklist} id={checklistId} />
+        ) : null
+      }
     >
       <input
         ref={inputRef}

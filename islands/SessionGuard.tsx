@@ -47,7 +47,8 @@ function disablePage(guardHost: Element | null): void {
     }
     keep = keep.parentElement;
   }
-  if (!guardHost) for (const element of document.body.children) if (element instanceof HTMLElement) element.inert = true;
+  if (!guardHost)
+    for (const element of document.body.children) if (element instanceof HTMLElement) element.inert = true;
   for (const icon of document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"]')) {
     icon.type = "image/svg+xml";
     icon.href = BLOCKED_FAVICON;
@@ -94,7 +95,8 @@ function SessionGuard({ title, body }: SessionGuardProps) {
       if (block) setBlocked(true);
     };
     claim();
-    for (const type of USER_EVENTS) window.addEventListener(type, claim, { capture: true, passive: true, signal: listening.signal });
+    for (const type of USER_EVENTS)
+      window.addEventListener(type, claim, { capture: true, passive: true, signal: listening.signal });
     window.addEventListener("storage", onStorage, { signal: listening.signal });
     window.addEventListener("pageshow", onPageShow, { signal: listening.signal });
     return () => stop(false);
@@ -121,9 +123,13 @@ function SessionGuard({ title, body }: SessionGuardProps) {
         data-session-guard=""
         onCancel={(event) => event.preventDefault()}
       >
-        <h2 id={TITLE_ID} className="modal-title">{title}</h2>
+        <h2 id={TITLE_ID} className="modal-title">
+          {title}
+        </h2>
         <div className="modal-content">
-          <p id={BODY_ID} className="modal-body">{body}</p>
+          <p id={BODY_ID} className="modal-body">
+            {body}
+          </p>
         </div>
       </dialog>
     </div>

@@ -1,5 +1,5 @@
-import { FieldFrame, describedBy } from "./FieldFrame";
-import { useFieldValidation, type FieldProps } from "./fieldValidation";
+import { describedBy, FieldFrame } from "./FieldFrame";
+import { type FieldProps, useFieldValidation } from "./fieldValidation";
 import { island } from "./host";
 
 function TextField(props: FieldProps) {

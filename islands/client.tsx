@@ -1,28 +1,36 @@
-import { createElement, startTransition, type ComponentType } from "react";
+import { type ComponentType, createElement, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isIslandName } from "./names";
 import { islandLoaders } from "./registry";
 
 // The one client entry: finds the server's island hosts and hydrates each on idle with its own props.
 const onIdle: (run: () => void) => void =
-  typeof window.requestIdleCallback === "function" ? (run) => window.requestIdleCallback(run, { timeout: 500 }) : (run) => setTimeout(run, 1);
+  typeof window.requestIdleCallback === "function"
+    ? (run) => window.requestIdleCallback(run, { timeout: 500 })
+    : (run) => setTimeout(run, 1);
 
 async function hydrateHost(host: HTMLElement): Promise<void> {
   const name = host.dataset.island ?? "";
   if (!isIslandName(name)) {
-    console.error(`island host names "${name}", which is not in islands/registry.ts; the server markup and the client bundle disagree`);
+    console.error(
+      `island host names "${name}", which is not in islands/registry.ts; the server markup and the client bundle disagree`,
+    );
     return;
   }
   let props: unknown;
   try {
     props = JSON.parse(host.dataset.props ?? "{}");
   } catch {
-    console.error(`island "${name}" has props that are not JSON; its host element was altered after the server rendered it`);
+    console.error(
+      `island "${name}" has props that are not JSON; its host element was altered after the server rendered it`,
+    );
     return;
   }
   const mod = await islandLoaders[name]();
   const Component = mod.default.Component as unknown as ComponentType<Record<string, unknown>>;
-  onIdle(() => startTransition(() => void hydrateRoot(host, createElement(Component, props as Record<string, unknown>))));
+  onIdle(() =>
+    startTransition(() => void hydrateRoot(host, createElement(Component, props as Record<string, unknown>))),
+  );
 }
 
 for (const host of document.querySelectorAll<HTMLElement>("[data-island]")) void hydrateHost(host);

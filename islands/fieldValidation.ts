@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { BLANK, runRule, type FieldMessageKey, type FieldRuleName } from "../forms/rules";
+import { BLANK, type FieldMessageKey, type FieldRuleName, runRule } from "../forms/rules";
 
 /** Serialisable description of one form field, shared by the text and password islands. */
 export interface FieldProps {

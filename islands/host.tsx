@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentType, type ReactElement } from "react";
+import { type ComponentType, createContext, type ReactElement, useContext } from "react";
 import type { IslandName } from "./names";
 
 /** Filled while a page renders; the document shell reads it to decide whether any script ships at all. */

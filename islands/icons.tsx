@@ -1,5 +1,14 @@
 // Decorative input icons (SPEC §2 "e-mail and key input icons", "password show/hide icon"): hidden from assistive tech.
-const common = { width: 20, height: 20, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 1.8, "aria-hidden": true, focusable: "false" } as const;
+const common = {
+  width: 20,
+  height: 20,
+  viewBox: "0 0 24 24",
+  fill: "none",
+  stroke: "currentColor",
+  strokeWidth: 1.8,
+  "aria-hidden": true,
+  focusable: "false",
+} as const;
 
 export function EmailIcon() {
   return (

@@ -1,5 +1,12 @@
 /** Every island's name; host elements carry one, and registry.ts maps each to its chunk. */
-export const islandNames = ["TextField", "PasswordField", "SubmitButton", "BackButton", "SessionGuard", "NativeBridge"] as const;
+export const islandNames = [
+  "TextField",
+  "PasswordField",
+  "SubmitButton",
+  "BackButton",
+  "SessionGuard",
+  "NativeBridge",
+] as const;
 export type IslandName = (typeof islandNames)[number];
 
 export function isIslandName(name: string): name is IslandName {

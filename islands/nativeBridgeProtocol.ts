@@ -80,7 +80,12 @@ export type BridgeReply<T extends RepliedType = RepliedType> =
   | ({ v: typeof BRIDGE_PROTOCOL_VERSION; type: T; replyTo: string; ok: true } & BridgeResults[T])
   | { v: typeof BRIDGE_PROTOCOL_VERSION; type: T; replyTo: string; ok: false; error: string };
 
-const REPLIED: ReadonlySet<string> = new Set<RepliedType>(["sendPushToken", "checkVersion", "getNativeAppVersion", "requestCameraPermission"]);
+const REPLIED: ReadonlySet<string> = new Set<RepliedType>([
+  "sendPushToken",
+  "checkVersion",
+  "getNativeAppVersion",
+  "requestCameraPermission",
+]);
 
 /** A `message` event's data as a v1 reply, or null for anything else (other senders, other versions, junk). */
 export function parseBridgeReply(data: unknown): BridgeReply | null {
@@ -113,7 +118,10 @@ export interface NativeBridge {
   /** Sends a message that has no reply. */
   post(message: BridgeCall): void;
   /** Sends a message and resolves with its reply; rejects on an `ok: false` reply or after the timeout. */
-  call<T extends RepliedType>(message: BridgeCall<Extract<BridgeRequest, { type: T }>>, timeoutMs?: number): Promise<BridgeReply<T> & { ok: true }>;
+  call<T extends RepliedType>(
+    message: BridgeCall<Extract<BridgeRequest, { type: T }>>,
+    timeoutMs?: number,
+  ): Promise<BridgeReply<T> & { ok: true }>;
 }
 
 function correlationId(): string {
@@ -189,14 +197,23 @@ export function mailtoMessage(href: string): BridgeCall<SendMail> | null {
   if (to.some((address) => address === null)) return null;
   const joined = to.filter(Boolean).join(",");
   if (!joined) return null;
-  return { type: "sendMail", to: joined, ...(subject !== undefined ? { subject } : {}), ...(body !== undefined ? { body } : {}) };
+  return {
+    type: "sendMail",
+    to: joined,
+    ...(subject !== undefined ? { subject } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
 }
 
 /**
  * What a click on a link becomes inside the app: `mailto:` → sendMail; an http(s) link to another origin,
  * or one with `target="_blank"`, → openExternalBrowser. Anything else (same-origin pages, `tel:`) stays a link.
  */
-export function linkMessage(href: string, target: string, pageOrigin: string): BridgeCall<OpenExternalBrowser | SendMail> | null {
+export function linkMessage(
+  href: string,
+  target: string,
+  pageOrigin: string,
+): BridgeCall<OpenExternalBrowser | SendMail> | null {
   if (/^mailto:/i.test(href)) return mailtoMessage(href);
   let url: URL;
   try {

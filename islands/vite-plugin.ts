@@ -30,9 +30,13 @@ function staticClosure(manifest: Record<string, ViteManifestChunk>, key: string,
 }
 
 export function readIslandsManifest(clientOutDir: string): IslandsManifest {
-  const manifest = JSON.parse(readFileSync(join(clientOutDir, ".vite", "manifest.json"), "utf8")) as Record<string, ViteManifestChunk>;
+  const manifest = JSON.parse(readFileSync(join(clientOutDir, ".vite", "manifest.json"), "utf8")) as Record<
+    string,
+    ViteManifestChunk
+  >;
   const entryChunk = manifest[CLIENT_ENTRY];
-  if (!entryChunk) throw new Error(`${CLIENT_ENTRY} is missing from the client manifest; build the client environment first`);
+  if (!entryChunk)
+    throw new Error(`${CLIENT_ENTRY} is missing from the client manifest; build the client environment first`);
   const [entry = "", ...entryImports] = staticClosure(manifest, CLIENT_ENTRY);
   const islands: Record<string, string[]> = {};
   for (const key of entryChunk.dynamicImports ?? []) {
@@ -51,7 +55,10 @@ export function islandsManifestPlugin(): Plugin {
   return {
     name: "islands-manifest",
     configResolved(config) {
-      clientOutDir = config.command === "serve" ? undefined : resolve(config.root, config.environments.client?.build.outDir ?? "dist/client");
+      clientOutDir =
+        config.command === "serve"
+          ? undefined
+          : resolve(config.root, config.environments.client?.build.outDir ?? "dist/client");
     },
     resolveId(id) {
       return id === VIRTUAL_ID ? RESOLVED_ID : undefined;

@@ -6,7 +6,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { Modal } from "./layout/Modal";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
-import { fieldLabels, screens, type ModalKey } from "./messages";
+import { fieldLabels, type ModalKey, screens } from "./messages";
 
 export interface ChangeEmailProps {
   newEmail?: string | undefined;
@@ -30,14 +30,21 @@ export function ChangeEmail({ newEmail, errors = {}, modal, sent = false }: Chan
       }
       modals={
         <>
-          {sent ? <Modal id="change-email-sent" title={text.sentTitle} body={text.sentBody} closable openOnLoad /> : null}
+          {sent ? (
+            <Modal id="change-email-sent" title={text.sentTitle} body={text.sentBody} closable openOnLoad />
+          ) : null}
           {modal ? <MessageModal message={modal} /> : null}
         </>
       }
     >
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changeEmail">
-        <TextField {...emailField({ value: newEmail, error: errors.newEmail }, { name: "newEmail", label: fieldLabels.newEmail })} />
+        <TextField
+          {...emailField(
+            { value: newEmail, error: errors.newEmail },
+            { name: "newEmail", label: fieldLabels.newEmail },
+          )}
+        />
         <SubmitButton label={text.submit} />
       </form>
     </Card>

@@ -7,7 +7,7 @@ import { serviceTopUrl, usePage } from "./layout/PageContext";
 import { ResultModal } from "./layout/ResultModal";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
-import { common, screens, type ModalKey } from "./messages";
+import { common, type ModalKey, screens } from "./messages";
 
 export interface ChangePasswordProps {
   errors?: { currentPassword?: string; newPassword?: string };
@@ -32,7 +32,13 @@ export function ChangePassword({ errors = {}, modal, completed = false }: Change
       modals={
         <>
           {completed ? (
-            <ResultModal id="change-password-done" title={text.successTitle} body={text.successBody} href={serviceTopUrl(page)} label={common.backToServiceTop} />
+            <ResultModal
+              id="change-password-done"
+              title={text.successTitle}
+              body={text.successBody}
+              href={serviceTopUrl(page)}
+              label={common.backToServiceTop}
+            />
           ) : null}
           {modal ? <MessageModal message={modal} /> : null}
         </>

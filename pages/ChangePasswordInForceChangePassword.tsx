@@ -5,7 +5,7 @@ import { Card } from "./layout/Card";
 import { MessageModal } from "./layout/MessageModal";
 import { usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface ChangePasswordInForceChangePasswordProps {
   errors?: { newPassword?: string };

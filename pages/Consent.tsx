@@ -3,7 +3,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { usePage } from "./layout/PageContext";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface ConsentProps {
   clientId?: string | undefined;
@@ -35,7 +35,9 @@ export function Consent({ clientId = "", modal }: ConsentProps) {
       <form method="post" action={`/${brand.id}/consent`}>
         {/* The consent challenge and scope stay in the sealed consent cookie, never in the page. */}
         <input type="hidden" name="client_id" value={clientId} />
-        <button type="submit" className="button">{text.agree}</button>
+        <button type="submit" className="button">
+          {text.agree}
+        </button>
       </form>
     </Card>
   );

@@ -2,7 +2,7 @@ import { Card } from "./layout/Card";
 import { MessageModal } from "./layout/MessageModal";
 import { usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface MfaSetupProps {
   modal?: ModalKey | undefined;
@@ -19,7 +19,9 @@ export function MfaSetup({ modal }: MfaSetupProps) {
         <>
           {brand.mfaTypes.includes("NONE") ? (
             <form method="post" action="/mfa/setup/skip">
-              <button type="submit" className="link-button">{text.later}</button>
+              <button type="submit" className="link-button">
+                {text.later}
+              </button>
             </form>
           ) : null}
           <SupportLink />
@@ -29,8 +31,16 @@ export function MfaSetup({ modal }: MfaSetupProps) {
     >
       <p className="lead">{text.lead}</p>
       <div className="choices">
-        {brand.mfaTypes.includes("TOTP") ? <a className="button" href="/mfa/setup/TOTP">{text.totp}</a> : null}
-        {brand.mfaTypes.includes("SMS") ? <a className="button" href="/mfa/setup/SMS">{text.sms}</a> : null}
+        {brand.mfaTypes.includes("TOTP") ? (
+          <a className="button" href="/mfa/setup/TOTP">
+            {text.totp}
+          </a>
+        ) : null}
+        {brand.mfaTypes.includes("SMS") ? (
+          <a className="button" href="/mfa/setup/SMS">
+            {text.sms}
+          </a>
+        ) : null}
       </div>
     </Card>
   );

@@ -6,7 +6,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { Modal, ModalOpener } from "./layout/Modal";
 import { ResultModal } from "./layout/ResultModal";
 import { SupportLink } from "./layout/SupportModal";
-import { common, screens, type ModalKey } from "./messages";
+import { common, type ModalKey, screens } from "./messages";
 
 export interface MfaSetupSmsProps {
   phoneNumber?: string | undefined;
@@ -39,11 +39,19 @@ export function MfaSetupSms({ phoneNumber, errors = {}, modal, completedHref }: 
         <>
           <Modal id={WARNING_ID} title={text.warningTitle} body={text.warningBody} closable>
             <div className="modal-actions">
-              <button type="submit" form={PHONE_FORM_ID} className="button">{text.send}</button>
+              <button type="submit" form={PHONE_FORM_ID} className="button">
+                {text.send}
+              </button>
             </div>
           </Modal>
           {completedHref ? (
-            <ResultModal id="mfa-setup-done" title={screens.mfaSetup.successTitle} body={screens.mfaSetup.successBody} href={completedHref} label={common.next} />
+            <ResultModal
+              id="mfa-setup-done"
+              title={screens.mfaSetup.successTitle}
+              body={screens.mfaSetup.successBody}
+              href={completedHref}
+              label={common.next}
+            />
           ) : null}
           {modal ? <MessageModal message={modal} /> : null}
         </>
@@ -54,7 +62,9 @@ export function MfaSetupSms({ phoneNumber, errors = {}, modal, completedHref }: 
         {/* The form's default button, disabled: Enter in the phone field must not send without the warning. */}
         <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
         <TextField {...phoneField({ value: phoneNumber, error: errors.phoneNumber })} />
-        <ModalOpener target={WARNING_ID} look="button">{text.sendCode}</ModalOpener>
+        <ModalOpener target={WARNING_ID} look="button">
+          {text.sendCode}
+        </ModalOpener>
       </form>
       <p className="lead">{text.codeLead}</p>
       <p className="note">{text.validity}</p>

@@ -7,7 +7,7 @@ import { QrCode } from "./layout/QrCode";
 import { ResultModal } from "./layout/ResultModal";
 import { Spinner } from "./layout/Spinner";
 import { SupportLink } from "./layout/SupportModal";
-import { common, screens, type ModalKey } from "./messages";
+import { common, type ModalKey, screens } from "./messages";
 
 export interface TotpSecret {
   /** The base32 secret the user may type into the app instead of scanning. */
@@ -41,7 +41,13 @@ export function MfaSetupTotp({ secret, errors = {}, modal, completedHref }: MfaS
       modals={
         <>
           {completedHref ? (
-            <ResultModal id="mfa-setup-done" title={screens.mfaSetup.successTitle} body={screens.mfaSetup.successBody} href={completedHref} label={common.next} />
+            <ResultModal
+              id="mfa-setup-done"
+              title={screens.mfaSetup.successTitle}
+              body={screens.mfaSetup.successBody}
+              href={completedHref}
+              label={common.next}
+            />
           ) : null}
           {modal ? <MessageModal message={modal} /> : null}
         </>
@@ -55,8 +61,12 @@ export function MfaSetupTotp({ secret, errors = {}, modal, completedHref }: MfaS
       <div className="qr">{secret ? <QrCode text={secret.otpauthUri} label={text.qrAlt} /> : <Spinner open />}</div>
       {secret ? (
         <div className="secret-key">
-          <p className="field-label" id="secret-key-label">{text.secretKey}</p>
-          <p className="secret" aria-labelledby="secret-key-label">{secret.key}</p>
+          <p className="field-label" id="secret-key-label">
+            {text.secretKey}
+          </p>
+          <p className="secret" aria-labelledby="secret-key-label">
+            {secret.key}
+          </p>
         </div>
       ) : null}
       <form method="post" action="/mfa/setup/TOTP">

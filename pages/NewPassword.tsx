@@ -6,7 +6,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { serviceTopUrl, usePage } from "./layout/PageContext";
 import { ResultModal } from "./layout/ResultModal";
 import { SupportLink } from "./layout/SupportModal";
-import { common, screens, type ModalKey } from "./messages";
+import { common, type ModalKey, screens } from "./messages";
 
 /** The two mail links that lead here: a forgotten password, and a password the provider asks the user to set. */
 export type NewPasswordVariant = "forgotPassword" | "initiatePassword";
@@ -24,7 +24,15 @@ export interface NewPasswordProps {
 }
 
 /** SPEC §2 new-password pages (/{tenantId}/forgotPassword, /{tenantId}/initiatePassword). */
-export function NewPassword({ variant, clientId = "", code = "", username = "", errors = {}, modal, completed = false }: NewPasswordProps) {
+export function NewPassword({
+  variant,
+  clientId = "",
+  code = "",
+  username = "",
+  errors = {},
+  modal,
+  completed = false,
+}: NewPasswordProps) {
   const page = usePage();
   const text = screens.newPassword;
   return (
@@ -34,7 +42,13 @@ export function NewPassword({ variant, clientId = "", code = "", username = "", 
       modals={
         <>
           {completed ? (
-            <ResultModal id="new-password-done" title={text.successTitle} body={text.successBody} href={serviceTopUrl(page)} label={common.backToApp} />
+            <ResultModal
+              id="new-password-done"
+              title={text.successTitle}
+              body={text.successBody}
+              href={serviceTopUrl(page)}
+              label={common.backToApp}
+            />
           ) : null}
           {modal ? <MessageModal message={modal} /> : null}
         </>

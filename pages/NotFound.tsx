@@ -5,7 +5,15 @@ import { screens } from "./messages";
 
 export function NotFound() {
   return (
-    <Card title={screens.notFound.title} links={<><SupportLink /><ServiceTopLink /></>}>
+    <Card
+      title={screens.notFound.title}
+      links={
+        <>
+          <SupportLink />
+          <ServiceTopLink />
+        </>
+      }
+    >
       <p className="lead">{screens.notFound.body}</p>
     </Card>
   );

@@ -5,7 +5,7 @@ import { Card } from "./layout/Card";
 import { MessageModal } from "./layout/MessageModal";
 import { ResultModal } from "./layout/ResultModal";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface RegisterEmailProps {
   email?: string | undefined;
@@ -25,7 +25,13 @@ export function RegisterEmail({ email, errors = {}, modal, confirmedNextHref }: 
       modals={
         <>
           {confirmedNextHref ? (
-            <ResultModal id="register-email-confirmed" title={text.confirmedTitle} body={text.confirmedBody} href={confirmedNextHref} label={text.next} />
+            <ResultModal
+              id="register-email-confirmed"
+              title={text.confirmedTitle}
+              body={text.confirmedBody}
+              href={confirmedNextHref}
+              label={text.next}
+            />
           ) : null}
           {modal ? <MessageModal message={modal} /> : null}
         </>

@@ -4,7 +4,7 @@ import { emailField } from "./fields";
 import { Card } from "./layout/Card";
 import { MessageModal } from "./layout/MessageModal";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface ResetPasswordProps {
   clientId?: string | undefined;

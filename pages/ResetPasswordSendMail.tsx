@@ -3,7 +3,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { Modal, ModalOpener } from "./layout/Modal";
 import { usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface ResetPasswordSendMailProps {
   modal?: ModalKey | undefined;

@@ -9,7 +9,7 @@ import { usePage } from "./layout/PageContext";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 import { WhatIsIdLink, WhatIsIdModal } from "./layout/WhatIsIdModal";
-import { fieldLabels, screens, type ModalKey, type ModalText } from "./messages";
+import { fieldLabels, type ModalKey, type ModalText, screens } from "./messages";
 
 export interface SignInProps {
   clientId?: string | undefined;
@@ -28,7 +28,9 @@ export function SignIn({ clientId, username, errors = {}, modal, notice }: SignI
     <>
       <a href="/signUp/checkEmail">{text.toSignUp}</a>
       <WhatIsIdLink />
-      <a href={clientId ? `/resetPassword?client_id=${encodeURIComponent(clientId)}` : "/resetPassword"}>{text.forgotPassword}</a>
+      <a href={clientId ? `/resetPassword?client_id=${encodeURIComponent(clientId)}` : "/resetPassword"}>
+        {text.forgotPassword}
+      </a>
       <SupportLink />
       <ServiceTopLink />
     </>
@@ -48,13 +50,24 @@ export function SignIn({ clientId, username, errors = {}, modal, notice }: SignI
         <TextField {...loginIdField({ value: username, error: errors.username })} />
         <PasswordField
           {...passwordField(
-            { name: "password", label: fieldLabels.password, autoComplete: "current-password", rule: "password", checklist: false, serviceId: brand.id },
+            {
+              name: "password",
+              label: fieldLabels.password,
+              autoComplete: "current-password",
+              rule: "password",
+              checklist: false,
+              serviceId: brand.id,
+            },
             { error: errors.password },
           )}
         />
         <SubmitButton label={text.submit} />
       </form>
-      {brand.consentTarget ? <p className="card-links"><SupportLink /></p> : null}
+      {brand.consentTarget ? (
+        <p className="card-links">
+          <SupportLink />
+        </p>
+      ) : null}
     </Card>
   );
 }

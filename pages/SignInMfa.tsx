@@ -6,7 +6,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { Modal, ModalOpener } from "./layout/Modal";
 import { serviceTopUrl, usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface SignInMfaProps {
   type: "TOTP" | "SMS";
@@ -38,7 +38,9 @@ export function SignInMfa({ type, restartHref, errors = {}, modal }: SignInMfaPr
           {sms ? (
             <Modal id={SMS_HELP_ID} title={text.smsHelpTitle} body={text.smsHelpBody} closable>
               <div className="modal-actions">
-                <a className="button" href={restartHref ?? serviceTopUrl(page)}>{text.startOver}</a>
+                <a className="button" href={restartHref ?? serviceTopUrl(page)}>
+                  {text.startOver}
+                </a>
               </div>
             </Modal>
           ) : null}

@@ -6,7 +6,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 import { WhatIsIdLink, WhatIsIdModal } from "./layout/WhatIsIdModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface SignUpCheckEmailProps {
   email?: string | undefined;

@@ -5,7 +5,7 @@ import { Card } from "./layout/Card";
 import { MessageModal } from "./layout/MessageModal";
 import { serviceTopUrl, usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { screens, type ModalKey } from "./messages";
+import { type ModalKey, screens } from "./messages";
 
 export interface SignUpConfirmMailProps {
   /** The address the code went to, when the sign-up state still has it. */
@@ -26,7 +26,9 @@ export function SignUpConfirmMail({ email, restartHref, errors = {}, modal }: Si
       links={
         <>
           <form method="post" action="/signUp/confirmMail/resend">
-            <button type="submit" className="link-button">{text.resend}</button>
+            <button type="submit" className="link-button">
+              {text.resend}
+            </button>
           </form>
           <a href={restartHref ?? serviceTopUrl(page)}>{text.fixEmail}</a>
           <SupportLink />

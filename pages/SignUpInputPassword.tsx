@@ -7,7 +7,7 @@ import { MessageModal } from "./layout/MessageModal";
 import { Modal, ModalOpener } from "./layout/Modal";
 import { usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { common, fieldLabels, screens, type ModalKey } from "./messages";
+import { common, fieldLabels, type ModalKey, screens } from "./messages";
 
 export interface SignUpInputPasswordProps {
   email: string;
@@ -35,9 +35,16 @@ export function SignUpInputPassword({ email, errors = {}, modal }: SignUpInputPa
           <Modal id={BACK_WARNING_ID} title={text.backWarningTitle} body={text.backWarningBody} closable={false}>
             <div className="modal-actions">
               <form method="post" action="/signUp/inputPassword/back">
-                <button type="submit" className="button">{text.move}</button>
+                <button type="submit" className="button">
+                  {text.move}
+                </button>
               </form>
-              <button type="button" className="button button--secondary" popoverTarget={BACK_WARNING_ID} popoverTargetAction="hide">
+              <button
+                type="button"
+                className="button button--secondary"
+                popoverTarget={BACK_WARNING_ID}
+                popoverTargetAction="hide"
+              >
                 {common.cancel}
               </button>
             </div>
@@ -51,7 +58,14 @@ export function SignUpInputPassword({ email, errors = {}, modal }: SignUpInputPa
         <TextField {...emailField({ value: email }, { readOnly: true })} />
         <PasswordField
           {...passwordField(
-            { name: "password", label: fieldLabels.password, autoComplete: "new-password", rule: "password", checklist: true, serviceId: brand.id },
+            {
+              name: "password",
+              label: fieldLabels.password,
+              autoComplete: "new-password",
+              rule: "password",
+              checklist: true,
+              serviceId: brand.id,
+            },
             { error: errors.password },
           )}
         />

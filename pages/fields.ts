@@ -7,7 +7,14 @@ import { common, fieldLabels, fieldMessages, passwordChecklistLabels } from "./m
 
 const ruleMessageKeys: Record<FieldRuleName, FieldMessageKey[]> = {
   email: ["email.invalid"],
-  password: ["password.length", "password.lowercase", "password.uppercase", "password.symbol", "password.digit", "password.allowedCharacters"],
+  password: [
+    "password.length",
+    "password.lowercase",
+    "password.uppercase",
+    "password.symbol",
+    "password.digit",
+    "password.allowedCharacters",
+  ],
   passwordForChange: ["password.incorrect"],
   loginId: ["loginId.required"],
   code: ["code.invalid"],
@@ -24,10 +31,17 @@ interface FieldState {
 }
 
 function withState<P extends FieldProps>(props: P, state: FieldState): P {
-  return { ...props, ...(state.value !== undefined ? { value: state.value } : {}), ...(state.error ? { error: state.error } : {}) };
+  return {
+    ...props,
+    ...(state.value !== undefined ? { value: state.value } : {}),
+    ...(state.error ? { error: state.error } : {}),
+  };
 }
 
-export function emailField(state: FieldState = {}, options: { name?: string; label?: string; readOnly?: boolean } = {}): FieldProps {
+export function emailField(
+  state: FieldState = {},
+  options: { name?: string; label?: string; readOnly?: boolean } = {},
+): FieldProps {
   return withState(
     {
       name: options.name ?? "email",
@@ -89,7 +103,14 @@ export function passwordField(options: PasswordOptions, state: FieldState = {}):
       messages: messagesFor(options.rule),
       toggleLabels: { show: common.showPassword, hide: common.hidePassword },
       ...(options.checklist
-        ? { checklist: { title: common.passwordChecklistTitle, met: common.checklistMet, unmet: common.checklistUnmet, labels: passwordChecklistLabels } }
+        ? {
+            checklist: {
+              title: common.passwordChecklistTitle,
+              met: common.checklistMet,
+              unmet: common.checklistUnmet,
+              labels: passwordChecklistLabels,
+            },
+          }
         : {}),
     },
     state,
@@ -97,14 +118,35 @@ export function passwordField(options: PasswordOptions, state: FieldState = {}):
 }
 
 /** The password chosen on the sign-up-like pages: its live checklist; `rule` says which messages (SPEC §5). */
-export function newPasswordField(serviceId: string, rule: PasswordOptions["rule"], state: FieldState = {}): PasswordFieldProps {
-  return passwordField({ name: "newPassword", label: fieldLabels.newPassword, autoComplete: "new-password", rule, checklist: true, serviceId }, state);
+export function newPasswordField(
+  serviceId: string,
+  rule: PasswordOptions["rule"],
+  state: FieldState = {},
+): PasswordFieldProps {
+  return passwordField(
+    {
+      name: "newPassword",
+      label: fieldLabels.newPassword,
+      autoComplete: "new-password",
+      rule,
+      checklist: true,
+      serviceId,
+    },
+    state,
+  );
 }
 
 /** The password the user has now, on the change-password form. */
 export function currentPasswordField(serviceId: string, state: FieldState = {}): PasswordFieldProps {
   return passwordField(
-    { name: "currentPassword", label: fieldLabels.currentPassword, autoComplete: "current-password", rule: "passwordForChange", checklist: false, serviceId },
+    {
+      name: "currentPassword",
+      label: fieldLabels.currentPassword,
+      autoComplete: "current-password",
+      rule: "passwordForChange",
+      checklist: false,
+      serviceId,
+    },
     state,
   );
 }

@@ -119,8 +119,10 @@ export const screens = {
   },
   signUpConfirmMail: {
     title: "確認コードの入力",
-    lead: (email: string) => `${email} 宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。`,
-    leadNoEmail: "ご登録のメールアドレス宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。",
+    lead: (email: string) =>
+      `${email} 宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。`,
+    leadNoEmail:
+      "ご登録のメールアドレス宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。",
     validity: "確認コードの有効期限は24時間です。",
     submit: "次へ",
     resend: "確認コードを再送する",
@@ -156,7 +158,8 @@ export const screens = {
   },
   consent: {
     title: "情報提供への同意",
-    lead: (partner: string, provider: string) => `${partner}のサービスを利用するため、${provider}は以下の情報を${partner}に提供します。`,
+    lead: (partner: string, provider: string) =>
+      `${partner}のサービスを利用するため、${provider}は以下の情報を${partner}に提供します。`,
     dataHeading: "提供する情報",
     dataEmail: "メールアドレス",
     dataBalance: "口座の残高情報",
@@ -218,12 +221,14 @@ export const screens = {
     lead: "新しいメールアドレスを入力してください。",
     submit: "メールを送信",
     sentTitle: "確認メールを送信しました",
-    sentBody: "これまでご登録のメールアドレス宛に確認メールを送信しました。メールに記載されたリンクから手続きを進めてください。",
+    sentBody:
+      "これまでご登録のメールアドレス宛に確認メールを送信しました。メールに記載されたリンクから手続きを進めてください。",
   },
   changeEmailResult: {
     title: "メールアドレスの変更",
     sentToNewEmailTitle: "メールアドレスの変更は完了していません",
-    sentToNewEmailBody: "新しいメールアドレス宛に確認メールを送信しました。メールに記載されたリンクをクリックして、変更を完了してください。",
+    sentToNewEmailBody:
+      "新しいメールアドレス宛に確認メールを送信しました。メールに記載されたリンクをクリックして、変更を完了してください。",
     completedTitle: "メールアドレスの変更が完了しました",
     completedBody: "新しいメールアドレスでログインしてください。",
     failedTitle: "エラーが発生しました",
@@ -260,7 +265,8 @@ export const screens = {
     validity: "認証コードは3分以内に入力してください。",
     submit: "設定する",
     warningTitle: "SMSの送信について",
-    warningBody: "認証コードのSMSは海外から送信されます。海外からのSMSを受信できない設定の場合は、設定を変更してください。",
+    warningBody:
+      "認証コードのSMSは海外から送信されます。海外からのSMSを受信できない設定の場合は、設定を変更してください。",
     send: "送信する",
   },
   error: {

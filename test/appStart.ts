@@ -22,5 +22,9 @@ export async function appStart(brand: AppBrand, view: string, extra: Record<stri
     code_challenge_method: "S256",
     ...extra,
   });
-  return { path: `/${brand.serviceId}/auth?${query}`, verifier, appRedirect: `https://app.${brand.serviceId}.example/oauth/callback` };
+  return {
+    path: `/${brand.serviceId}/auth?${query}`,
+    verifier,
+    appRedirect: `https://app.${brand.serviceId}.example/oauth/callback`,
+  };
 }

@@ -1,12 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
-import { buildBrandData } from './build';
-import { defaultBrand, rawBrands } from './data/brands';
-import { clients, sampleClientIds } from './data/clients';
-import { rawBrandDataSchema, type RawBrand } from './schema';
+import { existsSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { buildBrandData } from "./build";
+import { defaultBrand, rawBrands } from "./data/brands";
+import { clients, sampleClientIds } from "./data/clients";
+import { type RawBrand, rawBrandDataSchema } from "./schema";
 
-const publicDir = fileURLToPath(new URL('../public', import.meta.url));
+const publicDir = fileURLToPath(new URL("../public", import.meta.url));
 const everyBrand: RawBrand[] = [...rawBrands, defaultBrand];
 
 function brand(id: string): RawBrand {
@@ -28,67 +28,67 @@ function contrast(a: string, b: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-describe('the brand data', () => {
-  test('passes the raw schema and builds', () => {
+describe("the brand data", () => {
+  test("passes the raw schema and builds", () => {
     expect(rawBrandDataSchema.safeParse({ brands: rawBrands, default: defaultBrand, clients }).success).toBe(true);
     expect(() => buildBrandData()).not.toThrow();
   });
 
-  test('holds about 45 services in the families of SPEC §1 and about 22 client ids', () => {
+  test("holds about 45 services in the families of SPEC §1 and about 22 client ids", () => {
     expect(rawBrands).toHaveLength(45);
     expect(Object.keys(clients)).toHaveLength(22);
-    const families = new Set(rawBrands.map(({ id }) => id.split('-')[0]));
-    expect([...families].sort()).toEqual(['client', 'gungnir', 'izarra', 'liqueur', 'nosh']);
+    const families = new Set(rawBrands.map(({ id }) => id.split("-")[0]));
+    expect([...families].sort()).toEqual(["client", "gungnir", "izarra", "liqueur", "nosh"]);
   });
 
-  test('maps every client id to an existing service, covering every family', () => {
+  test("maps every client id to an existing service, covering every family", () => {
     const ids = new Set(rawBrands.map(({ id }) => id));
     for (const serviceId of Object.values(clients)) expect(ids).toContain(serviceId);
-    const mappedFamilies = new Set(Object.values(clients).map((id) => id.split('-')[0]));
+    const mappedFamilies = new Set(Object.values(clients).map((id) => id.split("-")[0]));
     expect(mappedFamilies.size).toBe(5);
   });
 
   test.each([
-    ['client', 'client'],
-    ['lemon', 'liqueur-lemon'],
-    ['partner', 'liqueur-lemon-money-forword'],
-    ['totpOnly', 'izarra-astra'],
-    ['advisor', 'gungnir-minamo'],
-    ['gungnir', 'gungnir-aurora'],
-    ['izarra', 'izarra-hamanasu'],
-    ['nosh', 'nosh-shirotae'],
-  ] as const)('sample client id %s maps to %s', (sample, serviceId) => {
+    ["client", "client"],
+    ["lemon", "liqueur-lemon"],
+    ["partner", "liqueur-lemon-money-forword"],
+    ["totpOnly", "izarra-astra"],
+    ["advisor", "gungnir-minamo"],
+    ["gungnir", "gungnir-aurora"],
+    ["izarra", "izarra-hamanasu"],
+    ["nosh", "nosh-shirotae"],
+  ] as const)("sample client id %s maps to %s", (sample, serviceId) => {
     expect(clients[sampleClientIds[sample]]).toBe(serviceId);
   });
 
-  test('has exactly one partner-branded consent target, provided by the provider', () => {
+  test("has exactly one partner-branded consent target, provided by the provider", () => {
     const targets = rawBrands.filter((candidate) => candidate.consentTarget);
-    expect(targets.map(({ id }) => id)).toEqual(['liqueur-lemon-money-forword']);
+    expect(targets.map(({ id }) => id)).toEqual(["liqueur-lemon-money-forword"]);
     expect(targets[0]?.partnerName).toBeTruthy();
-    expect(targets[0]?.providerName).toBe(brand('client').providerName);
+    expect(targets[0]?.providerName).toBe(brand("client").providerName);
   });
 
-  test('names the earlier service of liqueur-lemon for the system-transfer notice', () => {
-    expect(brand('liqueur-lemon').transfer?.earlierServiceName).toBeTruthy();
+  test("names the earlier service of liqueur-lemon for the system-transfer notice", () => {
+    expect(brand("liqueur-lemon").transfer?.earlierServiceName).toBeTruthy();
   });
 
-  test('allows only TOTP and NONE for the ASTOMO-like service and the default theme (SPEC §6)', () => {
-    expect(brand('izarra-astra').mfaTypes).toEqual(['TOTP', 'NONE']);
-    expect(defaultBrand.mfaTypes).toEqual(['TOTP', 'NONE']);
-    const others = rawBrands.filter(({ mfaTypes }) => !mfaTypes.includes('SMS')).map(({ id }) => id);
-    expect(others).toEqual(['izarra-astra']);
+  test("allows only TOTP and NONE for the ASTOMO-like service and the default theme (SPEC §6)", () => {
+    expect(brand("izarra-astra").mfaTypes).toEqual(["TOTP", "NONE"]);
+    expect(defaultBrand.mfaTypes).toEqual(["TOTP", "NONE"]);
+    const others = rawBrands.filter(({ mfaTypes }) => !mfaTypes.includes("SMS")).map(({ id }) => id);
+    expect(others).toEqual(["izarra-astra"]);
   });
 
-  test('has advisor-managed services that show only the advisor wording', () => {
+  test("has advisor-managed services that show only the advisor wording", () => {
     const advisors = rawBrands.filter(({ support }) => support.advisorManaged);
     expect(advisors.length).toBeGreaterThanOrEqual(2);
     for (const { support } of advisors) {
-      expect(support).toMatchObject({ callCenterName: 'ご担当のアドバイザーまでお問い合わせください' });
+      expect(support).toMatchObject({ callCenterName: "ご担当のアドバイザーまでお問い合わせください" });
       expect(support.tel ?? support.email).toBeUndefined();
     }
   });
 
-  test('gives contacts by phone only, e-mail only and both', () => {
+  test("gives contacts by phone only, e-mail only and both", () => {
     const contacts = rawBrands.filter(({ support }) => !support.advisorManaged).map(({ support }) => support);
     expect(contacts.some(({ tel, email }) => tel && !email)).toBe(true);
     expect(contacts.some(({ tel, email }) => !tel && email)).toBe(true);
@@ -96,24 +96,30 @@ describe('the brand data', () => {
     expect(new Set(contacts.map(({ businessHour }) => businessHour)).size).toBe(4);
   });
 
-  test('has support messages with markup and SMS- and TOTP-specific ones', () => {
+  test("has support messages with markup and SMS- and TOTP-specific ones", () => {
     const messages = rawBrands.map(({ support }) => support);
-    expect(messages.filter(({ defaultMessage }) => defaultMessage?.includes('<a ')).length).toBeGreaterThanOrEqual(2);
+    expect(messages.filter(({ defaultMessage }) => defaultMessage?.includes("<a ")).length).toBeGreaterThanOrEqual(2);
     expect(messages.some(({ smsMessage }) => smsMessage)).toBe(true);
     expect(messages.some(({ totpMessage }) => totpMessage)).toBe(true);
   });
 
-  test.each(everyBrand.map((each) => [each.id, each] as const))('%s: white text on primary and links on white contrast at least 4.5:1', (_, { colorPattern }) => {
-    expect(contrast('#ffffff', colorPattern.primary)).toBeGreaterThanOrEqual(4.5);
-    expect(contrast('#ffffff', colorPattern.link)).toBeGreaterThanOrEqual(4.5);
-  });
+  test.each(everyBrand.map((each) => [each.id, each] as const))(
+    "%s: white text on primary and links on white contrast at least 4.5:1",
+    (_, { colorPattern }) => {
+      expect(contrast("#ffffff", colorPattern.primary)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast("#ffffff", colorPattern.link)).toBeGreaterThanOrEqual(4.5);
+    },
+  );
 
-  test.each(everyBrand.map((each) => [each.id, each] as const))('%s: its images exist under public/brands/<id>/', (id, { logoImageUrl, backgroundImageUrl, favicon }) => {
-    for (const url of [logoImageUrl, backgroundImageUrl, favicon]) {
-      expect(url.startsWith(`/brands/${id}/`)).toBe(true);
-      const file = `${publicDir}${url}`;
-      expect(existsSync(file), file).toBe(true);
-      expect(statSync(file).size).toBeLessThan(2048);
-    }
-  });
+  test.each(everyBrand.map((each) => [each.id, each] as const))(
+    "%s: its images exist under public/brands/<id>/",
+    (id, { logoImageUrl, backgroundImageUrl, favicon }) => {
+      for (const url of [logoImageUrl, backgroundImageUrl, favicon]) {
+        expect(url.startsWith(`/brands/${id}/`)).toBe(true);
+        const file = `${publicDir}${url}`;
+        expect(existsSync(file), file).toBe(true);
+        expect(statSync(file).size).toBeLessThan(2048);
+      }
+    },
+  );
 });

@@ -1,5 +1,5 @@
-import brandData from 'virtual:brand-data';
-import type { Brand } from './schema';
+import brandData from "virtual:brand-data";
+import type { Brand } from "./schema";
 
 const brandsById = new Map(brandData.brands.map((brand) => [brand.id, brand]));
 const serviceIdsByClientId = new Map(Object.entries(brandData.clients));

@@ -1,86 +1,118 @@
-import { describe, expect, test } from 'vitest';
-import { buildBrandData, sanitiseSupportHtml } from './build';
-import { defaultBrand, rawBrands } from './data/brands';
-import { clients } from './data/clients';
-import { brandDataSchema, type RawBrandData } from './schema';
+import { describe, expect, test } from "vitest";
+import { buildBrandData, sanitiseSupportHtml } from "./build";
+import { defaultBrand, rawBrands } from "./data/brands";
+import { clients } from "./data/clients";
+import { brandDataSchema, type RawBrandData } from "./schema";
 
 const payloads: [string, string, string][] = [
-  ['a script element', '<script>alert(1)</script>', ''],
-  ['an image with onerror', '<img src=x onerror=alert(1)>', ''],
-  ['a javascript: link', '<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
-  ['a javascript: link hidden by case and a tab', '<a href=" JAVA\tSCRIPT:alert(1)">x</a>', '<a>x</a>'],
-  ['a data: link', '<a href="data:text/html,<script>alert(1)</script>">x</a>', '<a>x</a>'],
-  ['an svg with onload', '<svg onload=alert(1)>', ''],
-  ['a mathml link', '<math><mi xlink:href="javascript:alert(1)">x</mi></math>', ''],
-  ['an iframe', '<iframe src="https://x.example"></iframe>', ''],
-  ['a style element', '<style>*{display:none}</style>text', 'text'],
-  ['a form', '<form action="https://x.example"><input name="q"></form>', ''],
+  ["a script element", "<script>alert(1)</script>", ""],
+  ["an image with onerror", "<img src=x onerror=alert(1)>", ""],
+  ["a javascript: link", '<a href="javascript:alert(1)">x</a>', "<a>x</a>"],
+  ["a javascript: link hidden by case and a tab", '<a href=" JAVA\tSCRIPT:alert(1)">x</a>', "<a>x</a>"],
+  ["a data: link", '<a href="data:text/html,<script>alert(1)</script>">x</a>', "<a>x</a>"],
+  ["an svg with onload", "<svg onload=alert(1)>", ""],
+  ["a mathml link", '<math><mi xlink:href="javascript:alert(1)">x</mi></math>', ""],
+  ["an iframe", '<iframe src="https://x.example"></iframe>', ""],
+  ["a style element", "<style>*{display:none}</style>text", "text"],
+  ["a form", '<form action="https://x.example"><input name="q"></form>', ""],
   [
-    'a new-tab link with handler and style',
+    "a new-tab link with handler and style",
     '<a href="https://ok.example" onclick="x" style="color:red" target="_blank">ok</a>',
     '<a href="https://ok.example" target="_blank" rel="noopener noreferrer">ok</a>',
   ],
-  ['a new-tab link asking for the opener', '<a href="https://x.example" target="_blank" rel="opener">x</a>', '<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>'],
-  ['a link with rel but no target', '<a rel="opener" href="https://x.example">x</a>', '<a href="https://x.example">x</a>'],
-  ['a link targeting the top window', '<a target="_top" href="https://x.example">x</a>', '<a href="https://x.example">x</a>'],
-  ['a plain-http link', '<a href="http://x.example">x</a>', '<a>x</a>'],
-  ['a relative link', '<a href="/signIn">x</a>', '<a>x</a>'],
-  ['a tel: link', '<a href="tel:0120-000-000">電話</a>', '<a href="tel:0120-000-000">電話</a>'],
-  ['a mailto: link', '<a href="mailto:a@b.example">メール</a>', '<a href="mailto:a@b.example">メール</a>'],
-  ['link attributes on a span', '<span class="note" href="https://x.example" target="_blank">s</span>', '<span class="note">s</span>'],
-  ['a data attribute and an id', '<p id="x" data-x="1" class="lead">p</p>', '<p class="lead">p</p>'],
-  ['the allowed inline tags', '<p>a &amp; b<br>c</p><ul><li><strong>x</strong><em>y</em></li></ul>', '<p>a &amp; b<br>c</p><ul><li><strong>x</strong><em>y</em></li></ul>'],
-  ['plain Japanese text', 'お問い合わせは平日のみ承ります。', 'お問い合わせは平日のみ承ります。'],
+  [
+    "a new-tab link asking for the opener",
+    '<a href="https://x.example" target="_blank" rel="opener">x</a>',
+    '<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>',
+  ],
+  [
+    "a link with rel but no target",
+    '<a rel="opener" href="https://x.example">x</a>',
+    '<a href="https://x.example">x</a>',
+  ],
+  [
+    "a link targeting the top window",
+    '<a target="_top" href="https://x.example">x</a>',
+    '<a href="https://x.example">x</a>',
+  ],
+  ["a plain-http link", '<a href="http://x.example">x</a>', "<a>x</a>"],
+  ["a relative link", '<a href="/signIn">x</a>', "<a>x</a>"],
+  ["a tel: link", '<a href="tel:0120-000-000">電話</a>', '<a href="tel:0120-000-000">電話</a>'],
+  ["a mailto: link", '<a href="mailto:a@b.example">メール</a>', '<a href="mailto:a@b.example">メール</a>'],
+  [
+    "link attributes on a span",
+    '<span class="note" href="https://x.example" target="_blank">s</span>',
+    '<span class="note">s</span>',
+  ],
+  ["a data attribute and an id", '<p id="x" data-x="1" class="lead">p</p>', '<p class="lead">p</p>'],
+  [
+    "the allowed inline tags",
+    "<p>a &amp; b<br>c</p><ul><li><strong>x</strong><em>y</em></li></ul>",
+    "<p>a &amp; b<br>c</p><ul><li><strong>x</strong><em>y</em></li></ul>",
+  ],
+  ["plain Japanese text", "お問い合わせは平日のみ承ります。", "お問い合わせは平日のみ承ります。"],
 ];
 
-describe('sanitiseSupportHtml', () => {
-  test.each(payloads)('%s', (_, html, expected) => {
+describe("sanitiseSupportHtml", () => {
+  test.each(payloads)("%s", (_, html, expected) => {
     expect(sanitiseSupportHtml(html)).toBe(expected);
   });
 });
 
-describe('buildBrandData', () => {
+describe("buildBrandData", () => {
   const hostile: RawBrandData = structuredClone({ brands: rawBrands, default: defaultBrand, clients });
-  const joined = payloads.map(([, html]) => html).join('');
+  const joined = payloads.map(([, html]) => html).join("");
   for (const brand of [...hostile.brands.slice(0, 3), hostile.default]) {
     brand.support.defaultMessage = joined;
     brand.support.smsMessage = joined;
     brand.support.totpMessage = joined;
   }
 
-  test('lets no markup that could run script reach the built data', () => {
+  test("lets no markup that could run script reach the built data", () => {
     const built = JSON.stringify(buildBrandData(hostile));
-    for (const needle of ['<script', 'onerror', 'onload', 'onclick', 'javascript:', 'data:', '<iframe', '<svg', 'style=']) {
+    for (const needle of [
+      "<script",
+      "onerror",
+      "onload",
+      "onclick",
+      "javascript:",
+      "data:",
+      "<iframe",
+      "<svg",
+      "style=",
+    ]) {
       expect(built.toLowerCase()).not.toContain(needle);
     }
     expect(built).toContain('rel=\\"noopener noreferrer\\"');
   });
 
-  test('renames raw messages to their sanitised *Html fields and keeps the default brand', () => {
+  test("renames raw messages to their sanitised *Html fields and keeps the default brand", () => {
     const built = buildBrandData();
     expect(brandDataSchema.safeParse(built).success).toBe(true);
-    const client = built.brands.find(({ id }) => id === 'client');
-    expect(client?.support).not.toHaveProperty('defaultMessage');
+    const client = built.brands.find(({ id }) => id === "client");
+    expect(client?.support).not.toHaveProperty("defaultMessage");
     expect(client?.support.defaultMessageHtml).toContain('target="_blank" rel="noopener noreferrer"');
     expect(client?.support.smsMessageHtml).toBeTruthy();
-    expect(built.defaultBrand.id).toBe('default');
+    expect(built.defaultBrand.id).toBe("default");
     expect(built.clients).toEqual(clients);
   });
 
-  test('lists every issue by brand id when the data is invalid', () => {
+  test("lists every issue by brand id when the data is invalid", () => {
     const broken = structuredClone({ brands: rawBrands, default: defaultBrand, clients });
-    const aurora = broken.brands.find(({ id }) => id === 'gungnir-aurora');
-    if (!aurora) throw new Error('fixture lost gungnir-aurora');
-    aurora.colorPattern.primary = 'blue';
-    aurora.support.tel = '12345';
+    const aurora = broken.brands.find(({ id }) => id === "gungnir-aurora");
+    if (!aurora) throw new Error("fixture lost gungnir-aurora");
+    aurora.colorPattern.primary = "blue";
+    aurora.support.tel = "12345";
     expect(() => buildBrandData(broken)).toThrow(
       /brands\[gungnir-aurora\]\.colorPattern\.primary: colour must be #rrggbb[\s\S]*brands\[gungnir-aurora\]\.support\.tel/,
     );
   });
 
-  test('fails readably when a message is nothing but removed markup', () => {
+  test("fails readably when a message is nothing but removed markup", () => {
     const scriptOnly = structuredClone({ brands: rawBrands, default: defaultBrand, clients });
-    scriptOnly.default.support.smsMessage = '<script>alert(1)</script>';
-    expect(() => buildBrandData(scriptOnly)).toThrow(/after sanitising the support messages[\s\S]*defaultBrand\.support\.smsMessageHtml/);
+    scriptOnly.default.support.smsMessage = "<script>alert(1)</script>";
+    expect(() => buildBrandData(scriptOnly)).toThrow(
+      /after sanitising the support messages[\s\S]*defaultBrand\.support\.smsMessageHtml/,
+    );
   });
 });

@@ -1,12 +1,12 @@
-import createDOMPurify, { type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
-import type { z } from 'zod';
-import { clients } from './data/clients';
-import { defaultBrand, rawBrands } from './data/brands';
-import { brandDataSchema, rawBrandDataSchema, type Brand, type BrandData, type RawBrand, type Support } from './schema';
+import createDOMPurify, { type DOMPurify } from "dompurify";
+import { JSDOM } from "jsdom";
+import type { z } from "zod";
+import { defaultBrand, rawBrands } from "./data/brands";
+import { clients } from "./data/clients";
+import { type Brand, type BrandData, brandDataSchema, type RawBrand, rawBrandDataSchema, type Support } from "./schema";
 
-const allowedTags = ['a', 'br', 'strong', 'em', 'span', 'p', 'ul', 'li'];
-const allowedAttributes = ['class', 'href', 'target'];
+const allowedTags = ["a", "br", "strong", "em", "span", "p", "ul", "li"];
+const allowedAttributes = ["class", "href", "target"];
 const allowedHref = /^(?:https:|mailto:|tel:)/i;
 
 let purifier: DOMPurify | undefined;
@@ -14,18 +14,18 @@ let purifier: DOMPurify | undefined;
 // One jsdom window for the whole build: creating it is the slow part.
 function supportHtmlPurifier(): DOMPurify {
   if (purifier) return purifier;
-  purifier = createDOMPurify(new JSDOM('').window);
-  purifier.addHook('uponSanitizeAttribute', (element, event) => {
-    const onLink = element.nodeName === 'A';
-    if (event.attrName === 'href') {
+  purifier = createDOMPurify(new JSDOM("").window);
+  purifier.addHook("uponSanitizeAttribute", (element, event) => {
+    const onLink = element.nodeName === "A";
+    if (event.attrName === "href") {
       event.keepAttr = onLink && allowedHref.test(event.attrValue.trim());
-    } else if (event.attrName === 'target') {
-      event.keepAttr = onLink && event.attrValue === '_blank';
+    } else if (event.attrName === "target") {
+      event.keepAttr = onLink && event.attrValue === "_blank";
     }
   });
   // A new tab must not get a handle on this page (reverse tabnabbing) nor our URL.
-  purifier.addHook('afterSanitizeAttributes', (element) => {
-    if (element.hasAttribute('target')) element.setAttribute('rel', 'noopener noreferrer');
+  purifier.addHook("afterSanitizeAttributes", (element) => {
+    if (element.hasAttribute("target")) element.setAttribute("rel", "noopener noreferrer");
   });
   return purifier;
 }
@@ -43,13 +43,13 @@ export function sanitiseSupportHtml(html: string): string {
 // Names a brand by its id rather than its index, so a data author finds the entry at once.
 function issuePath(issue: z.core.$ZodIssue, raw: unknown): string {
   const [root, index, ...rest] = issue.path;
-  if (root === 'brands' && typeof index === 'number') {
+  if (root === "brands" && typeof index === "number") {
     const brands = (raw as { brands?: { id?: unknown }[] }).brands;
     const id = brands?.[index]?.id;
-    const brand = typeof id === 'string' ? `brands[${id}]` : `brands[${index}]`;
-    return [brand, ...rest.map(String)].join('.');
+    const brand = typeof id === "string" ? `brands[${id}]` : `brands[${index}]`;
+    return [brand, ...rest.map(String)].join(".");
   }
-  return issue.path.map(String).join('.') || '(root)';
+  return issue.path.map(String).join(".") || "(root)";
 }
 
 function sanitiseBrand({ support, ...brand }: RawBrand): Brand {
@@ -65,7 +65,7 @@ function parseBrandData<T>(schema: z.ZodType<T>, data: unknown, stage: string): 
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => `  - ${issuePath(issue, data)}: ${issue.message}`);
-  throw new Error(`Invalid brand data (${stage}):\n${lines.join('\n')}`);
+  throw new Error(`Invalid brand data (${stage}):\n${lines.join("\n")}`);
 }
 
 /**
@@ -73,11 +73,11 @@ function parseBrandData<T>(schema: z.ZodType<T>, data: unknown, stage: string): 
  * gets through `virtual:brand-data`. Node only: DOMPurify needs jsdom here.
  */
 export function buildBrandData(raw: unknown = { brands: rawBrands, default: defaultBrand, clients }): BrandData {
-  const data = parseBrandData(rawBrandDataSchema, raw, 'themes/data/');
+  const data = parseBrandData(rawBrandDataSchema, raw, "themes/data/");
   const built = {
     brands: data.brands.map(sanitiseBrand),
     defaultBrand: sanitiseBrand(data.default),
     clients: data.clients,
   };
-  return parseBrandData(brandDataSchema, built, 'after sanitising the support messages');
+  return parseBrandData(brandDataSchema, built, "after sanitising the support messages");
 }

@@ -1,90 +1,125 @@
-import { describe, expect, test } from 'vitest';
-import { defaultBrand, rawBrands } from './data/brands';
-import { clients } from './data/clients';
-import { rawBrandDataSchema, rawBrandSchema, type RawBrand, type RawBrandData } from './schema';
+import { describe, expect, test } from "vitest";
+import { defaultBrand, rawBrands } from "./data/brands";
+import { clients } from "./data/clients";
+import { type RawBrand, type RawBrandData, rawBrandDataSchema, rawBrandSchema } from "./schema";
 
-const validBrand = rawBrands.find(({ id }) => id === 'gungnir-aurora') as RawBrand;
+const validBrand = rawBrands.find(({ id }) => id === "gungnir-aurora") as RawBrand;
 const data: RawBrandData = { brands: rawBrands, default: defaultBrand, clients };
 
 function brandIssues(change: (brand: RawBrand) => RawBrand): string[] {
   const result = rawBrandSchema.safeParse(change(structuredClone(validBrand)));
-  return result.success ? [] : result.error.issues.map(({ path }) => path.join('.'));
+  return result.success ? [] : result.error.issues.map(({ path }) => path.join("."));
 }
 
 function dataIssues(change: (copy: RawBrandData) => RawBrandData): string[] {
   const result = rawBrandDataSchema.safeParse(change(structuredClone(data)));
-  return result.success ? [] : result.error.issues.map(({ path, message }) => `${path.join('.')}: ${message}`);
+  return result.success ? [] : result.error.issues.map(({ path, message }) => `${path.join(".")}: ${message}`);
 }
 
-describe('rawBrandSchema', () => {
-  test('accepts a valid brand', () => {
+describe("rawBrandSchema", () => {
+  test("accepts a valid brand", () => {
     expect(brandIssues((brand) => brand)).toEqual([]);
   });
 
   test.each<[string, (brand: RawBrand) => RawBrand, string]>([
-    ['a non-kebab id', (b) => ({ ...b, id: 'Gungnir_Aurora' }), 'id'],
-    ['a display name over 40 characters', (b) => ({ ...b, displayName: 'あ'.repeat(41) }), 'displayName'],
-    ['a named colour', (b) => ({ ...b, colorPattern: { ...b.colorPattern, primary: 'red' } }), 'colorPattern.primary'],
-    ['a colour that closes the style', (b) => ({ ...b, colorPattern: { ...b.colorPattern, link: '#000;}</style>' } }), 'colorPattern.link'],
-    ['an image outside /brands/', (b) => ({ ...b, logoImageUrl: 'https://evil.example/logo.svg' }), 'logoImageUrl'],
-    ['an image path climbing out', (b) => ({ ...b, favicon: '/brands/../secret.svg' }), 'favicon'],
-    ['no MFA type', (b) => ({ ...b, mfaTypes: [] }), 'mfaTypes'],
-    ['a repeated MFA type', (b) => ({ ...b, mfaTypes: ['TOTP', 'TOTP'] }), 'mfaTypes'],
-    ['an unknown MFA type', (b) => ({ ...b, mfaTypes: ['EMAIL' as 'TOTP'] }), 'mfaTypes.0'],
-    ['a plain-http fallback URL', (b) => ({ ...b, fallBackUrls: { ...b.fallBackUrls, prod: 'http://www.example/' } }), 'fallBackUrls.prod'],
-    ['a javascript: fallback URL', (b) => ({ ...b, fallBackUrls: { ...b.fallBackUrls, dev: 'javascript:alert(1)' } }), 'fallBackUrls.dev'],
-    ['a consent target without partner', (b) => ({ ...b, consentTarget: true }), 'partnerName'],
-    ['a foreign phone format', (b) => ({ ...b, support: { ...b.support, tel: '+81 120 418 226' } }), 'support.tel'],
-    ['a phone with too few digits', (b) => ({ ...b, support: { ...b.support, tel: '0120-418-22' } }), 'support.tel'],
-    ['a bad e-mail', (b) => ({ ...b, support: { ...b.support, email: 'support at example' } }), 'support.email'],
-    ['an unknown business-hour wording', (b) => ({ ...b, support: { ...b.support, businessHour: '24時間' as never } }), 'support.businessHour'],
-    ['no contact', (b) => ({ ...b, support: { ...b.support, tel: undefined } }), 'support.tel'],
-    ['an advisor-managed service with a phone', (b) => ({ ...b, support: { ...b.support, advisorManaged: true } }), 'support.advisorManaged'],
-    ['a message over 2000 characters', (b) => ({ ...b, support: { ...b.support, defaultMessage: 'a'.repeat(2001) } }), 'support.defaultMessage'],
-    ['an unknown field', (b) => ({ ...b, fallbackUrls: b.fallBackUrls }) as RawBrand, ''],
-  ])('rejects %s', (_, change, path) => {
+    ["a non-kebab id", (b) => ({ ...b, id: "Gungnir_Aurora" }), "id"],
+    ["a display name over 40 characters", (b) => ({ ...b, displayName: "あ".repeat(41) }), "displayName"],
+    ["a named colour", (b) => ({ ...b, colorPattern: { ...b.colorPattern, primary: "red" } }), "colorPattern.primary"],
+    [
+      "a colour that closes the style",
+      (b) => ({ ...b, colorPattern: { ...b.colorPattern, link: "#000;}</style>" } }),
+      "colorPattern.link",
+    ],
+    ["an image outside /brands/", (b) => ({ ...b, logoImageUrl: "https://evil.example/logo.svg" }), "logoImageUrl"],
+    ["an image path climbing out", (b) => ({ ...b, favicon: "/brands/../secret.svg" }), "favicon"],
+    ["no MFA type", (b) => ({ ...b, mfaTypes: [] }), "mfaTypes"],
+    ["a repeated MFA type", (b) => ({ ...b, mfaTypes: ["TOTP", "TOTP"] }), "mfaTypes"],
+    ["an unknown MFA type", (b) => ({ ...b, mfaTypes: ["EMAIL" as "TOTP"] }), "mfaTypes.0"],
+    [
+      "a plain-http fallback URL",
+      (b) => ({ ...b, fallBackUrls: { ...b.fallBackUrls, prod: "http://www.example/" } }),
+      "fallBackUrls.prod",
+    ],
+    [
+      "a javascript: fallback URL",
+      (b) => ({ ...b, fallBackUrls: { ...b.fallBackUrls, dev: "javascript:alert(1)" } }),
+      "fallBackUrls.dev",
+    ],
+    ["a consent target without partner", (b) => ({ ...b, consentTarget: true }), "partnerName"],
+    ["a foreign phone format", (b) => ({ ...b, support: { ...b.support, tel: "+81 120 418 226" } }), "support.tel"],
+    ["a phone with too few digits", (b) => ({ ...b, support: { ...b.support, tel: "0120-418-22" } }), "support.tel"],
+    ["a bad e-mail", (b) => ({ ...b, support: { ...b.support, email: "support at example" } }), "support.email"],
+    [
+      "an unknown business-hour wording",
+      (b) => ({ ...b, support: { ...b.support, businessHour: "24時間" as never } }),
+      "support.businessHour",
+    ],
+    ["no contact", (b) => ({ ...b, support: { ...b.support, tel: undefined } }), "support.tel"],
+    [
+      "an advisor-managed service with a phone",
+      (b) => ({ ...b, support: { ...b.support, advisorManaged: true } }),
+      "support.advisorManaged",
+    ],
+    [
+      "a message over 2000 characters",
+      (b) => ({ ...b, support: { ...b.support, defaultMessage: "a".repeat(2001) } }),
+      "support.defaultMessage",
+    ],
+    ["an unknown field", (b) => ({ ...b, fallbackUrls: b.fallBackUrls }) as RawBrand, ""],
+  ])("rejects %s", (_, change, path) => {
     expect(brandIssues(change)).toContain(path);
   });
 });
 
-describe('rawBrandDataSchema', () => {
-  test('accepts the real data', () => {
+describe("rawBrandDataSchema", () => {
+  test("accepts the real data", () => {
     expect(dataIssues((copy) => copy)).toEqual([]);
   });
 
-  test('rejects a repeated service id', () => {
-    expect(dataIssues((copy) => ({ ...copy, brands: [...copy.brands, validBrand] }))).toContain('brands.45.id: duplicate service id "gungnir-aurora"');
-  });
-
-  test('rejects a client mapped to an unknown service', () => {
-    expect(dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, unknownclient0001: 'gungnir-nowhere' } }))).toContain(
-      'clients.unknownclient0001: client maps to unknown service "gungnir-nowhere"',
+  test("rejects a repeated service id", () => {
+    expect(dataIssues((copy) => ({ ...copy, brands: [...copy.brands, validBrand] }))).toContain(
+      'brands.45.id: duplicate service id "gungnir-aurora"',
     );
   });
 
-  test.each(['Upper-Case-Client', 'short', 'client id with spaces'])('rejects the client id %j', (clientId) => {
-    expect(dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, [clientId]: 'client' } })).length).toBeGreaterThan(0);
+  test("rejects a client mapped to an unknown service", () => {
+    expect(
+      dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, unknownclient0001: "gungnir-nowhere" } })),
+    ).toContain('clients.unknownclient0001: client maps to unknown service "gungnir-nowhere"');
   });
 
-  test('never passes a __proto__ client id on', () => {
+  test.each(["Upper-Case-Client", "short", "client id with spaces"])("rejects the client id %j", (clientId) => {
+    expect(
+      dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, [clientId]: "client" } })).length,
+    ).toBeGreaterThan(0);
+  });
+
+  test("never passes a __proto__ client id on", () => {
     const parsed = rawBrandDataSchema.parse({ ...data, clients: JSON.parse('{"__proto__": "client"}') });
     expect(Object.keys(parsed.clients)).toEqual([]);
     expect(Object.getPrototypeOf(parsed.clients)).toBe(Object.prototype);
   });
 
-  test('rejects no consent target and two consent targets', () => {
-    const none = (copy: RawBrandData) => ({ ...copy, brands: copy.brands.filter(({ consentTarget }) => !consentTarget) });
-    expect(dataIssues((copy) => ({ ...none(copy), clients: {} }))).toContain('brands: exactly one consent target expected, found 0');
-    const second = { ...validBrand, id: 'gungnir-second', consentTarget: true, partnerName: 'パートナー' };
-    expect(dataIssues((copy) => ({ ...copy, brands: [...copy.brands, second] }))).toContain('brands: exactly one consent target expected, found 2');
+  test("rejects no consent target and two consent targets", () => {
+    const none = (copy: RawBrandData) => ({
+      ...copy,
+      brands: copy.brands.filter(({ consentTarget }) => !consentTarget),
+    });
+    expect(dataIssues((copy) => ({ ...none(copy), clients: {} }))).toContain(
+      "brands: exactly one consent target expected, found 0",
+    );
+    const second = { ...validBrand, id: "gungnir-second", consentTarget: true, partnerName: "パートナー" };
+    expect(dataIssues((copy) => ({ ...copy, brands: [...copy.brands, second] }))).toContain(
+      "brands: exactly one consent target expected, found 2",
+    );
   });
 
-  test('rejects a default brand that is a service or a consent target', () => {
-    expect(dataIssues((copy) => ({ ...copy, default: { ...copy.default, id: 'client' } }))).toContain(
+  test("rejects a default brand that is a service or a consent target", () => {
+    expect(dataIssues((copy) => ({ ...copy, default: { ...copy.default, id: "client" } }))).toContain(
       'default.id: the default brand must have the id "default", used by no service',
     );
-    expect(dataIssues((copy) => ({ ...copy, default: { ...copy.default, consentTarget: true, partnerName: 'x' } }))).toContain(
-      'default.consentTarget: the default brand cannot be a consent target',
-    );
+    expect(
+      dataIssues((copy) => ({ ...copy, default: { ...copy.default, consentTarget: true, partnerName: "x" } })),
+    ).toContain("default.consentTarget: the default brand cannot be a consent target");
   });
 });

@@ -1,51 +1,51 @@
-import { z } from 'zod';
-import { brandAssetPathPattern, hexColourPattern } from './cssValues';
+import { z } from "zod";
+import { brandAssetPathPattern, hexColourPattern } from "./cssValues";
 
 /** The business-hour wordings of SPEC §9, exactly as the support modal shows them. */
 export const businessHours = [
-  '平日 8:30〜17:30（祝日・年末年始を除く）',
-  '平日 9:00〜17:00（祝日・年末年始を除く）',
-  '平日 9時〜17時（祝日・年末年始を除く）',
-  '平日 10:00〜17:00（祝日・年末年始を除く）',
+  "平日 8:30〜17:30（祝日・年末年始を除く）",
+  "平日 9:00〜17:00（祝日・年末年始を除く）",
+  "平日 9時〜17時（祝日・年末年始を除く）",
+  "平日 10:00〜17:00（祝日・年末年始を除く）",
 ] as const;
 
-export const mfaTypeSchema = z.enum(['TOTP', 'SMS', 'NONE']);
+export const mfaTypeSchema = z.enum(["TOTP", "SMS", "NONE"]);
 export type MfaType = z.infer<typeof mfaTypeSchema>;
 
 const serviceIdSchema = z
   .string()
   .max(64)
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'service id must be kebab-case');
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "service id must be kebab-case");
 
 // Opaque ids issued by the OAuth2 server.
 const clientIdSchema = z
   .string()
   .min(8)
   .max(64)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, 'client id must be lowercase alphanumerics or hyphens');
+  .regex(/^[a-z0-9][a-z0-9-]*$/, "client id must be lowercase alphanumerics or hyphens");
 
 const nameSchema = z.string().trim().min(1).max(40);
-const hexColourSchema = z.string().regex(hexColourPattern, 'colour must be #rrggbb');
+const hexColourSchema = z.string().regex(hexColourPattern, "colour must be #rrggbb");
 const httpsUrlSchema = z.url({ protocol: /^https$/ }).max(200);
 const messageSchema = z.string().min(1).max(2000);
 
 const brandAssetPathSchema = z
   .string()
   .max(200)
-  .regex(brandAssetPathPattern, 'asset path must be /brands/… with lowercase letters, digits, / _ . -')
-  .refine((path) => !path.split('/').includes('..'), 'asset path must not climb out of /brands/');
+  .regex(brandAssetPathPattern, "asset path must be /brands/… with lowercase letters, digits, / _ . -")
+  .refine((path) => !path.split("/").includes(".."), "asset path must not climb out of /brands/");
 
 const mfaTypesSchema = z
   .array(mfaTypeSchema)
   .min(1)
-  .refine((types) => new Set(types).size === types.length, 'MFA types must be unique');
+  .refine((types) => new Set(types).size === types.length, "MFA types must be unique");
 
 const supportFields = {
   callCenterName: z.string().trim().min(1).max(60),
   tel: z
     .string()
-    .regex(/^0\d{1,4}-\d{1,4}-\d{3,4}$/, 'tel must be a Japanese number like 0120-123-456')
-    .refine((tel) => [10, 11].includes(tel.replace(/-/g, '').length), 'tel must have 10 or 11 digits')
+    .regex(/^0\d{1,4}-\d{1,4}-\d{3,4}$/, "tel must be a Japanese number like 0120-123-456")
+    .refine((tel) => [10, 11].includes(tel.replace(/-/g, "").length), "tel must have 10 or 11 digits")
     .optional(),
   email: z.email().max(254).optional(),
   businessHour: z.enum(businessHours),
@@ -59,10 +59,14 @@ function checkContact(
 ): void {
   const hasContact = support.tel !== undefined || support.email !== undefined;
   if (support.advisorManaged && hasContact) {
-    ctx.addIssue({ code: 'custom', message: 'advisor-managed support carries no tel or email', path: ['advisorManaged'] });
+    ctx.addIssue({
+      code: "custom",
+      message: "advisor-managed support carries no tel or email",
+      path: ["advisorManaged"],
+    });
   }
   if (!support.advisorManaged && !hasContact) {
-    ctx.addIssue({ code: 'custom', message: 'support needs a tel or an email', path: ['tel'] });
+    ctx.addIssue({ code: "custom", message: "support needs a tel or an email", path: ["tel"] });
   }
 }
 
@@ -107,13 +111,18 @@ const brandFields = {
   transfer: z.strictObject({ earlierServiceName: nameSchema }).optional(),
 };
 
-function checkConsentTarget(brand: { consentTarget: boolean; partnerName?: string | undefined }, ctx: z.RefinementCtx): void {
+function checkConsentTarget(
+  brand: { consentTarget: boolean; partnerName?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (brand.consentTarget && brand.partnerName === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'a consent target needs a partnerName', path: ['partnerName'] });
+    ctx.addIssue({ code: "custom", message: "a consent target needs a partnerName", path: ["partnerName"] });
   }
 }
 
-export const rawBrandSchema = z.strictObject({ ...brandFields, support: rawSupportSchema }).superRefine(checkConsentTarget);
+export const rawBrandSchema = z
+  .strictObject({ ...brandFields, support: rawSupportSchema })
+  .superRefine(checkConsentTarget);
 export const brandSchema = z.strictObject({ ...brandFields, support: supportSchema }).superRefine(checkConsentTarget);
 
 const clientMapSchema = z.record(clientIdSchema, serviceIdSchema);
@@ -128,24 +137,40 @@ function checkBrandSet({ brands, defaultBrand, clients }: BrandSet, defaultKey: 
   const seen = new Set<string>();
   brands.forEach((brand, index) => {
     if (seen.has(brand.id)) {
-      ctx.addIssue({ code: 'custom', message: `duplicate service id "${brand.id}"`, path: ['brands', index, 'id'] });
+      ctx.addIssue({ code: "custom", message: `duplicate service id "${brand.id}"`, path: ["brands", index, "id"] });
     }
     seen.add(brand.id);
   });
   for (const [clientId, serviceId] of Object.entries(clients)) {
     if (!seen.has(serviceId)) {
-      ctx.addIssue({ code: 'custom', message: `client maps to unknown service "${serviceId}"`, path: ['clients', clientId] });
+      ctx.addIssue({
+        code: "custom",
+        message: `client maps to unknown service "${serviceId}"`,
+        path: ["clients", clientId],
+      });
     }
   }
   const consentTargets = brands.filter((brand) => brand.consentTarget).length;
   if (consentTargets !== 1) {
-    ctx.addIssue({ code: 'custom', message: `exactly one consent target expected, found ${consentTargets}`, path: ['brands'] });
+    ctx.addIssue({
+      code: "custom",
+      message: `exactly one consent target expected, found ${consentTargets}`,
+      path: ["brands"],
+    });
   }
-  if (defaultBrand.id !== 'default' || seen.has(defaultBrand.id)) {
-    ctx.addIssue({ code: 'custom', message: 'the default brand must have the id "default", used by no service', path: [defaultKey, 'id'] });
+  if (defaultBrand.id !== "default" || seen.has(defaultBrand.id)) {
+    ctx.addIssue({
+      code: "custom",
+      message: 'the default brand must have the id "default", used by no service',
+      path: [defaultKey, "id"],
+    });
   }
   if (defaultBrand.consentTarget) {
-    ctx.addIssue({ code: 'custom', message: 'the default brand cannot be a consent target', path: [defaultKey, 'consentTarget'] });
+    ctx.addIssue({
+      code: "custom",
+      message: "the default brand cannot be a consent target",
+      path: [defaultKey, "consentTarget"],
+    });
   }
 }
 
@@ -156,7 +181,7 @@ export const rawBrandDataSchema = z
     default: rawBrandSchema,
     clients: clientMapSchema,
   })
-  .superRefine((data, ctx) => checkBrandSet({ ...data, defaultBrand: data.default }, 'default', ctx));
+  .superRefine((data, ctx) => checkBrandSet({ ...data, defaultBrand: data.default }, "default", ctx));
 
 /** What the worker gets through `virtual:brand-data`. */
 export const brandDataSchema = z
@@ -165,7 +190,7 @@ export const brandDataSchema = z
     defaultBrand: brandSchema,
     clients: clientMapSchema,
   })
-  .superRefine((data, ctx) => checkBrandSet(data, 'defaultBrand', ctx));
+  .superRefine((data, ctx) => checkBrandSet(data, "defaultBrand", ctx));
 
 export type Support = z.infer<typeof supportSchema>;
 export type Brand = z.infer<typeof brandSchema>;

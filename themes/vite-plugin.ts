@@ -1,7 +1,7 @@
-import type { Plugin } from 'vite';
-import { buildBrandData } from './build';
+import type { Plugin } from "vite";
+import { buildBrandData } from "./build";
 
-const virtualId = 'virtual:brand-data';
+const virtualId = "virtual:brand-data";
 const resolvedVirtualId = `\0${virtualId}`;
 
 /**
@@ -13,7 +13,7 @@ const resolvedVirtualId = `\0${virtualId}`;
 export function brandDataPlugin(): Plugin {
   let moduleSource: string | undefined;
   return {
-    name: 'brand-data',
+    name: "brand-data",
     resolveId(id) {
       return id === virtualId ? resolvedVirtualId : undefined;
     },

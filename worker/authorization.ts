@@ -74,7 +74,12 @@ export function appAuthorizeUrl(authRequest: AuthRequest, prompt: string | undef
 }
 
 /** Authorize for the site itself (own views): the site's state and PKCE, back to /callback. */
-export async function ownAuthorizeUrl(c: AppContext, authRequest: AuthRequest, brand: Brand, prompt: string | undefined): Promise<string> {
+export async function ownAuthorizeUrl(
+  c: AppContext,
+  authRequest: AuthRequest,
+  brand: Brand,
+  prompt: string | undefined,
+): Promise<string> {
   const own = authRequest.own!;
   return authorizeUrl({
     response_type: "code",
@@ -126,15 +131,23 @@ export async function startAuthorization(c: AppContext, brand: Brand, app: AppAu
     ...(app.hashedUserId ? { hashedUserId: app.hashedUserId } : {}),
     ...(app.autoFillUserName ? { autoFillUserName: app.autoFillUserName } : {}),
     signInMode: app.signInMode ?? "accountNumber",
-    ...(app.view === "extSignIn" ? {} : { own: { codeVerifier: newRandomString(PKCE_VERIFIER_LENGTH), state: newRandomString(32) } }),
+    ...(app.view === "extSignIn"
+      ? {}
+      : { own: { codeVerifier: newRandomString(PKCE_VERIFIER_LENGTH), state: newRandomString(32) } }),
   };
   await writeSealed(c, "authRequest", authRequest);
-  const target = app.view === "extSignIn" ? appAuthorizeUrl(authRequest, prompt) : await ownAuthorizeUrl(c, authRequest, brand, prompt);
+  const target =
+    app.view === "extSignIn"
+      ? appAuthorizeUrl(authRequest, prompt)
+      : await ownAuthorizeUrl(c, authRequest, brand, prompt);
   return c.redirect(target, 302);
 }
 
 /** SPEC §5: the decoded token must carry an expiry, and an expired token is rejected. */
-export function tokenClaims(accessToken: string, nowSeconds = Math.floor(Date.now() / 1000)): { exp: number; username: string } | undefined {
+export function tokenClaims(
+  accessToken: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): { exp: number; username: string } | undefined {
   try {
     const claims = decodeJwt(accessToken);
     const username = typeof claims.username === "string" ? claims.username : claims.sub;

@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { BLANK, runRule, type FieldMessageKey, type FieldRuleName, type RuleContext } from "../forms/rules";
+import { BLANK, type FieldMessageKey, type FieldRuleName, type RuleContext, runRule } from "../forms/rules";
 import { fieldMessages } from "../pages/messages";
 import type { AppContext } from "./context";
 
@@ -31,7 +31,9 @@ export type FormResult<T> =
 export async function readForm<S extends z.ZodType>(c: AppContext, schema: S): Promise<FormResult<z.infer<S>>> {
   if (!FORM_TYPES.test(c.req.header("content-type") ?? "")) throw new HTTPException(415);
   const body = await c.req.parseBody();
-  const values = Object.fromEntries(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const values = Object.fromEntries(
+    Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
   const parsed = schema.safeParse(values);
   if (parsed.success) return { ok: true, data: parsed.data };
   const errors: Record<string, string> = {};

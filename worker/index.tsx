@@ -15,7 +15,7 @@ import { tenant } from "./middleware/tenant";
 import { renderPage } from "./render";
 import { screenRoutes } from "./routes/screens";
 import { signInRoutes } from "./routes/signIn";
-import { PROXIED_PREFIXES, emulatorDevProxy, upstreamProxy } from "./routes/upstreamProxy";
+import { emulatorDevProxy, PROXIED_PREFIXES, upstreamProxy } from "./routes/upstreamProxy";
 
 const FORM_BODY_LIMIT = 32 * 1024;
 
@@ -26,7 +26,14 @@ const UPSTREAM_PATHS = [...PROXIED_PREFIXES, "/__emulator/*"];
 
 app.use(requestId());
 app.use(securityHeaders());
-app.use(bodyLimit({ maxSize: FORM_BODY_LIMIT, onError: () => { throw new HTTPException(413); } }));
+app.use(
+  bodyLimit({
+    maxSize: FORM_BODY_LIMIT,
+    onError: () => {
+      throw new HTTPException(413);
+    },
+  }),
+);
 app.use(except(UPSTREAM_PATHS, csrf()));
 app.use(except(UPSTREAM_PATHS, tenant()));
 app.use(except(UPSTREAM_PATHS, appFormAction()));

@@ -13,7 +13,8 @@ import { renderPage } from "./render";
 export function knownPathTenant(): MiddlewareHandler<AppEnv> {
   return async function knownPathTenant(c, next) {
     const tenantId = c.req.param("tenantId");
-    if (!tenantId || brandById(tenantId) === undefined || c.get("brand").id !== tenantId) return renderPage(c, <NotFound />, 404);
+    if (!tenantId || brandById(tenantId) === undefined || c.get("brand").id !== tenantId)
+      return renderPage(c, <NotFound />, 404);
     await next();
   };
 }

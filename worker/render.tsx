@@ -1,12 +1,12 @@
-import type { ReactElement } from "react";
-import { renderToReadableStream } from "react-dom/server";
 import manifest from "virtual:islands-manifest";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ReactElement } from "react";
+import { renderToReadableStream } from "react-dom/server";
 import type { IslandName } from "../islands/names";
 import { nativeAppVersion } from "../islands/nativeBridgeProtocol";
-import { defaultBrand } from "../themes/brands";
 import { Document } from "../pages/layout/Document";
 import type { DeployEnvironment } from "../pages/layout/PageContext";
+import { defaultBrand } from "../themes/brands";
 import type { AppContext } from "./context";
 import { logEvent } from "./log";
 
@@ -20,7 +20,11 @@ export function deployEnvironment(env: Env): DeployEnvironment {
  * Streams a screen (with the default brand when a request failed before its tenant was resolved) as server-rendered React. Status, headers and cookies are all set on the context
  * before this is called: the shell is ready before the first byte leaves, and nothing is set after.
  */
-export async function renderPage(c: AppContext, page: ReactElement, status: ContentfulStatusCode = 200): Promise<Response> {
+export async function renderPage(
+  c: AppContext,
+  page: ReactElement,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
   const islands = new Set<IslandName>();
   const nonce = c.get("nonce");
   const stream = await renderToReadableStream(
@@ -41,7 +45,10 @@ export async function renderPage(c: AppContext, page: ReactElement, status: Cont
     {
       nonce,
       onError(error) {
-        logEvent("error", "render_failed", { requestId: c.get("requestId"), message: error instanceof Error ? error.message : String(error) });
+        logEvent("error", "render_failed", {
+          requestId: c.get("requestId"),
+          message: error instanceof Error ? error.message : String(error),
+        });
       },
     },
   );

@@ -3,6 +3,9 @@ import type { AppContext } from "./context";
 import type { AuthRequest } from "./session/state";
 
 /** The client_id that links on a page should carry: the app's, else the query's, else the brand's first. */
-export function clientIdFor(c: AppContext, authRequest?: Pick<AuthRequest, "clientId"> | undefined): string | undefined {
+export function clientIdFor(
+  c: AppContext,
+  authRequest?: Pick<AuthRequest, "clientId"> | undefined,
+): string | undefined {
   return authRequest?.clientId ?? c.req.query("client_id") ?? clientIdsForService(c.get("brand").id)[0];
 }

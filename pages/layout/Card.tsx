@@ -1,4 +1,4 @@
-import { useContext, type ReactNode } from "react";
+import { type ReactNode, useContext } from "react";
 import { IslandCollector } from "../../islands/host";
 import SessionGuard from "../../islands/SessionGuard";
 import { common, modalMessages } from "../messages";
@@ -34,15 +34,27 @@ export function Card({ title, children, links, modals, support = "default", guar
   const { brand } = usePage();
   return (
     <>
-      <a className="skip-link" href="#main">{common.skipToContent}</a>
+      <a className="skip-link" href="#main">
+        {common.skipToContent}
+      </a>
       <div className="backdrop">
         <main id="main" className="card">
           <header className="card-header">
-            <img className="logo" src={brand.logoImageUrl} alt={common.logoAlt(brand.displayName)} width={160} height={40} />
+            <img
+              className="logo"
+              src={brand.logoImageUrl}
+              alt={common.logoAlt(brand.displayName)}
+              width={160}
+              height={40}
+            />
           </header>
           <h1 className="card-title">{title}</h1>
           {children}
-          {links ? <nav className="card-links" aria-label={title}>{links}</nav> : null}
+          {links ? (
+            <nav className="card-links" aria-label={title}>
+              {links}
+            </nav>
+          ) : null}
         </main>
       </div>
       <SupportModal variant={support} />

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import type { IslandsManifest } from "../../islands/vite-plugin";
 import { IslandCollector } from "../../islands/host";
-import type { IslandName } from "../../islands/names";
 import NativeBridge from "../../islands/NativeBridge";
+import type { IslandName } from "../../islands/names";
+import type { IslandsManifest } from "../../islands/vite-plugin";
 import { themeCss } from "../../themes/css";
 import { common } from "../messages";
 import { PageContext, type PageEnvironment } from "./PageContext";
@@ -17,9 +17,19 @@ interface DocumentProps {
 }
 
 /** Renders after the page in the same pass, so it sees every island the page used; none used, no script. */
-function IslandScripts({ nonce, manifest, islands }: { nonce: string; manifest: IslandsManifest; islands: Set<IslandName> }) {
+function IslandScripts({
+  nonce,
+  manifest,
+  islands,
+}: {
+  nonce: string;
+  manifest: IslandsManifest;
+  islands: Set<IslandName>;
+}) {
   if (islands.size === 0) return null;
-  const preloads = [...new Set([...manifest.entryImports, ...[...islands].flatMap((name) => manifest.islands[name] ?? [])])];
+  const preloads = [
+    ...new Set([...manifest.entryImports, ...[...islands].flatMap((name) => manifest.islands[name] ?? [])]),
+  ];
   return (
     <>
       {preloads.map((href) => (

@@ -1,10 +1,15 @@
 import BackButton from "../../islands/BackButton";
-import { common, modalMessages, type ModalKey } from "../messages";
+import { common, type ModalKey, modalMessages } from "../messages";
 import { Modal } from "./Modal";
 import { serviceTopUrl, usePage } from "./PageContext";
 
 /** Modals of the SPEC §8 catalogue that do not allow closing. */
-const NOT_CLOSABLE: ReadonlySet<ModalKey> = new Set(["maintenance", "otherTab", "parameterError", "callbackParameterError"]);
+const NOT_CLOSABLE: ReadonlySet<ModalKey> = new Set([
+  "maintenance",
+  "otherTab",
+  "parameterError",
+  "callbackParameterError",
+]);
 /** After these the browser goes back (SPEC §2 entry screen, §8 missing state). */
 const GOES_BACK: ReadonlySet<ModalKey> = new Set(["parameterError", "callbackParameterError"]);
 

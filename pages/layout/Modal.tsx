@@ -20,7 +20,11 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
   const titleId = `${id}-title`;
   const content = (
     <>
-      {title ? <h2 id={titleId} className="modal-title">{title}</h2> : null}
+      {title ? (
+        <h2 id={titleId} className="modal-title">
+          {title}
+        </h2>
+      ) : null}
       <div className="modal-content">
         {body ? <p className="modal-body">{body}</p> : null}
         {children}
@@ -30,11 +34,20 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
   if (openOnLoad) {
     return (
       <div className="modal-overlay">
-        <dialog open id={id} className="modal" aria-modal="true" aria-labelledby={title ? titleId : undefined} aria-label={title ? undefined : common.close}>
+        <dialog
+          open
+          id={id}
+          className="modal"
+          aria-modal="true"
+          aria-labelledby={title ? titleId : undefined}
+          aria-label={title ? undefined : common.close}
+        >
           {content}
           {closable ? (
             <form method="dialog" className="modal-actions">
-              <button type="submit" className="button button--secondary">{common.close}</button>
+              <button type="submit" className="button button--secondary">
+                {common.close}
+              </button>
             </form>
           ) : null}
         </dialog>
@@ -42,7 +55,12 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
     );
   }
   return (
-    <dialog id={id} popover={closable ? "auto" : "manual"} className="modal" aria-labelledby={title ? titleId : undefined}>
+    <dialog
+      id={id}
+      popover={closable ? "auto" : "manual"}
+      className="modal"
+      aria-labelledby={title ? titleId : undefined}
+    >
       {content}
       {closable ? (
         <div className="modal-actions">
@@ -56,9 +74,22 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
 }
 
 /** A control that opens a popover modal without any script; it looks like a link unless it is a step of a form. */
-export function ModalOpener({ target, children, look = "link" }: { target: string; children: ReactNode; look?: "link" | "button" }) {
+export function ModalOpener({
+  target,
+  children,
+  look = "link",
+}: {
+  target: string;
+  children: ReactNode;
+  look?: "link" | "button";
+}) {
   return (
-    <button type="button" className={look === "button" ? "button" : "link-button"} popoverTarget={target} popoverTargetAction="show">
+    <button
+      type="button"
+      className={look === "button" ? "button" : "link-button"}
+      popoverTarget={target}
+      popoverTargetAction="show"
+    >
       {children}
     </button>
   );

@@ -25,7 +25,14 @@ function modulePath(text: string): { size: number; path: string } {
 export function QrCode({ text, label, pixels = 200 }: { text: string; label: string; pixels?: number }) {
   const { size, path } = modulePath(text);
   return (
-    <svg role="img" aria-label={label} viewBox={`0 0 ${size} ${size}`} width={pixels} height={pixels} shapeRendering="crispEdges">
+    <svg
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${size} ${size}`}
+      width={pixels}
+      height={pixels}
+      shapeRendering="crispEdges"
+    >
       <rect width={size} height={size} fill="#fff" />
       <path d={path} fill="#000" />
     </svg>

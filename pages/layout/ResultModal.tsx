@@ -14,7 +14,9 @@ export function ResultModal({ id, title, body, href, label }: ResultModalProps) 
   return (
     <Modal id={id} title={title} body={body || undefined} closable={false} openOnLoad>
       <div className="modal-actions">
-        <a className="button" href={href}>{label}</a>
+        <a className="button" href={href}>
+          {label}
+        </a>
       </div>
     </Modal>
   );

@@ -1,4 +1,4 @@
-import { supportModal, common } from "../messages";
+import { common, supportModal } from "../messages";
 import { Modal, ModalOpener } from "./Modal";
 import { usePage } from "./PageContext";
 
@@ -12,7 +12,10 @@ export function SupportLink() {
 export function SupportModal({ variant = "default" }: { variant?: "default" | "sms" | "totp" }) {
   const { brand } = usePage();
   const support = brand.support;
-  const messageHtml = (variant === "sms" && support.smsMessageHtml) || (variant === "totp" && support.totpMessageHtml) || support.defaultMessageHtml;
+  const messageHtml =
+    (variant === "sms" && support.smsMessageHtml) ||
+    (variant === "totp" && support.totpMessageHtml) ||
+    support.defaultMessageHtml;
   return (
     <Modal id={SUPPORT_MODAL_ID} title={supportModal.title} closable>
       {support.advisorManaged ? (

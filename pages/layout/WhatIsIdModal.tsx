@@ -11,5 +11,12 @@ export function WhatIsIdLink() {
 
 export function WhatIsIdModal() {
   const { brand } = usePage();
-  return <Modal id={WHAT_IS_ID_MODAL_ID} title={whatIsIdModal.title(brand.providerName)} body={whatIsIdModal.body(brand.providerName)} closable />;
+  return (
+    <Modal
+      id={WHAT_IS_ID_MODAL_ID}
+      title={whatIsIdModal.title(brand.providerName)}
+      body={whatIsIdModal.body(brand.providerName)}
+      closable
+    />
+  );
 }

@@ -3,11 +3,11 @@ import http from "node:http";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { sampleClientIds } from "../../themes/data/clients";
-import { sealedCookies, type SealedCookieName } from "../../worker/session/cookies";
+import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
-import { screenCases, type ScreenState } from "../screens";
+import { type ScreenState, screenCases } from "../screens";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page against a static asset
 // on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.
@@ -40,7 +40,10 @@ async function cookieHeader(state: ScreenState, keys: string): Promise<string> {
 }
 
 function scriptUrls(html: string): string[] {
-  const found = [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g), ...html.matchAll(/<link rel="modulepreload"[^>]*\bhref="([^"]+)"/g)].map((m) => m[1]!);
+  const found = [
+    ...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload"[^>]*\bhref="([^"]+)"/g),
+  ].map((m) => m[1]!);
   return [...new Set(found)];
 }
 
@@ -70,9 +73,11 @@ async function load(url: string, cookie: string, seconds: number): Promise<{ rps
       });
     });
   const started = Date.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (Date.now() < until) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) await one();
+    }),
+  );
   agent.destroy();
   return { rps: done / ((Date.now() - started) / 1000), errors };
 }
@@ -83,7 +88,9 @@ function row(cells: Array<string | number>, widths: number[]): string {
 
 async function main() {
   if (!process.argv.includes("--no-build")) buildForE2e();
-  const wranglerJson = JSON.parse(readFileSync(join(ROOT, "dist/signin_site/wrangler.json"), "utf8")) as { vars: Record<string, string> };
+  const wranglerJson = JSON.parse(readFileSync(join(ROOT, "dist/signin_site/wrangler.json"), "utf8")) as {
+    vars: Record<string, string>;
+  };
   const vars = wranglerJson.vars;
   const worker = (await import(join(ROOT, "dist/signin_site/index.js"))) as WorkerModule;
   const env = {
@@ -93,14 +100,17 @@ async function main() {
   };
   const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
 
-  console.log(`SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${BRAND.serviceId})\n`);
+  console.log(
+    `SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${BRAND.serviceId})\n`,
+  );
   const widths = [32, 7, 10, 10, 10, 10, 10];
   console.log(row(["screen", "status", "html", "html.gz", "js.gz", "ssr.med", "ssr.p99"], widths));
   let failures = 0;
   const medians: number[] = [];
   for (const screen of screenCases(BRAND)) {
     const cookie = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
-    const request = () => new Request(`https://bench.test${screen.path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    const request = () =>
+      new Request(`https://bench.test${screen.path}`, { headers: cookie ? { Cookie: cookie } : {} });
     let html = "";
     let status = 0;
     for (let i = 0; i < 20; i++) {
@@ -131,7 +141,16 @@ async function main() {
     if (over.length) failures++;
     console.log(
       row(
-        [screen.name, status, html.length, htmlGzip, js, median.toFixed(3), percentile(times, 99).toFixed(3), over.length ? `OVER: ${over.join(", ")}` : "ok"],
+        [
+          screen.name,
+          status,
+          html.length,
+          htmlGzip,
+          js,
+          median.toFixed(3),
+          percentile(times, 99).toFixed(3),
+          over.length ? `OVER: ${over.join(", ")}` : "ok",
+        ],
         [...widths, 20],
       ),
     );
@@ -146,9 +165,13 @@ async function main() {
     const cookie = await cookieHeader(signIn.state, vars.SESSION_KEYS ?? "");
     const page = await load(`${server.url}${signIn.path}`, cookie, LOAD_SECONDS);
     const asset = await load(`${server.url}/brands/${BRAND.serviceId}/logo.svg`, "", LOAD_SECONDS);
-    console.log(`\nthroughput on the local workerd, ${CONNECTIONS} connections, ${LOAD_SECONDS} s each (load generator on the same 2 cores):`);
+    console.log(
+      `\nthroughput on the local workerd, ${CONNECTIONS} connections, ${LOAD_SECONDS} s each (load generator on the same 2 cores):`,
+    );
     console.log(`  ${signIn.path}: ${page.rps.toFixed(0)} req/s (${page.errors} errors)`);
-    console.log(`  static asset /brands/${BRAND.serviceId}/logo.svg: ${asset.rps.toFixed(0)} req/s (${asset.errors} errors)`);
+    console.log(
+      `  static asset /brands/${BRAND.serviceId}/logo.svg: ${asset.rps.toFixed(0)} req/s (${asset.errors} errors)`,
+    );
     console.log(`  page / static ratio: ${(page.rps / asset.rps).toFixed(2)}`);
   } finally {
     await server.stop();

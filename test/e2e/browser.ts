@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { sealedCookies, type SealedCookieName, type SealedState } from "../../worker/session/cookies";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { type SealedCookieName, type SealedState, sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";

@@ -22,11 +22,16 @@ export function ensureChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot || !existsSync("/etc/debian_version")) {
-    throw new Error(`Chromium is missing at ${CHROMIUM_PATH}. Install it with: sudo apt-get install -y chromium fonts-noto-cjk (or set CHROMIUM_PATH).`);
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM_PATH}. Install it with: sudo apt-get install -y chromium fonts-noto-cjk (or set CHROMIUM_PATH).`,
+    );
   }
   console.log("[e2e] installing Debian's chromium and Japanese fonts (apt-get)…");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium", "fonts-noto-cjk"], { stdio: "inherit", env });
+  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium", "fonts-noto-cjk"], {
+    stdio: "inherit",
+    env,
+  });
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get finished but ${CHROMIUM_PATH} is still missing`);
 }

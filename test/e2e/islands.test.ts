@@ -14,7 +14,10 @@ afterAll(async () => {
 
 async function signUpPasswordPage(clientServiceCookie: string, javaScriptEnabled = true) {
   const context = await browser.newContext({ javaScriptEnabled });
-  await withCookies(context, [await sealedCookie("signUp", { loginChallenge: "challenge", email: "new.user@example.com" }), `__Host-service=${clientServiceCookie}`]);
+  await withCookies(context, [
+    await sealedCookie("signUp", { loginChallenge: "challenge", email: "new.user@example.com" }),
+    `__Host-service=${clientServiceCookie}`,
+  ]);
   const page = await context.newPage();
   const violations: string[] = [];
   page.on("console", (message) => {
@@ -36,7 +39,9 @@ describe("islands in Chromium", () => {
       await expect.poll(() => submit.isDisabled()).toBe(true);
       expect(await page.locator('[data-check="length"]').getAttribute("data-met")).toBe("false");
       expect(await page.locator('[data-check="lowercase"]').getAttribute("data-met")).toBe("true");
-      expect(await page.locator("#field-password-message").textContent()).toBe("パスワードは8文字以上256文字未満で入力してください");
+      expect(await page.locator("#field-password-message").textContent()).toBe(
+        "パスワードは8文字以上256文字未満で入力してください",
+      );
       await password.fill("Abcdefg1!");
       await expect.poll(() => submit.isEnabled()).toBe(true);
       expect(await page.locator('.checklist-row[data-met="false"]').count()).toBe(0);

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { launchChromium } from "./browser";
-import { PASSWORD, emulator, expectNothingSecretInPage, newContext, openApp, watchSecrets, type App } from "./journeys";
+import { type App, emulator, expectNothingSecretInPage, newContext, openApp, PASSWORD, watchSecrets } from "./journeys";
 
 // Issue 4 journeys in Chromium against the built site and the emulator, with JavaScript on and off.
 

@@ -9,15 +9,24 @@ export const PASSWORD = "Passw0rd!";
 
 export function emulator(baseUrl: string) {
   const call = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${baseUrl}/__emulator${path}`, { ...init, headers: { "Content-Type": "application/json", ...(init.headers ?? {}) } });
+    const response = await fetch(`${baseUrl}/__emulator${path}`, {
+      ...init,
+      headers: { "Content-Type": "application/json", ...(init.headers ?? {}) },
+    });
     if (response.status >= 400) throw new Error(`emulator ${path}: ${response.status} ${await response.text()}`);
     return response;
   };
   return {
     reset: () => call("/reset", { method: "POST" }),
-    seed: (user: Record<string, unknown>) => call("/users", { method: "POST", body: JSON.stringify({ password: PASSWORD, emailVerified: true, ...user }) }),
+    seed: (user: Record<string, unknown>) =>
+      call("/users", { method: "POST", body: JSON.stringify({ password: PASSWORD, emailVerified: true, ...user }) }),
     async latest(to: string): Promise<{ code?: string; link?: string; subject: string; text: string }> {
-      const items = (await (await call(`/outbox?to=${encodeURIComponent(to)}`)).json()) as Array<{ code?: string; link?: string; subject: string; text: string }>;
+      const items = (await (await call(`/outbox?to=${encodeURIComponent(to)}`)).json()) as Array<{
+        code?: string;
+        link?: string;
+        subject: string;
+        text: string;
+      }>;
       if (!items[0]) throw new Error(`no mail or SMS to ${to}`);
       return items[0];
     },
@@ -38,7 +47,13 @@ export interface App {
 }
 
 /** A brand's app opening the site in its webview: the app's PKCE, and a route that plays the app's callback. */
-export async function openApp(context: BrowserContext, baseUrl: string, serviceId: string, clientId: string, view = "signIn"): Promise<App> {
+export async function openApp(
+  context: BrowserContext,
+  baseUrl: string,
+  serviceId: string,
+  clientId: string,
+  view = "signIn",
+): Promise<App> {
   const start = await appStart({ serviceId, clientId }, view);
   let resolve!: (url: URL) => void;
   const received = new Promise<URL>((r) => (resolve = r));
@@ -46,7 +61,14 @@ export async function openApp(context: BrowserContext, baseUrl: string, serviceI
     resolve(new URL(route.request().url()));
     await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" });
   });
-  return { serviceId, clientId, startUrl: `${baseUrl}${start.path}`, redirectUri: start.appRedirect, codeVerifier: start.verifier, received };
+  return {
+    serviceId,
+    clientId,
+    startUrl: `${baseUrl}${start.path}`,
+    redirectUri: start.appRedirect,
+    codeVerifier: start.verifier,
+    received,
+  };
 }
 
 /** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */

@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { launchChromium } from "./browser";
-import { PASSWORD, emulator, newContext, openApp } from "./journeys";
+import { emulator, newContext, openApp, PASSWORD } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
 // /{tenantId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and
@@ -29,7 +29,10 @@ describe("the native app with oauth4webapi", () => {
     await idp.reset();
     await idp.seed({ email: "app.user@example.com" });
     const issuer = new URL(baseUrl);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }),
+    );
     expect(as.token_endpoint).toBe(`${baseUrl}/oauth2/token`);
     const client: oauth.Client = { client_id: SERVICE.clientId };
 
@@ -44,7 +47,15 @@ describe("the native app with oauth4webapi", () => {
       const callback = await app.received;
 
       const params = oauth.validateAuthResponse(as, client, callback, "app-state-0001");
-      const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, app.redirectUri, app.codeVerifier, insecure);
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        app.redirectUri,
+        app.codeVerifier,
+        insecure,
+      );
       const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
       expect(tokens.token_type.toLowerCase()).toBe("bearer");
 
@@ -54,7 +65,15 @@ describe("the native app with oauth4webapi", () => {
       expect(payload.sub).toBeTruthy();
 
       // The same code a second time is refused.
-      const again = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, app.redirectUri, app.codeVerifier, insecure);
+      const again = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        app.redirectUri,
+        app.codeVerifier,
+        insecure,
+      );
       await expect(oauth.processAuthorizationCodeResponse(as, client, again)).rejects.toThrow();
     } finally {
       await context.close();

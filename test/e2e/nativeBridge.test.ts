@@ -7,7 +7,8 @@ import { launchChromium, sealedCookie, withCookies } from "./browser";
 // User-Agent marker and a stand-in for react-native-webview's `window.ReactNativeWebView`.
 
 const baseUrl = inject("baseUrl");
-const BROWSER_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
+const BROWSER_UA =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 const APP_UA = `${BROWSER_UA} KazahanaApp/3.12.0`;
 // The `client` brand: its support modal has a mail link and a target=_blank FAQ link; service top is its dev URL.
 const signInPath = `/signIn?client_id=${sampleClientIds.client}`;
@@ -35,13 +36,19 @@ async function webView(userAgent: string): Promise<{ context: BrowserContext; ou
   await withCookies(context, [await sealedCookie("signIn", { loginChallenge: "login-challenge-bridge-0001" })]);
   await context.addInitScript(() => {
     window.__sent = [];
-    (window as unknown as { ReactNativeWebView: unknown }).ReactNativeWebView = { postMessage: (message: string) => window.__sent.push(message) };
+    (window as unknown as { ReactNativeWebView: unknown }).ReactNativeWebView = {
+      postMessage: (message: string) => window.__sent.push(message),
+    };
   });
   // Any navigation away from the site lands here instead of the network.
   const outside: string[] = [];
   await context.route(/^https:\/\/[^/]*kazahana-sec\.example\//, async (route) => {
     outside.push(route.request().url());
-    await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>outside</title><p>outside</p>" });
+    await route.fulfill({
+      status: 200,
+      contentType: "text/html",
+      body: "<!doctype html><title>outside</title><p>outside</p>",
+    });
   });
   return { context, outside };
 }
@@ -53,7 +60,8 @@ async function openInApp(context: BrowserContext, path: string): Promise<Page> {
   return page;
 }
 
-const sent = (page: Page) => page.evaluate(() => window.__sent.map((text) => JSON.parse(text) as Record<string, unknown>));
+const sent = (page: Page) =>
+  page.evaluate(() => window.__sent.map((text) => JSON.parse(text) as Record<string, unknown>));
 
 describe("native bridge (SPEC §1) inside the app's webview", () => {
   it("posts openExternalBrowser for the service-top link and does not navigate", async () => {
@@ -62,7 +70,11 @@ describe("native bridge (SPEC §1) inside the app's webview", () => {
       const page = await openInApp(context, signInPath);
       const before = page.url();
       await page.getByRole("link", { name: "サービスのトップへ戻る" }).click();
-      await expect.poll(() => sent(page)).toEqual([{ v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "openExternalBrowser", url: SERVICE_TOP }]);
+      await expect
+        .poll(() => sent(page))
+        .toEqual([
+          { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "openExternalBrowser", url: SERVICE_TOP },
+        ]);
       expect(page.url()).toBe(before);
       expect(outside).toEqual([]);
     } finally {
@@ -79,10 +91,12 @@ describe("native bridge (SPEC §1) inside the app's webview", () => {
       await expect.poll(() => modal.isVisible()).toBe(true);
       await modal.getByRole("link", { name: SUPPORT_MAIL }).click();
       await modal.getByRole("link", { name: "よくある質問" }).click();
-      await expect.poll(() => sent(page)).toEqual([
-        { v: 1, id: expect.any(String), type: "sendMail", to: SUPPORT_MAIL },
-        { v: 1, id: expect.any(String), type: "openExternalBrowser", url: FAQ },
-      ]);
+      await expect
+        .poll(() => sent(page))
+        .toEqual([
+          { v: 1, id: expect.any(String), type: "sendMail", to: SUPPORT_MAIL },
+          { v: 1, id: expect.any(String), type: "openExternalBrowser", url: FAQ },
+        ]);
       expect(context.pages()).toHaveLength(1);
       expect(outside).toEqual([]);
     } finally {
@@ -106,7 +120,11 @@ describe("native bridge (SPEC §1) inside the app's webview", () => {
     const { context, outside } = await webView(APP_UA);
     try {
       const page = await openInApp(context, "/no/such/page");
-      expect(await page.locator("[data-island]").evaluateAll((hosts) => hosts.map((host) => (host as HTMLElement).dataset.island))).toEqual(["NativeBridge"]);
+      expect(
+        await page
+          .locator("[data-island]")
+          .evaluateAll((hosts) => hosts.map((host) => (host as HTMLElement).dataset.island)),
+      ).toEqual(["NativeBridge"]);
       await page.getByRole("link", { name: "サービスのトップへ戻る" }).click();
       await expect.poll(async () => (await sent(page)).map((message) => message.type)).toEqual(["openExternalBrowser"]);
       expect(outside).toEqual([]);

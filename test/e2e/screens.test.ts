@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { screenCases, type ScreenBrand, type ScreenCase } from "../screens";
+import { type ScreenBrand, type ScreenCase, screenCases } from "../screens";
 import { launchChromium, sealedCookie, withCookies } from "./browser";
 
 // Every screen for the neutral theme and three brands: a screenshot, an axe audit (no serious or critical
@@ -17,7 +17,10 @@ const themes: Array<{ label: string; brand: ScreenBrand }> = [
   { label: "default", brand: { serviceId: "default", clientId: "no-such-client" } },
   { label: "gungnir-aurora", brand: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir } },
   { label: "liqueur-lemon", brand: { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon } },
-  { label: "liqueur-lemon-money-forword", brand: { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner } },
+  {
+    label: "liqueur-lemon-money-forword",
+    brand: { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner },
+  },
 ];
 
 let browser: Browser;
@@ -28,8 +31,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(context: BrowserContext, brand: ScreenBrand, screen: ScreenCase): Promise<{ page: Page; status: number }> {
-  const cookies = await Promise.all(Object.entries(screen.state).map(([which, value]) => sealedCookie(which as never, value as never)));
+async function open(
+  context: BrowserContext,
+  brand: ScreenBrand,
+  screen: ScreenCase,
+): Promise<{ page: Page; status: number }> {
+  const cookies = await Promise.all(
+    Object.entries(screen.state).map(([which, value]) => sealedCookie(which as never, value as never)),
+  );
   // Screens reached without a client_id keep the service the user came from (ARCHITECTURE §6).
   if (brand.serviceId !== "default") cookies.push(`__Host-service=${brand.serviceId}`);
   await withCookies(context, cookies);
@@ -41,50 +50,85 @@ async function open(context: BrowserContext, brand: ScreenBrand, screen: ScreenC
 async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            options: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(" ")),
+    }));
   });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(", ")}`);
 }
 
 for (const { label, brand } of themes) {
   // Screens under /{tenantId}/ exist only for a real service.
-  const cases = screenCases(brand).filter((screen) => label !== "default" || !screen.path.startsWith(`/${brand.serviceId}/`));
+  const cases = screenCases(brand).filter(
+    (screen) => label !== "default" || !screen.path.startsWith(`/${brand.serviceId}/`),
+  );
 
   describe(`screens in the ${label} theme`, () => {
-    it.each(cases.map((screen) => [screen.name, screen] as const))("%s: renders, passes axe, screenshot", async (_name, screen) => {
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 414, height: 896 }, locale: "ja-JP" });
-      try {
-        const { page, status } = await open(context, brand, screen);
-        expect(status).toBe(screen.status);
-        await expect.poll(() => page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
-        if ((await page.locator("[data-island]").count()) > 0) {
-          await page.waitForFunction(() => document.querySelectorAll("[data-island]").length > 0 && !document.querySelector(".password-toggle[hidden]"));
+    it.each(cases.map((screen) => [screen.name, screen] as const))(
+      "%s: renders, passes axe, screenshot",
+      async (_name, screen) => {
+        const context = await browser.newContext({
+          bypassCSP: true,
+          viewport: { width: 414, height: 896 },
+          locale: "ja-JP",
+        });
+        try {
+          const { page, status } = await open(context, brand, screen);
+          expect(status).toBe(screen.status);
+          await expect.poll(() => page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
+          if ((await page.locator("[data-island]").count()) > 0) {
+            await page.waitForFunction(
+              () =>
+                document.querySelectorAll("[data-island]").length > 0 &&
+                !document.querySelector(".password-toggle[hidden]"),
+            );
+          }
+          mkdirSync(`${GALLERY}/${label}`, { recursive: true });
+          await page.screenshot({ path: `${GALLERY}/${label}/${screen.name}.png`, fullPage: true });
+          expect(await seriousAxeViolations(page)).toEqual([]);
+        } finally {
+          await context.close();
         }
-        mkdirSync(`${GALLERY}/${label}`, { recursive: true });
-        await page.screenshot({ path: `${GALLERY}/${label}/${screen.name}.png`, fullPage: true });
-        expect(await seriousAxeViolations(page)).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    });
+      },
+    );
 
-    it.each(cases.map((screen) => [screen.name, screen] as const))("%s: renders completely with JavaScript disabled", async (_name, screen) => {
-      const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 414, height: 896 } });
-      try {
-        const { page, status } = await open(context, brand, screen);
-        expect(status).toBe(screen.status);
-        expect(await page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
-        expect(await page.locator("h1").count()).toBe(1);
-        expect(await page.locator("img.logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-        const fields = await page.locator("form[method=post] input:not([type=hidden])").count();
-        const labelled = await page.locator("form[method=post] input:not([type=hidden])").evaluateAll((inputs) => inputs.filter((input) => (input as HTMLInputElement).labels?.length).length);
-        expect(labelled).toBe(fields);
-        expect(await page.locator(".password-toggle:visible").count()).toBe(0);
-      } finally {
-        await context.close();
-      }
-    });
+    it.each(cases.map((screen) => [screen.name, screen] as const))(
+      "%s: renders completely with JavaScript disabled",
+      async (_name, screen) => {
+        const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 414, height: 896 } });
+        try {
+          const { page, status } = await open(context, brand, screen);
+          expect(status).toBe(screen.status);
+          expect(await page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
+          expect(await page.locator("h1").count()).toBe(1);
+          expect(
+            await page.locator("img.logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+          ).toBe(true);
+          const fields = await page.locator("form[method=post] input:not([type=hidden])").count();
+          const labelled = await page
+            .locator("form[method=post] input:not([type=hidden])")
+            .evaluateAll((inputs) => inputs.filter((input) => (input as HTMLInputElement).labels?.length).length);
+          expect(labelled).toBe(fields);
+          expect(await page.locator(".password-toggle:visible").count()).toBe(0);
+        } finally {
+          await context.close();
+        }
+      },
+    );
   });
 }

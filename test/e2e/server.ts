@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 
 // npm scripts and vitest both run from the project root.
 const ROOT = process.cwd();
@@ -9,7 +9,13 @@ export function buildForE2e(): void {
   const result = spawnSync("npx", ["vite", "build"], {
     cwd: ROOT,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", CLOUDFLARE_ENV: "dev", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      CLOUDFLARE_ENV: "dev",
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
   });
   if (result.status !== 0) throw new Error(`vite build for the e2e tests failed (exit ${result.status})`);
 }

@@ -8,7 +8,8 @@ import { launchChromium, sealedCookie, withCookies } from "./browser";
 const baseUrl = inject("baseUrl");
 const MARKER_KEY = "signin.tabMarker";
 const OTHER_TAB_TITLE = "操作が中断されました";
-const OTHER_TAB_BODY = "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。";
+const OTHER_TAB_BODY =
+  "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。";
 const signInPath = `/signIn?client_id=${sampleClientIds.gungnir}`;
 
 let browser: Browser;

@@ -1,11 +1,26 @@
-import { TOTP } from 'otpauth';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { accessTokenFor, bearer, call, latestMail, login, outbox, postJson, resetEmulator, sampleClientIds, seedUser, setClock, site, startLogin, strongPassword } from './emulatorClient';
+import { TOTP } from "otpauth";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  accessTokenFor,
+  bearer,
+  call,
+  latestMail,
+  login,
+  outbox,
+  postJson,
+  resetEmulator,
+  sampleClientIds,
+  seedUser,
+  setClock,
+  site,
+  startLogin,
+  strongPassword,
+} from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
-const email = 'account@example.jp';
-const phone = '+8109012345678';
+const email = "account@example.jp";
+const phone = "+8109012345678";
 
 async function signedIn(extra: Parameters<typeof seedUser>[0] | object = {}): Promise<string> {
   await seedUser({ email, ...extra });
@@ -21,195 +36,290 @@ async function expectProblem(response: Response, status: number, type: string): 
   expect(await response.json()).toMatchObject({ type });
 }
 
-describe('bearer tokens', () => {
-  it('refuses a missing, forged, expired or id token on every account call', async () => {
+describe("bearer tokens", () => {
+  it("refuses a missing, forged, expired or id token on every account call", async () => {
     const token = await signedIn();
-    const [header, payload] = token.split('.');
-    const forged = `${header}.${payload}.${'A'.repeat(86)}`;
+    const [header, payload] = token.split(".");
+    const forged = `${header}.${payload}.${"A".repeat(86)}`;
     const calls: [string, string][] = [
-      ['GET', '/auth/v1/user/profile'],
-      ['PATCH', '/auth/v1/user/password'],
-      ['PATCH', '/auth/v1/user/email'],
-      ['POST', '/auth/v1/user/email'],
-      ['POST', '/auth/v1/user/email/confirm'],
-      ['POST', '/auth/v1/user/mfa/setup'],
-      ['POST', '/auth/v1/user/mfa/confirm'],
+      ["GET", "/auth/v1/user/profile"],
+      ["PATCH", "/auth/v1/user/password"],
+      ["PATCH", "/auth/v1/user/email"],
+      ["POST", "/auth/v1/user/email"],
+      ["POST", "/auth/v1/user/email/confirm"],
+      ["POST", "/auth/v1/user/mfa/setup"],
+      ["POST", "/auth/v1/user/mfa/confirm"],
     ];
     for (const [method, path] of calls) {
-      const missing = await call(path, { method, headers: method === 'GET' ? {} : { 'content-type': 'application/json' }, body: method === 'GET' ? null : '{}' });
-      await expectProblem(missing, 401, 'unauthorized');
-      await expectProblem(await call(path, { method, headers: bearer(forged), body: method === 'GET' ? null : '{}' }), 401, 'unauthorized');
+      const missing = await call(path, {
+        method,
+        headers: method === "GET" ? {} : { "content-type": "application/json" },
+        body: method === "GET" ? null : "{}",
+      });
+      await expectProblem(missing, 401, "unauthorized");
+      await expectProblem(
+        await call(path, { method, headers: bearer(forged), body: method === "GET" ? null : "{}" }),
+        401,
+        "unauthorized",
+      );
     }
-    expect((await call('/auth/v1/user/profile', { headers: bearer(token) })).status).toBe(200);
+    expect((await call("/auth/v1/user/profile", { headers: bearer(token) })).status).toBe(200);
     await setClock(3_600_000 + 1000);
-    await expectProblem(await call('/auth/v1/user/profile', { headers: bearer(token) }), 401, 'unauthorized');
+    await expectProblem(await call("/auth/v1/user/profile", { headers: bearer(token) }), 401, "unauthorized");
   });
 
-  it('refuses the token of a user that no longer exists', async () => {
+  it("refuses the token of a user that no longer exists", async () => {
     const token = await signedIn();
     await resetEmulator();
-    await expectProblem(await call('/auth/v1/user/profile', { headers: bearer(token) }), 401, 'unauthorized');
+    await expectProblem(await call("/auth/v1/user/profile", { headers: bearer(token) }), 401, "unauthorized");
   });
 });
 
-describe('GET user/profile', () => {
-  it('answers e-mail, username, verification and the MFA setting', async () => {
+describe("GET user/profile", () => {
+  it("answers e-mail, username, verification and the MFA setting", async () => {
     const token = await signedIn({ emailVerified: false });
     const username = ((await (await call(`/__emulator/users/${email}`)).json()) as { username: string }).username;
-    const response = await call('/auth/v1/user/profile', { headers: bearer(token) });
-    expect(await response.json()).toEqual({ email, username, email_verified: false, preferred_mfa_setting: 'none' });
+    const response = await call("/auth/v1/user/profile", { headers: bearer(token) });
+    expect(await response.json()).toEqual({ email, username, email_verified: false, preferred_mfa_setting: "none" });
   });
 });
 
-describe('PATCH user/password', () => {
-  it('checks the current password and the rules, then changes it', async () => {
+describe("PATCH user/password", () => {
+  it("checks the current password and the rules, then changes it", async () => {
     const token = await signedIn();
-    await expectProblem(await send('PATCH', '/auth/v1/user/password', token, { password: 'Wrong-pass1!', new_password: 'An0ther-Pass' }), 400, 'invalid_password');
-    await expectProblem(await send('PATCH', '/auth/v1/user/password', token, { password: strongPassword, new_password: 'weak' }), 400, 'invalid_request');
-    await expectProblem(await send('PATCH', '/auth/v1/user/password', token, { password: strongPassword }), 400, 'invalid_request');
-    const changed = await send('PATCH', '/auth/v1/user/password', token, { password: strongPassword, new_password: 'An0ther-Pass' });
+    await expectProblem(
+      await send("PATCH", "/auth/v1/user/password", token, { password: "Wrong-pass1!", new_password: "An0ther-Pass" }),
+      400,
+      "invalid_password",
+    );
+    await expectProblem(
+      await send("PATCH", "/auth/v1/user/password", token, { password: strongPassword, new_password: "weak" }),
+      400,
+      "invalid_request",
+    );
+    await expectProblem(
+      await send("PATCH", "/auth/v1/user/password", token, { password: strongPassword }),
+      400,
+      "invalid_request",
+    );
+    const changed = await send("PATCH", "/auth/v1/user/password", token, {
+      password: strongPassword,
+      new_password: "An0ther-Pass",
+    });
     expect(changed.status).toBe(200);
-    expect((await login((await startLogin()).challenge, email, 'An0ther-Pass')).status).toBe(201);
+    expect((await login((await startLogin()).challenge, email, "An0ther-Pass")).status).toBe(201);
   });
 });
 
-describe('PATCH user/email', () => {
-  const newEmail = 'moved@example.jp';
+describe("PATCH user/email", () => {
+  const newEmail = "moved@example.jp";
   const resultOf = (response: Response) => {
     expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location') ?? '');
+    const location = new URL(response.headers.get("location") ?? "");
     expect(`${location.origin}${location.pathname}`).toBe(`${site}/client/changeEmail`);
-    expect(location.searchParams.get('client_id')).toBe(sampleClientIds.client);
-    return location.searchParams.get('result');
+    expect(location.searchParams.get("client_id")).toBe(sampleClientIds.client);
+    return location.searchParams.get("result");
   };
 
-  it('confirms through the old address, then the new one', async () => {
+  it("confirms through the old address, then the new one", async () => {
     const token = await signedIn();
-    const requested = await send('PATCH', '/auth/v1/user/email', token, { new_email: newEmail });
+    const requested = await send("PATCH", "/auth/v1/user/email", token, { new_email: newEmail });
     expect(requested.status).toBe(200);
     expect(await outbox(newEmail)).toEqual([]);
     const toOld = await latestMail(email);
     expect(toOld.text).toContain(newEmail);
     expect(toOld.link).toMatch(/^http:\/\/localhost:5173\/auth\/v1\/user\/email\/confirm\?token=/);
 
-    expect(resultOf(await call(toOld.link ?? ''))).toBe('sent_to_new_email');
-    expect(resultOf(await call(toOld.link ?? ''))).toBe('invalid');
+    expect(resultOf(await call(toOld.link ?? ""))).toBe("sent_to_new_email");
+    expect(resultOf(await call(toOld.link ?? ""))).toBe("invalid");
     const toNew = await latestMail(newEmail);
     expect(toNew.link).not.toBe(toOld.link);
-    expect(resultOf(await call(toNew.link ?? ''))).toBe('completed');
-    expect(resultOf(await call(toNew.link ?? ''))).toBe('invalid');
+    expect(resultOf(await call(toNew.link ?? ""))).toBe("completed");
+    expect(resultOf(await call(toNew.link ?? ""))).toBe("invalid");
 
-    const profile = (await (await call('/auth/v1/user/profile', { headers: bearer(token) })).json()) as { email: string; email_verified: boolean };
+    const profile = (await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()) as {
+      email: string;
+      email_verified: boolean;
+    };
     expect(profile).toMatchObject({ email: newEmail, email_verified: true });
   });
 
-  it('answers invalid for an unknown or expired link, error when the address was taken meanwhile', async () => {
+  it("answers invalid for an unknown or expired link, error when the address was taken meanwhile", async () => {
     const token = await signedIn();
-    expect(resultOf(await call(`/auth/v1/user/email/confirm?token=forged&client_id=${sampleClientIds.client}`))).toBe('invalid');
-    await send('PATCH', '/auth/v1/user/email', token, { new_email: newEmail });
-    const link = (await latestMail(email)).link ?? '';
+    expect(resultOf(await call(`/auth/v1/user/email/confirm?token=forged&client_id=${sampleClientIds.client}`))).toBe(
+      "invalid",
+    );
+    await send("PATCH", "/auth/v1/user/email", token, { new_email: newEmail });
+    const link = (await latestMail(email)).link ?? "";
     await setClock(24 * 3_600_000 + 1000);
-    expect(resultOf(await call(link))).toBe('invalid');
+    expect(resultOf(await call(link))).toBe("invalid");
     await setClock(0);
 
-    await send('PATCH', '/auth/v1/user/email', token, { new_email: newEmail });
-    const second = (await latestMail(email)).link ?? '';
+    await send("PATCH", "/auth/v1/user/email", token, { new_email: newEmail });
+    const second = (await latestMail(email)).link ?? "";
     await seedUser({ email: newEmail });
-    expect(resultOf(await call(second))).toBe('error');
+    expect(resultOf(await call(second))).toBe("error");
   });
 
-  it('refuses an address another account holds', async () => {
-    await seedUser({ email: 'other@example.jp' });
+  it("refuses an address another account holds", async () => {
+    await seedUser({ email: "other@example.jp" });
     const token = await signedIn();
-    await expectProblem(await send('PATCH', '/auth/v1/user/email', token, { new_email: 'Other@example.jp' }), 409, 'already_registered');
-    await expectProblem(await send('PATCH', '/auth/v1/user/email', token, { new_email: 'not-an-address' }), 400, 'invalid_request');
+    await expectProblem(
+      await send("PATCH", "/auth/v1/user/email", token, { new_email: "Other@example.jp" }),
+      409,
+      "already_registered",
+    );
+    await expectProblem(
+      await send("PATCH", "/auth/v1/user/email", token, { new_email: "not-an-address" }),
+      400,
+      "invalid_request",
+    );
   });
 });
 
-describe('POST user/email and user/email/confirm', () => {
-  it('registers an address with a 6-digit code valid one hour; the current address is allowed', async () => {
+describe("POST user/email and user/email/confirm", () => {
+  it("registers an address with a 6-digit code valid one hour; the current address is allowed", async () => {
     const token = await signedIn({ emailVerified: false });
-    expect((await send('POST', '/auth/v1/user/email', token, { email })).status).toBe(201);
+    expect((await send("POST", "/auth/v1/user/email", token, { email })).status).toBe(201);
     const { code, text } = await latestMail(email);
     expect(code).toMatch(/^\d{6}$/);
-    expect(text).toContain('1時間');
-    await expectProblem(await send('POST', '/auth/v1/user/email/confirm', token, { code: code === '000000' ? '111111' : '000000' }), 400, 'invalid_code');
-    expect((await send('POST', '/auth/v1/user/email/confirm', token, { code })).status).toBe(201);
-    await expectProblem(await send('POST', '/auth/v1/user/email/confirm', token, { code }), 400, 'invalid_code');
-    const profile = (await (await call('/auth/v1/user/profile', { headers: bearer(token) })).json()) as { email_verified: boolean };
+    expect(text).toContain("1時間");
+    await expectProblem(
+      await send("POST", "/auth/v1/user/email/confirm", token, { code: code === "000000" ? "111111" : "000000" }),
+      400,
+      "invalid_code",
+    );
+    expect((await send("POST", "/auth/v1/user/email/confirm", token, { code })).status).toBe(201);
+    await expectProblem(await send("POST", "/auth/v1/user/email/confirm", token, { code }), 400, "invalid_code");
+    const profile = (await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()) as {
+      email_verified: boolean;
+    };
     expect(profile.email_verified).toBe(true);
   });
 
-  it('switches to a new address and expires the code after an hour', async () => {
+  it("switches to a new address and expires the code after an hour", async () => {
     const token = await signedIn({ emailVerified: false });
-    await send('POST', '/auth/v1/user/email', token, { email: 'fresh@example.jp' });
-    const { code } = await latestMail('fresh@example.jp');
+    await send("POST", "/auth/v1/user/email", token, { email: "fresh@example.jp" });
+    const { code } = await latestMail("fresh@example.jp");
     await setClock(3_600_000 + 1000);
     const late = await accessTokenFor(email);
-    await expectProblem(await send('POST', '/auth/v1/user/email/confirm', late, { code }), 400, 'expired_code');
+    await expectProblem(await send("POST", "/auth/v1/user/email/confirm", late, { code }), 400, "expired_code");
     await setClock(0);
-    await send('POST', '/auth/v1/user/email', token, { email: 'fresh@example.jp' });
-    expect((await send('POST', '/auth/v1/user/email/confirm', token, { code: (await latestMail('fresh@example.jp')).code })).status).toBe(201);
-    expect(await (await call('/auth/v1/user/profile', { headers: bearer(token) })).json()).toMatchObject({ email: 'fresh@example.jp', email_verified: true });
+    await send("POST", "/auth/v1/user/email", token, { email: "fresh@example.jp" });
+    expect(
+      (await send("POST", "/auth/v1/user/email/confirm", token, { code: (await latestMail("fresh@example.jp")).code }))
+        .status,
+    ).toBe(201);
+    expect(await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()).toMatchObject({
+      email: "fresh@example.jp",
+      email_verified: true,
+    });
   });
 
-  it('refuses an address another account holds', async () => {
-    await seedUser({ email: 'other@example.jp' });
+  it("refuses an address another account holds", async () => {
+    await seedUser({ email: "other@example.jp" });
     const token = await signedIn();
-    await expectProblem(await send('POST', '/auth/v1/user/email', token, { email: 'other@example.jp' }), 409, 'already_registered');
+    await expectProblem(
+      await send("POST", "/auth/v1/user/email", token, { email: "other@example.jp" }),
+      409,
+      "already_registered",
+    );
   });
 });
 
-describe('MFA setup', () => {
-  it('hands out a TOTP secret and confirms a code with one step of drift', async () => {
+describe("MFA setup", () => {
+  it("hands out a TOTP secret and confirms a code with one step of drift", async () => {
     const token = await signedIn();
-    const setup = await send('POST', '/auth/v1/user/mfa/setup', token, { type: 'totp' });
+    const setup = await send("POST", "/auth/v1/user/mfa/setup", token, { type: "totp" });
     expect(setup.status).toBe(201);
     const { secret_code } = (await setup.json()) as { secret_code: string };
     expect(secret_code).toMatch(/^[A-Z2-7]{32}$/);
     const totp = new TOTP({ secret: secret_code });
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/confirm', token, { type: 'totp', code: totp.generate({ timestamp: Date.now() - 90_000 }) }), 400, 'invalid_code');
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/confirm', token, { type: 'sms', code: '123456' }), 404, 'challenge_not_found');
-    const confirmed = await send('POST', '/auth/v1/user/mfa/confirm', token, { type: 'totp', code: totp.generate({ timestamp: Date.now() + 30_000 }) });
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/confirm", token, {
+        type: "totp",
+        code: totp.generate({ timestamp: Date.now() - 90_000 }),
+      }),
+      400,
+      "invalid_code",
+    );
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/confirm", token, { type: "sms", code: "123456" }),
+      404,
+      "challenge_not_found",
+    );
+    const confirmed = await send("POST", "/auth/v1/user/mfa/confirm", token, {
+      type: "totp",
+      code: totp.generate({ timestamp: Date.now() + 30_000 }),
+    });
     expect(confirmed.status).toBe(201);
-    expect(await (await call('/auth/v1/user/profile', { headers: bearer(token) })).json()).toMatchObject({ preferred_mfa_setting: 'totp' });
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/confirm', token, { type: 'totp', code: totp.generate() }), 404, 'challenge_not_found');
+    expect(await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()).toMatchObject({
+      preferred_mfa_setting: "totp",
+    });
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/confirm", token, { type: "totp", code: totp.generate() }),
+      404,
+      "challenge_not_found",
+    );
 
     const { challenge } = await startLogin();
     const pending = (await (await login(challenge, email)).json()) as { additional_flow: { next: string } };
-    expect(pending.additional_flow.next).toBe('mfa_totp');
+    expect(pending.additional_flow.next).toBe("mfa_totp");
   });
 
-  it('texts a code to a +81 number, valid 3 minutes', async () => {
+  it("texts a code to a +81 number, valid 3 minutes", async () => {
     const token = await signedIn();
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/setup', token, { type: 'sms', phone_number: '09012345678' }), 400, 'invalid_request');
-    const setup = await send('POST', '/auth/v1/user/mfa/setup', token, { type: 'sms', phone_number: phone });
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/setup", token, { type: "sms", phone_number: "09012345678" }),
+      400,
+      "invalid_request",
+    );
+    const setup = await send("POST", "/auth/v1/user/mfa/setup", token, { type: "sms", phone_number: phone });
     expect(setup.status).toBe(201);
     expect(await setup.json()).toEqual({});
     const sms = await latestMail(phone);
-    expect(sms).toMatchObject({ kind: 'sms', code: expect.stringMatching(/^\d{6}$/) });
+    expect(sms).toMatchObject({ kind: "sms", code: expect.stringMatching(/^\d{6}$/) });
     await setClock(3 * 60_000 + 1000);
     const late = await accessTokenFor(email);
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/confirm', late, { type: 'sms', code: sms.code }), 400, 'expired_code');
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/confirm", late, { type: "sms", code: sms.code }),
+      400,
+      "expired_code",
+    );
     await setClock(0);
 
-    await send('POST', '/auth/v1/user/mfa/setup', token, { type: 'sms', phone_number: phone });
+    await send("POST", "/auth/v1/user/mfa/setup", token, { type: "sms", phone_number: phone });
     const fresh = await latestMail(phone);
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/confirm', token, { type: 'sms', code: fresh.code === '000000' ? '111111' : '000000' }), 400, 'invalid_code');
-    expect((await send('POST', '/auth/v1/user/mfa/confirm', token, { type: 'sms', code: fresh.code })).status).toBe(201);
-    expect(await (await call('/auth/v1/user/profile', { headers: bearer(token) })).json()).toMatchObject({ preferred_mfa_setting: 'sms' });
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/confirm", token, {
+        type: "sms",
+        code: fresh.code === "000000" ? "111111" : "000000",
+      }),
+      400,
+      "invalid_code",
+    );
+    expect((await send("POST", "/auth/v1/user/mfa/confirm", token, { type: "sms", code: fresh.code })).status).toBe(
+      201,
+    );
+    expect(await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()).toMatchObject({
+      preferred_mfa_setting: "sms",
+    });
   });
 
-  it('refuses an unknown MFA type', async () => {
+  it("refuses an unknown MFA type", async () => {
     const token = await signedIn();
-    await expectProblem(await send('POST', '/auth/v1/user/mfa/setup', token, { type: 'email' }), 400, 'invalid_request');
+    await expectProblem(
+      await send("POST", "/auth/v1/user/mfa/setup", token, { type: "email" }),
+      400,
+      "invalid_request",
+    );
   });
 });
 
-describe('calls SPEC §7 names without a contract', () => {
-  it('answers 501 not_implemented', async () => {
-    await expectProblem(await postJson('/auth/v1/login/sendOtpEmail', {}), 501, 'not_implemented');
-    await expectProblem(await call('/auth/v1/tenants/client/loginHint/abc'), 501, 'not_implemented');
-    await expectProblem(await call('/auth/v1/nothing-here'), 404, 'not_found');
+describe("calls SPEC §7 names without a contract", () => {
+  it("answers 501 not_implemented", async () => {
+    await expectProblem(await postJson("/auth/v1/login/sendOtpEmail", {}), 501, "not_implemented");
+    await expectProblem(await call("/auth/v1/tenants/client/loginHint/abc"), 501, "not_implemented");
+    await expectProblem(await call("/auth/v1/nothing-here"), 404, "not_found");
   });
 });

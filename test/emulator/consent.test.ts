@@ -1,14 +1,31 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { appRedirectUri, authorizeUrl, call, pkcePair, exchangeCode, follow, login, postJson, resetEmulator, sampleClientIds, seedUser, setClock, site, startLogin } from './emulatorClient';
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  appRedirectUri,
+  authorizeUrl,
+  call,
+  exchangeCode,
+  follow,
+  login,
+  pkcePair,
+  postJson,
+  resetEmulator,
+  sampleClientIds,
+  seedUser,
+  setClock,
+  site,
+  startLogin,
+} from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
-const email = 'partner@example.jp';
+const email = "partner@example.jp";
 const partner = sampleClientIds.partner;
-const partnerApp = appRedirectUri('liqueur-lemon-money-forword');
+const partnerApp = appRedirectUri("liqueur-lemon-money-forword");
 
 /** Partner-branded sign-in up to the consent URL; answers the consent challenge. */
-async function reachConsent(scope = 'openid'): Promise<{ consentUrl: URL; verifier: string; cookie: string | undefined }> {
+async function reachConsent(
+  scope = "openid",
+): Promise<{ consentUrl: URL; verifier: string; cookie: string | undefined }> {
   const { challenge, verifier } = await startLogin({ client: partner, redirectUri: partnerApp, scope });
   const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
   const { location, cookie } = await follow(redirect_to);
@@ -16,79 +33,91 @@ async function reachConsent(scope = 'openid'): Promise<{ consentUrl: URL; verifi
 }
 
 function accept(challenge: string | null, grantScope: string[] = []): Promise<Response> {
-  return postJson('/auth/v1/consent', { consent_challenge: challenge, grant_scope: grantScope, device_id: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', remember: false });
+  return postJson("/auth/v1/consent", {
+    consent_challenge: challenge,
+    grant_scope: grantScope,
+    device_id: "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
+    remember: false,
+  });
 }
 
-describe('consent for the partner-branded service', () => {
-  it('sends the browser to the consent screen, then issues the code after POST /auth/v1/consent', async () => {
+describe("consent for the partner-branded service", () => {
+  it("sends the browser to the consent screen, then issues the code after POST /auth/v1/consent", async () => {
     await seedUser({ email });
     const { consentUrl, verifier } = await reachConsent();
     expect(`${consentUrl.origin}${consentUrl.pathname}`).toBe(`${site}/liqueur-lemon-money-forword/consent`);
-    expect(consentUrl.searchParams.get('client_id')).toBe(partner);
-    expect(consentUrl.searchParams.get('scope')).toBe('openid');
-    const challenge = consentUrl.searchParams.get('consent_challenge');
+    expect(consentUrl.searchParams.get("client_id")).toBe(partner);
+    expect(consentUrl.searchParams.get("scope")).toBe("openid");
+    const challenge = consentUrl.searchParams.get("consent_challenge");
 
     const described = await call(`/auth/v1/consent?consent_challenge=${challenge}`);
     expect(described.status).toBe(200);
-    expect(await described.json()).toMatchObject({ client_id: partner, requested_scope: ['openid'], service_id: 'liqueur-lemon-money-forword' });
+    expect(await described.json()).toMatchObject({
+      client_id: partner,
+      requested_scope: ["openid"],
+      service_id: "liqueur-lemon-money-forword",
+    });
 
-    const accepted = await accept(challenge, ['openid']);
+    const accepted = await accept(challenge, ["openid"]);
     expect(accepted.status).toBe(200);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     expect(redirect_to).toMatch(/^http:\/\/localhost:5173\/oauth2\/auth\?.*consent_verifier=/);
     const { location } = await follow(redirect_to);
     expect(`${location.origin}${location.pathname}`).toBe(partnerApp);
-    const code = location.searchParams.get('code');
+    const code = location.searchParams.get("code");
     expect(code).toBeTruthy();
-    expect((await exchangeCode(code ?? '', verifier, { client: partner, redirectUri: partnerApp })).status).toBe(200);
-    expect(new URL((await follow(redirect_to)).location).searchParams.get('error')).toBe('invalid_request');
+    expect((await exchangeCode(code ?? "", verifier, { client: partner, redirectUri: partnerApp })).status).toBe(200);
+    expect(new URL((await follow(redirect_to)).location).searchParams.get("error")).toBe("invalid_request");
   });
 
-  it('asks again with a live session, and never for other clients', async () => {
+  it("asks again with a live session, and never for other clients", async () => {
     await seedUser({ email });
     const { cookie } = await reachConsent();
     const { challenge } = await pkcePair();
-    const again = await call(authorizeUrl({ client: partner, redirectUri: partnerApp, scope: 'openid', codeChallenge: challenge }), {
-      headers: { cookie: cookie ?? '' },
-    });
-    expect(new URL(again.headers.get('location') ?? '').pathname).toBe('/liqueur-lemon-money-forword/consent');
-    const other = await startLogin({ client: sampleClientIds.gungnir, redirectUri: appRedirectUri('gungnir-aurora') });
+    const again = await call(
+      authorizeUrl({ client: partner, redirectUri: partnerApp, scope: "openid", codeChallenge: challenge }),
+      {
+        headers: { cookie: cookie ?? "" },
+      },
+    );
+    expect(new URL(again.headers.get("location") ?? "").pathname).toBe("/liqueur-lemon-money-forword/consent");
+    const other = await startLogin({ client: sampleClientIds.gungnir, redirectUri: appRedirectUri("gungnir-aurora") });
     const { redirect_to } = (await (await login(other.challenge, email)).json()) as { redirect_to: string };
-    expect(new URL((await follow(redirect_to)).location).searchParams.get('code')).toBeTruthy();
+    expect(new URL((await follow(redirect_to)).location).searchParams.get("code")).toBeTruthy();
   });
 
   it("skips consent for a request that names no scope (the site's own authorization)", async () => {
     await seedUser({ email });
-    const { challenge } = await startLogin({ client: partner, redirectUri: partnerApp, scope: '' });
+    const { challenge } = await startLogin({ client: partner, redirectUri: partnerApp, scope: "" });
     const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
     const { location } = await follow(redirect_to);
     expect(`${location.origin}${location.pathname}`).toBe(partnerApp);
-    expect(location.searchParams.get('code')).toBeTruthy();
+    expect(location.searchParams.get("code")).toBeTruthy();
   });
 
-  it('grants only requested scopes', async () => {
+  it("grants only requested scopes", async () => {
     await seedUser({ email });
-    const { consentUrl } = await reachConsent('balance email');
-    const challenge = consentUrl.searchParams.get('consent_challenge');
-    const extra = await accept(challenge, ['balance', 'user.write']);
+    const { consentUrl } = await reachConsent("balance email");
+    const challenge = consentUrl.searchParams.get("consent_challenge");
+    const extra = await accept(challenge, ["balance", "user.write"]);
     expect(extra.status).toBe(400);
-    expect(await extra.json()).toMatchObject({ type: 'invalid_request' });
-    const { redirect_to } = (await (await accept(challenge, ['balance'])).json()) as { redirect_to: string };
-    expect(new URL((await follow(redirect_to)).location).searchParams.get('scope')).toBe('balance');
+    expect(await extra.json()).toMatchObject({ type: "invalid_request" });
+    const { redirect_to } = (await (await accept(challenge, ["balance"])).json()) as { redirect_to: string };
+    expect(new URL((await follow(redirect_to)).location).searchParams.get("scope")).toBe("balance");
   });
 
-  it('uses a consent challenge once, and not after 30 minutes', async () => {
+  it("uses a consent challenge once, and not after 30 minutes", async () => {
     await seedUser({ email });
-    const first = (await reachConsent()).consentUrl.searchParams.get('consent_challenge');
+    const first = (await reachConsent()).consentUrl.searchParams.get("consent_challenge");
     expect((await accept(first)).status).toBe(200);
-    expect(await (await accept(first)).json()).toMatchObject({ type: 'challenge_not_found' });
+    expect(await (await accept(first)).json()).toMatchObject({ type: "challenge_not_found" });
     expect((await call(`/auth/v1/consent?consent_challenge=${first}`)).status).toBe(404);
-    const second = (await reachConsent()).consentUrl.searchParams.get('consent_challenge');
+    const second = (await reachConsent()).consentUrl.searchParams.get("consent_challenge");
     await setClock(30 * 60_000 + 1000);
     const expired = await accept(second);
     expect(expired.status).toBe(410);
-    expect(await expired.json()).toMatchObject({ type: 'challenge_expired' });
+    expect(await expired.json()).toMatchObject({ type: "challenge_expired" });
     expect((await call(`/auth/v1/consent?consent_challenge=${second}`)).status).toBe(410);
-    expect((await postJson('/auth/v1/consent', { consent_challenge: second })).status).toBe(400);
+    expect((await postJson("/auth/v1/consent", { consent_challenge: second })).status).toBe(400);
   });
 });

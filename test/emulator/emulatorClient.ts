@@ -1,14 +1,14 @@
-import { SELF } from 'cloudflare:test';
-import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from 'oauth4webapi';
-import { sampleClientIds } from '../../themes/data/clients';
-import { appRedirectUri, findClient } from '../../emulator/clients';
-import type { OutboxItem } from '../../emulator/outbox';
+import { SELF } from "cloudflare:test";
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import { appRedirectUri, findClient } from "../../emulator/clients";
+import type { OutboxItem } from "../../emulator/outbox";
+import { sampleClientIds } from "../../themes/data/clients";
 
 /** The site's origin as the emulator sees it when no X-Forwarded-* headers come along (SITE_ORIGIN). */
-export const site = 'http://localhost:5173';
+export const site = "http://localhost:5173";
 export const clientId = sampleClientIds.client;
 export const siteCallback = `${site}/callback`;
-export const strongPassword = 'Passw0rd!';
+export const strongPassword = "Passw0rd!";
 
 export function serviceOf(client: string): string {
   const found = findClient(client);
@@ -20,25 +20,25 @@ export { appRedirectUri, sampleClientIds };
 
 /** A call to the emulator at the site's origin, without following redirects. */
 export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return SELF.fetch(new URL(path, site), { redirect: 'manual', ...init });
+  return SELF.fetch(new URL(path, site), { redirect: "manual", ...init });
 }
 
 export function postJson(path: string, body: unknown, init: RequestInit = {}): Promise<Response> {
   return call(path, {
     ...init,
-    method: init.method ?? 'POST',
-    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    method: init.method ?? "POST",
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) },
     body: JSON.stringify(body),
   });
 }
 
 export async function resetEmulator(): Promise<void> {
-  const response = await call('/__emulator/reset', { method: 'POST' });
+  const response = await call("/__emulator/reset", { method: "POST" });
   if (response.status !== 200) throw new Error(`reset failed: ${response.status}`);
 }
 
 export async function setClock(offsetMs: number): Promise<void> {
-  const response = await postJson('/__emulator/clock', { offsetMs });
+  const response = await postJson("/__emulator/clock", { offsetMs });
   if (response.status !== 200) throw new Error(`clock failed: ${response.status}`);
 }
 
@@ -47,13 +47,13 @@ export interface SeedUser {
   password?: string;
   emailVerified?: boolean;
   confirmed?: boolean;
-  mfa?: 'none' | { totp: string } | { sms: string };
+  mfa?: "none" | { totp: string } | { sms: string };
   forceChangePassword?: boolean;
   transferInProgress?: boolean;
 }
 
 export async function seedUser(user: SeedUser): Promise<string> {
-  const response = await postJson('/__emulator/users', { password: strongPassword, ...user });
+  const response = await postJson("/__emulator/users", { password: strongPassword, ...user });
   if (response.status !== 201) throw new Error(`seed failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { username: string }).username;
 }
@@ -88,15 +88,15 @@ export interface AuthorizeOptions {
 }
 
 export function authorizeUrl(options: AuthorizeOptions & { codeChallenge: string }): string {
-  const url = new URL('/oauth2/auth', site);
+  const url = new URL("/oauth2/auth", site);
   const params: Record<string, string | undefined> = {
-    response_type: 'code',
+    response_type: "code",
     client_id: options.client ?? clientId,
     redirect_uri: options.redirectUri ?? siteCallback,
-    state: options.state ?? 'state-0123456789',
-    scope: options.scope ?? 'user.write',
+    state: options.state ?? "state-0123456789",
+    scope: options.scope ?? "user.write",
     code_challenge: options.codeChallenge,
-    code_challenge_method: 'S256',
+    code_challenge_method: "S256",
     view: options.view,
     prompt: options.prompt,
     ...options.extra,
@@ -106,50 +106,68 @@ export function authorizeUrl(options: AuthorizeOptions & { codeChallenge: string
 }
 
 /** GET /oauth2/auth without a session: answers the login challenge from the site's login URL. */
-export async function startLogin(options: AuthorizeOptions = {}): Promise<{ challenge: string; verifier: string; loginUrl: URL }> {
+export async function startLogin(
+  options: AuthorizeOptions = {},
+): Promise<{ challenge: string; verifier: string; loginUrl: URL }> {
   const pkce = await pkcePair();
   const response = await call(authorizeUrl({ ...options, codeChallenge: options.codeChallenge ?? pkce.challenge }), {
     headers: options.cookie ? { cookie: options.cookie } : {},
   });
   if (response.status !== 302) throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
-  const loginUrl = new URL(response.headers.get('location') ?? '');
-  const challenge = loginUrl.searchParams.get('login_challenge');
+  const loginUrl = new URL(response.headers.get("location") ?? "");
+  const challenge = loginUrl.searchParams.get("login_challenge");
   if (challenge === null) throw new Error(`no login challenge in ${loginUrl}`);
   return { challenge, verifier: pkce.verifier, loginUrl };
 }
 
 export async function login(challenge: string, username: string, password = strongPassword): Promise<Response> {
-  return postJson('/auth/v1/login', { login_challenge: challenge, flow: 'email_password', username, password, remember: false });
+  return postJson("/auth/v1/login", {
+    login_challenge: challenge,
+    flow: "email_password",
+    username,
+    password,
+    remember: false,
+  });
 }
 
 /** Follows redirect_to through /oauth2/auth; answers the final Location and the session cookie set on the way. */
-export async function follow(redirectTo: string, cookie?: string): Promise<{ location: URL; cookie: string | undefined; response: Response }> {
+export async function follow(
+  redirectTo: string,
+  cookie?: string,
+): Promise<{ location: URL; cookie: string | undefined; response: Response }> {
   const response = await call(redirectTo, { headers: cookie ? { cookie } : {} });
-  const setCookie = response.headers.get('set-cookie');
+  const setCookie = response.headers.get("set-cookie");
   return {
-    location: new URL(response.headers.get('location') ?? 'about:blank'),
-    cookie: setCookie?.split(';')[0] ?? cookie,
+    location: new URL(response.headers.get("location") ?? "about:blank"),
+    cookie: setCookie?.split(";")[0] ?? cookie,
     response,
   };
 }
 
 /** Seeded user → code at the site's /callback, the way the site drives it. */
-export async function signInForCode(email: string, options: AuthorizeOptions = {}): Promise<{ code: string; verifier: string; cookie: string | undefined }> {
+export async function signInForCode(
+  email: string,
+  options: AuthorizeOptions = {},
+): Promise<{ code: string; verifier: string; cookie: string | undefined }> {
   const { challenge, verifier } = await startLogin(options);
   const response = await login(challenge, email);
   const { redirect_to } = (await response.json()) as { redirect_to: string };
   const { location, cookie } = await follow(redirect_to);
-  const code = location.searchParams.get('code');
+  const code = location.searchParams.get("code");
   if (code === null) throw new Error(`no code in ${location}`);
   return { code, verifier, cookie };
 }
 
-export async function exchangeCode(code: string, verifier: string, options: { client?: string; redirectUri?: string } = {}): Promise<Response> {
-  return call('/oauth2/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+export async function exchangeCode(
+  code: string,
+  verifier: string,
+  options: { client?: string; redirectUri?: string } = {},
+): Promise<Response> {
+  return call("/oauth2/token", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
-      grant_type: 'authorization_code',
+      grant_type: "authorization_code",
       client_id: options.client ?? clientId,
       code,
       redirect_uri: options.redirectUri ?? siteCallback,

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { call } from './emulatorClient';
+import { describe, expect, it } from "vitest";
+import { call } from "./emulatorClient";
 
-describe('GET /auth/health', () => {
-  it('answers ok', async () => {
-    const response = await call('/auth/health');
+describe("GET /auth/health", () => {
+  it("answers ok", async () => {
+    const response = await call("/auth/health");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(await response.json()).toEqual({ status: "ok" });
   });
 });

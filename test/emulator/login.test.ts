@@ -1,19 +1,31 @@
-import { TOTP } from 'otpauth';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { call, follow, latestMail, login, outbox, postJson, resetEmulator, seedUser, setClock, startLogin, strongPassword } from './emulatorClient';
+import { TOTP } from "otpauth";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  call,
+  follow,
+  latestMail,
+  login,
+  outbox,
+  postJson,
+  resetEmulator,
+  seedUser,
+  setClock,
+  startLogin,
+  strongPassword,
+} from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
-const email = 'login@example.jp';
-const totpSecret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const phone = '+8109012345678';
+const email = "login@example.jp";
+const totpSecret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const phone = "+8109012345678";
 
 function totpCode(offsetMs = 0): string {
   return new TOTP({ secret: totpSecret }).generate({ timestamp: Date.now() + offsetMs });
 }
 
 function loginFlow(body: Record<string, unknown>): Promise<Response> {
-  return postJson('/auth/v1/login', body);
+  return postJson("/auth/v1/login", body);
 }
 
 async function expectProblem(response: Response, status: number, type: string, detail?: string): Promise<void> {
@@ -28,10 +40,10 @@ async function additionalFlow(response: Response): Promise<{ next: string; sessi
   return ((await response.json()) as { additional_flow: { next: string; session: string } }).additional_flow;
 }
 
-describe('flow email_password', () => {
-  it('accepts the e-mail or the username, in any letter case for the e-mail', async () => {
+describe("flow email_password", () => {
+  it("accepts the e-mail or the username, in any letter case for the e-mail", async () => {
     const username = await seedUser({ email });
-    for (const loginId of [email, 'LOGIN@Example.JP', username]) {
+    for (const loginId of [email, "LOGIN@Example.JP", username]) {
       const { challenge } = await startLogin();
       const response = await login(challenge, loginId);
       expect(response.status).toBe(201);
@@ -40,157 +52,255 @@ describe('flow email_password', () => {
     }
   });
 
-  it('answers one invalid_credentials for a wrong password, an unknown user and an unconfirmed one', async () => {
+  it("answers one invalid_credentials for a wrong password, an unknown user and an unconfirmed one", async () => {
     await seedUser({ email });
-    await seedUser({ email: 'pending@example.jp', confirmed: false });
-    const detail = 'Incorrect username or password.';
-    await expectProblem(await login((await startLogin()).challenge, email, 'Wrong-pass1!'), 401, 'invalid_credentials', detail);
-    await expectProblem(await login((await startLogin()).challenge, 'nobody@example.jp'), 401, 'invalid_credentials', detail);
-    await expectProblem(await login((await startLogin()).challenge, 'pending@example.jp'), 401, 'invalid_credentials', detail);
+    await seedUser({ email: "pending@example.jp", confirmed: false });
+    const detail = "Incorrect username or password.";
+    await expectProblem(
+      await login((await startLogin()).challenge, email, "Wrong-pass1!"),
+      401,
+      "invalid_credentials",
+      detail,
+    );
+    await expectProblem(
+      await login((await startLogin()).challenge, "nobody@example.jp"),
+      401,
+      "invalid_credentials",
+      detail,
+    );
+    await expectProblem(
+      await login((await startLogin()).challenge, "pending@example.jp"),
+      401,
+      "invalid_credentials",
+      detail,
+    );
   });
 
-  it('locks the account for 15 minutes after 5 wrong passwords in a row, with the same answer', async () => {
+  it("locks the account for 15 minutes after 5 wrong passwords in a row, with the same answer", async () => {
     await seedUser({ email });
     const { challenge } = await startLogin();
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      await expectProblem(await login(challenge, email, 'Wrong-pass1!'), 401, 'invalid_credentials');
+      await expectProblem(await login(challenge, email, "Wrong-pass1!"), 401, "invalid_credentials");
     }
     const user = (await (await call(`/__emulator/users/${email}`)).json()) as { lockedUntil: string | null };
     expect(user.lockedUntil).not.toBeNull();
-    await expectProblem(await login(challenge, email), 401, 'invalid_credentials', 'Incorrect username or password.');
+    await expectProblem(await login(challenge, email), 401, "invalid_credentials", "Incorrect username or password.");
     await setClock(14 * 60_000);
-    await expectProblem(await login(challenge, email), 401, 'invalid_credentials');
+    await expectProblem(await login(challenge, email), 401, "invalid_credentials");
     await setClock(15 * 60_000 + 1000);
     expect((await login(challenge, email)).status).toBe(201);
   });
 
-  it('counts only wrong passwords in a row', async () => {
+  it("counts only wrong passwords in a row", async () => {
     await seedUser({ email });
-    for (let attempt = 0; attempt < 4; attempt += 1) await login((await startLogin()).challenge, email, 'Wrong-pass1!');
+    for (let attempt = 0; attempt < 4; attempt += 1) await login((await startLogin()).challenge, email, "Wrong-pass1!");
     expect((await login((await startLogin()).challenge, email)).status).toBe(201);
-    for (let attempt = 0; attempt < 4; attempt += 1) await login((await startLogin()).challenge, email, 'Wrong-pass1!');
+    for (let attempt = 0; attempt < 4; attempt += 1) await login((await startLogin()).challenge, email, "Wrong-pass1!");
     expect((await login((await startLogin()).challenge, email)).status).toBe(201);
   });
 
-  it('refuses a user in system transfer with reject_login', async () => {
+  it("refuses a user in system transfer with reject_login", async () => {
     await seedUser({ email, transferInProgress: true });
-    await expectProblem(await login((await startLogin()).challenge, email), 403, 'reject_login', 'System transfer in progress');
+    await expectProblem(
+      await login((await startLogin()).challenge, email),
+      403,
+      "reject_login",
+      "System transfer in progress",
+    );
   });
 
-  it('validates the body', async () => {
+  it("validates the body", async () => {
     const { challenge } = await startLogin();
     for (const body of [
-      { login_challenge: challenge, flow: 'email_password', username: email },
-      { login_challenge: challenge, flow: 'magic_link', username: email, password: strongPassword },
-      { flow: 'email_password', username: email, password: strongPassword },
+      { login_challenge: challenge, flow: "email_password", username: email },
+      { login_challenge: challenge, flow: "magic_link", username: email, password: strongPassword },
+      { flow: "email_password", username: email, password: strongPassword },
     ]) {
-      await expectProblem(await loginFlow(body), 400, 'invalid_request');
+      await expectProblem(await loginFlow(body), 400, "invalid_request");
     }
-    const notJson = await call('/auth/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-    await expectProblem(notJson, 400, 'invalid_request');
+    const notJson = await call("/auth/v1/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
+    await expectProblem(notJson, 400, "invalid_request");
   });
 });
 
-describe('flow mfa_totp', () => {
-  it('asks for the code, accepts one step of drift and refuses a wrong one', async () => {
+describe("flow mfa_totp", () => {
+  it("asks for the code, accepts one step of drift and refuses a wrong one", async () => {
     await seedUser({ email, mfa: { totp: totpSecret } });
     const { challenge } = await startLogin();
     const { next, session } = await additionalFlow(await login(challenge, email));
-    expect(next).toBe('mfa_totp');
-    const wrongCode = String((Number(totpCode()) + 500_000) % 1_000_000).padStart(6, '0');
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session, code: wrongCode }), 400, 'invalid_code');
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session, code: totpCode(-90_000) }), 400, 'invalid_code');
-    const accepted = await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session, code: totpCode(-30_000) });
+    expect(next).toBe("mfa_totp");
+    const wrongCode = String((Number(totpCode()) + 500_000) % 1_000_000).padStart(6, "0");
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: wrongCode }),
+      400,
+      "invalid_code",
+    );
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode(-90_000) }),
+      400,
+      "invalid_code",
+    );
+    const accepted = await loginFlow({
+      login_challenge: challenge,
+      flow: "mfa_totp",
+      session,
+      code: totpCode(-30_000),
+    });
     expect(accepted.status).toBe(201);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
-    expect(new URL((await follow(redirect_to)).location).searchParams.get('code')).toBeTruthy();
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session, code: totpCode() }), 404, 'challenge_not_found');
+    expect(new URL((await follow(redirect_to)).location).searchParams.get("code")).toBeTruthy();
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode() }),
+      404,
+      "challenge_not_found",
+    );
   });
 
-  it('follows the emulator clock', async () => {
+  it("follows the emulator clock", async () => {
     await seedUser({ email, mfa: { totp: totpSecret } });
     await setClock(600_000);
     const { challenge } = await startLogin();
     const { session } = await additionalFlow(await login(challenge, email));
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session, code: totpCode() }), 400, 'invalid_code');
-    expect((await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session, code: totpCode(600_000) })).status).toBe(201);
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode() }),
+      400,
+      "invalid_code",
+    );
+    expect(
+      (await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode(600_000) })).status,
+    ).toBe(201);
   });
 
-  it('ties the session to its challenge and its flow, and expires it after 10 minutes', async () => {
+  it("ties the session to its challenge and its flow, and expires it after 10 minutes", async () => {
     await seedUser({ email, mfa: { totp: totpSecret } });
     const first = await startLogin();
     const other = await startLogin();
     const { session } = await additionalFlow(await login(first.challenge, email));
-    await expectProblem(await loginFlow({ login_challenge: other.challenge, flow: 'mfa_totp', session, code: totpCode() }), 404, 'challenge_not_found');
-    await expectProblem(await loginFlow({ login_challenge: first.challenge, flow: 'mfa_sms', session, code: '123456' }), 404, 'challenge_not_found');
-    await expectProblem(await loginFlow({ login_challenge: first.challenge, flow: 'mfa_totp', session: 'made-up', code: totpCode() }), 404, 'challenge_not_found');
+    await expectProblem(
+      await loginFlow({ login_challenge: other.challenge, flow: "mfa_totp", session, code: totpCode() }),
+      404,
+      "challenge_not_found",
+    );
+    await expectProblem(
+      await loginFlow({ login_challenge: first.challenge, flow: "mfa_sms", session, code: "123456" }),
+      404,
+      "challenge_not_found",
+    );
+    await expectProblem(
+      await loginFlow({ login_challenge: first.challenge, flow: "mfa_totp", session: "made-up", code: totpCode() }),
+      404,
+      "challenge_not_found",
+    );
     await setClock(10 * 60_000 + 1000);
     await expectProblem(
-      await loginFlow({ login_challenge: first.challenge, flow: 'mfa_totp', session, code: totpCode(10 * 60_000 + 1000) }),
+      await loginFlow({
+        login_challenge: first.challenge,
+        flow: "mfa_totp",
+        session,
+        code: totpCode(10 * 60_000 + 1000),
+      }),
       410,
-      'challenge_expired',
+      "challenge_expired",
     );
   });
 });
 
-describe('flow mfa_sms', () => {
-  it('texts a 6-digit code to the phone and accepts it once', async () => {
+describe("flow mfa_sms", () => {
+  it("texts a 6-digit code to the phone and accepts it once", async () => {
     await seedUser({ email, mfa: { sms: phone } });
     const { challenge } = await startLogin();
     const { next, session } = await additionalFlow(await login(challenge, email));
-    expect(next).toBe('mfa_sms');
+    expect(next).toBe("mfa_sms");
     const sms = await latestMail(phone);
-    expect(sms).toMatchObject({ kind: 'sms', to: phone, code: expect.stringMatching(/^\d{6}$/) });
-    expect(sms.text).toContain(sms.code ?? '');
-    expect(sms.text).toContain('3分');
-    const wrongCode = sms.code === '000000' ? '111111' : '000000';
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'mfa_sms', session, code: wrongCode }), 400, 'invalid_code');
-    expect((await loginFlow({ login_challenge: challenge, flow: 'mfa_sms', session, code: sms.code })).status).toBe(201);
+    expect(sms).toMatchObject({ kind: "sms", to: phone, code: expect.stringMatching(/^\d{6}$/) });
+    expect(sms.text).toContain(sms.code ?? "");
+    expect(sms.text).toContain("3分");
+    const wrongCode = sms.code === "000000" ? "111111" : "000000";
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_sms", session, code: wrongCode }),
+      400,
+      "invalid_code",
+    );
+    expect((await loginFlow({ login_challenge: challenge, flow: "mfa_sms", session, code: sms.code })).status).toBe(
+      201,
+    );
   });
 
-  it('expires the code after 3 minutes', async () => {
+  it("expires the code after 3 minutes", async () => {
     await seedUser({ email, mfa: { sms: phone } });
     const { challenge } = await startLogin();
     const { session } = await additionalFlow(await login(challenge, email));
     const { code } = await latestMail(phone);
     await setClock(3 * 60_000 + 1000);
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'mfa_sms', session, code }), 400, 'expired_code');
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_sms", session, code }),
+      400,
+      "expired_code",
+    );
   });
 });
 
-describe('flow new_password', () => {
-  it('requires a password by the rules, then completes the login', async () => {
+describe("flow new_password", () => {
+  it("requires a password by the rules, then completes the login", async () => {
     await seedUser({ email, forceChangePassword: true });
     const { challenge } = await startLogin();
     const { next, session } = await additionalFlow(await login(challenge, email));
-    expect(next).toBe('new_password');
-    await expectProblem(await loginFlow({ login_challenge: challenge, flow: 'new_password', session, password: 'short' }), 400, 'invalid_request');
-    const accepted = await loginFlow({ login_challenge: challenge, flow: 'new_password', session, password: 'N3w-Passw0rd' });
+    expect(next).toBe("new_password");
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "new_password", session, password: "short" }),
+      400,
+      "invalid_request",
+    );
+    const accepted = await loginFlow({
+      login_challenge: challenge,
+      flow: "new_password",
+      session,
+      password: "N3w-Passw0rd",
+    });
     expect(accepted.status).toBe(201);
-    expect(await accepted.json()).toHaveProperty('redirect_to');
-    await expectProblem(await login((await startLogin()).challenge, email), 401, 'invalid_credentials');
-    expect((await login((await startLogin()).challenge, email, 'N3w-Passw0rd')).status).toBe(201);
+    expect(await accepted.json()).toHaveProperty("redirect_to");
+    await expectProblem(await login((await startLogin()).challenge, email), 401, "invalid_credentials");
+    expect((await login((await startLogin()).challenge, email, "N3w-Passw0rd")).status).toBe(201);
   });
 
-  it('goes on to the second factor after the new password', async () => {
+  it("goes on to the second factor after the new password", async () => {
     await seedUser({ email, forceChangePassword: true, mfa: { totp: totpSecret } });
     const { challenge } = await startLogin();
     const first = await additionalFlow(await login(challenge, email));
-    const second = await additionalFlow(await loginFlow({ login_challenge: challenge, flow: 'new_password', session: first.session, password: 'N3w-Passw0rd' }));
-    expect(second.next).toBe('mfa_totp');
-    expect((await loginFlow({ login_challenge: challenge, flow: 'mfa_totp', session: second.session, code: totpCode() })).status).toBe(201);
+    const second = await additionalFlow(
+      await loginFlow({
+        login_challenge: challenge,
+        flow: "new_password",
+        session: first.session,
+        password: "N3w-Passw0rd",
+      }),
+    );
+    expect(second.next).toBe("mfa_totp");
+    expect(
+      (await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session: second.session, code: totpCode() }))
+        .status,
+    ).toBe(201);
   });
 
-  it('skips the symbol rule for liqueur-lemon', async () => {
+  it("skips the symbol rule for liqueur-lemon", async () => {
     await seedUser({ email, forceChangePassword: true });
-    const { challenge } = await startLogin({ client: 'irz7ag7wlvichh4nhcvnj8t5g7', redirectUri: 'https://app.liqueur-lemon.example/oauth/callback' });
+    const { challenge } = await startLogin({
+      client: "irz7ag7wlvichh4nhcvnj8t5g7",
+      redirectUri: "https://app.liqueur-lemon.example/oauth/callback",
+    });
     const { session } = await additionalFlow(await login(challenge, email));
-    expect((await loginFlow({ login_challenge: challenge, flow: 'new_password', session, password: 'NoSymbol123' })).status).toBe(201);
+    expect(
+      (await loginFlow({ login_challenge: challenge, flow: "new_password", session, password: "NoSymbol123" })).status,
+    ).toBe(201);
   });
 });
 
-describe('outbox stays quiet', () => {
-  it('sends nothing for a plain password login', async () => {
+describe("outbox stays quiet", () => {
+  it("sends nothing for a plain password login", async () => {
     await seedUser({ email });
     await login((await startLogin()).challenge, email);
     expect(await outbox(email)).toEqual([]);

@@ -1,5 +1,5 @@
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   appRedirectUri,
   authorizeUrl,
@@ -20,107 +20,118 @@ import {
   siteCallback,
   startLogin,
   strongPassword,
-} from './emulatorClient';
+} from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
-const email = 'oauth@example.jp';
+const email = "oauth@example.jp";
 
 async function jwks(): Promise<JSONWebKeySet> {
-  return (await (await call('/.well-known/jwks.json')).json()) as JSONWebKeySet;
+  return (await (await call("/.well-known/jwks.json")).json()) as JSONWebKeySet;
 }
 
-describe('discovery and keys', () => {
-  it('publishes the endpoints at the site origin', async () => {
-    const response = await call('/.well-known/openid-configuration');
+describe("discovery and keys", () => {
+  it("publishes the endpoints at the site origin", async () => {
+    const response = await call("/.well-known/openid-configuration");
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       issuer: site,
       authorization_endpoint: `${site}/oauth2/auth`,
       token_endpoint: `${site}/oauth2/token`,
       jwks_uri: `${site}/.well-known/jwks.json`,
-      code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
     });
   });
 
-  it('follows X-Forwarded-Proto and X-Forwarded-Host', async () => {
-    const response = await call('/.well-known/openid-configuration', {
-      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'id.example.jp' },
+  it("follows X-Forwarded-Proto and X-Forwarded-Host", async () => {
+    const response = await call("/.well-known/openid-configuration", {
+      headers: { "x-forwarded-proto": "https", "x-forwarded-host": "id.example.jp" },
     });
-    expect(await response.json()).toMatchObject({ issuer: 'https://id.example.jp', jwks_uri: 'https://id.example.jp/.well-known/jwks.json' });
+    expect(await response.json()).toMatchObject({
+      issuer: "https://id.example.jp",
+      jwks_uri: "https://id.example.jp/.well-known/jwks.json",
+    });
   });
 
-  it('publishes one stable ES256 key with a kid', async () => {
+  it("publishes one stable ES256 key with a kid", async () => {
     const first = await jwks();
     expect(first.keys).toHaveLength(1);
-    expect(first.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) });
-    expect(first.keys[0]).not.toHaveProperty('d');
+    expect(first.keys[0]).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig", kid: expect.any(String) });
+    expect(first.keys[0]).not.toHaveProperty("d");
     await resetEmulator();
     expect(await jwks()).toEqual(first);
   });
 });
 
-describe('GET /oauth2/auth: request validation', () => {
-  it('answers 400 JSON for an unknown client or an unregistered redirect_uri', async () => {
+describe("GET /oauth2/auth: request validation", () => {
+  it("answers 400 JSON for an unknown client or an unregistered redirect_uri", async () => {
     const { challenge } = await pkcePair();
-    const unknown = await call(authorizeUrl({ client: 'no-such-client', codeChallenge: challenge }));
+    const unknown = await call(authorizeUrl({ client: "no-such-client", codeChallenge: challenge }));
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toMatchObject({ error: 'invalid_client' });
-    for (const redirectUri of ['https://evil.example/callback', `${site}/callback/`, `${site}/callback?x=1`, appRedirectUri('gungnir-aurora')]) {
+    expect(await unknown.json()).toMatchObject({ error: "invalid_client" });
+    for (const redirectUri of [
+      "https://evil.example/callback",
+      `${site}/callback/`,
+      `${site}/callback?x=1`,
+      appRedirectUri("gungnir-aurora"),
+    ]) {
       const response = await call(authorizeUrl({ redirectUri, codeChallenge: challenge }));
       expect(response.status).toBe(400);
-      expect(response.headers.get('location')).toBeNull();
-      expect(await response.json()).toMatchObject({ error: 'invalid_request' });
+      expect(response.headers.get("location")).toBeNull();
+      expect(await response.json()).toMatchObject({ error: "invalid_request" });
     }
   });
 
-  it('redirects RFC 6749 errors to a registered redirect_uri with the state', async () => {
+  it("redirects RFC 6749 errors to a registered redirect_uri with the state", async () => {
     const { challenge } = await pkcePair();
     const cases: [Record<string, string>, string][] = [
-      [{ response_type: 'token' }, 'unsupported_response_type'],
-      [{ code_challenge_method: 'plain' }, 'invalid_request'],
-      [{ code_challenge: '' }, 'invalid_request'],
-      [{ state: 'short' }, 'invalid_request'],
-      [{ prompt: 'bogus' }, 'invalid_request'],
+      [{ response_type: "token" }, "unsupported_response_type"],
+      [{ code_challenge_method: "plain" }, "invalid_request"],
+      [{ code_challenge: "" }, "invalid_request"],
+      [{ state: "short" }, "invalid_request"],
+      [{ prompt: "bogus" }, "invalid_request"],
     ];
     for (const [extra, error] of cases) {
       const response = await call(authorizeUrl({ codeChallenge: challenge, extra }));
       expect(response.status, JSON.stringify(extra)).toBe(302);
-      const location = new URL(response.headers.get('location') ?? '');
+      const location = new URL(response.headers.get("location") ?? "");
       expect(`${location.origin}${location.pathname}`).toBe(siteCallback);
-      expect(location.searchParams.get('error')).toBe(error);
+      expect(location.searchParams.get("error")).toBe(error);
     }
     const withoutPkce = new URL(authorizeUrl({ codeChallenge: challenge }));
-    withoutPkce.searchParams.delete('code_challenge');
-    withoutPkce.searchParams.delete('code_challenge_method');
+    withoutPkce.searchParams.delete("code_challenge");
+    withoutPkce.searchParams.delete("code_challenge_method");
     const response = await call(withoutPkce.toString());
-    const location = new URL(response.headers.get('location') ?? '');
-    expect(location.searchParams.get('error')).toBe('invalid_request');
-    expect(location.searchParams.get('state')).toBe('state-0123456789');
+    const location = new URL(response.headers.get("location") ?? "");
+    expect(location.searchParams.get("error")).toBe("invalid_request");
+    expect(location.searchParams.get("state")).toBe("state-0123456789");
   });
 
-  it('sends a browser without a session to the site login URL, echoing the view', async () => {
-    const { loginUrl } = await startLogin({ view: 'signUp' });
+  it("sends a browser without a session to the site login URL, echoing the view", async () => {
+    const { loginUrl } = await startLogin({ view: "signUp" });
     expect(loginUrl.origin).toBe(site);
-    expect(loginUrl.pathname).toBe('/');
-    expect(loginUrl.searchParams.get('client_id')).toBe(clientId);
-    expect(loginUrl.searchParams.get('view')).toBe('signUp');
-    expect(loginUrl.searchParams.get('login_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(loginUrl.pathname).toBe("/");
+    expect(loginUrl.searchParams.get("client_id")).toBe(clientId);
+    expect(loginUrl.searchParams.get("view")).toBe("signUp");
+    expect(loginUrl.searchParams.get("login_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const { loginUrl: defaulted } = await startLogin();
-    expect(defaulted.searchParams.get('view')).toBe('signIn');
+    expect(defaulted.searchParams.get("view")).toBe("signIn");
   });
 
-  it('builds the login URL at the forwarded origin', async () => {
+  it("builds the login URL at the forwarded origin", async () => {
     const { challenge } = await pkcePair();
-    const response = await call(authorizeUrl({ codeChallenge: challenge, redirectUri: 'https://id.example.jp/callback' }), {
-      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'id.example.jp' },
-    });
+    const response = await call(
+      authorizeUrl({ codeChallenge: challenge, redirectUri: "https://id.example.jp/callback" }),
+      {
+        headers: { "x-forwarded-proto": "https", "x-forwarded-host": "id.example.jp" },
+      },
+    );
     expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toMatch(/^https:\/\/id\.example\.jp\/\?login_challenge=/);
+    expect(response.headers.get("location")).toMatch(/^https:\/\/id\.example\.jp\/\?login_challenge=/);
   });
 
-  it('accepts the brand app redirect URI of the same service', async () => {
+  it("accepts the brand app redirect URI of the same service", async () => {
     await seedUser({ email });
     const redirectUri = appRedirectUri(serviceOf(clientId));
     const { code, verifier } = await signInForCode(email, { redirectUri });
@@ -128,255 +139,315 @@ describe('GET /oauth2/auth: request validation', () => {
   });
 });
 
-describe('the authorization-code flow', () => {
-  it('goes login → redirect_to → code at the redirect URI with state and scope', async () => {
+describe("the authorization-code flow", () => {
+  it("goes login → redirect_to → code at the redirect URI with state and scope", async () => {
     await seedUser({ email });
-    const { challenge } = await startLogin({ state: 'state-abcdefgh', scope: 'user.write' });
+    const { challenge } = await startLogin({ state: "state-abcdefgh", scope: "user.write" });
     const accepted = await login(challenge, email);
     expect(accepted.status).toBe(201);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     const resume = new URL(redirect_to);
     expect(`${resume.origin}${resume.pathname}`).toBe(`${site}/oauth2/auth`);
-    expect(resume.searchParams.get('login_verifier')).toBeTruthy();
-    expect(resume.searchParams.get('state')).toBe('state-abcdefgh');
+    expect(resume.searchParams.get("login_verifier")).toBeTruthy();
+    expect(resume.searchParams.get("state")).toBe("state-abcdefgh");
 
     const { location, response } = await follow(redirect_to);
     expect(response.status).toBe(302);
     expect(`${location.origin}${location.pathname}`).toBe(siteCallback);
-    expect(location.searchParams.get('code')).toBeTruthy();
-    expect(location.searchParams.get('state')).toBe('state-abcdefgh');
-    expect(location.searchParams.get('scope')).toBe('user.write');
-    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(location.searchParams.get("code")).toBeTruthy();
+    expect(location.searchParams.get("state")).toBe("state-abcdefgh");
+    expect(location.searchParams.get("scope")).toBe("user.write");
+    const cookie = response.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(/^oauth2_authentication_session=[^;]+;/);
-    expect(cookie).toContain('Path=/oauth2');
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Lax');
-    expect(cookie).not.toContain('Secure');
+    expect(cookie).toContain("Path=/oauth2");
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).not.toContain("Secure");
   });
 
-  it('marks the session cookie Secure behind an https site', async () => {
+  it("marks the session cookie Secure behind an https site", async () => {
     await seedUser({ email });
-    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'id.example.jp' };
+    const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "id.example.jp" };
     const { challenge } = await pkcePair();
-    const start = await call(authorizeUrl({ codeChallenge: challenge, redirectUri: 'https://id.example.jp/callback' }), { headers: forwarded });
-    const loginChallenge = new URL(start.headers.get('location') ?? '').searchParams.get('login_challenge') ?? '';
+    const start = await call(
+      authorizeUrl({ codeChallenge: challenge, redirectUri: "https://id.example.jp/callback" }),
+      { headers: forwarded },
+    );
+    const loginChallenge = new URL(start.headers.get("location") ?? "").searchParams.get("login_challenge") ?? "";
     const accepted = await postJson(
-      '/auth/v1/login',
-      { login_challenge: loginChallenge, flow: 'email_password', username: email, password: strongPassword },
+      "/auth/v1/login",
+      { login_challenge: loginChallenge, flow: "email_password", username: email, password: strongPassword },
       { headers: forwarded },
     );
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
-    expect(redirect_to.startsWith('https://id.example.jp/oauth2/auth?')).toBe(true);
+    expect(redirect_to.startsWith("https://id.example.jp/oauth2/auth?")).toBe(true);
     const resumed = await call(redirect_to, { headers: forwarded });
-    expect(resumed.headers.get('set-cookie')).toContain('Secure');
-    expect(resumed.headers.get('location')).toMatch(/^https:\/\/id\.example\.jp\/callback\?code=/);
+    expect(resumed.headers.get("set-cookie")).toContain("Secure");
+    expect(resumed.headers.get("location")).toMatch(/^https:\/\/id\.example\.jp\/callback\?code=/);
   });
 
-  it('keeps the session cookie for 24 hours when the login asks to be remembered', async () => {
+  it("keeps the session cookie for 24 hours when the login asks to be remembered", async () => {
     await seedUser({ email });
     const { challenge } = await startLogin();
-    const accepted = await postJson('/auth/v1/login', { login_challenge: challenge, flow: 'email_password', username: email, password: strongPassword, remember: true });
+    const accepted = await postJson("/auth/v1/login", {
+      login_challenge: challenge,
+      flow: "email_password",
+      username: email,
+      password: strongPassword,
+      remember: true,
+    });
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
-    expect((await follow(redirect_to)).response.headers.get('set-cookie')).toContain('Max-Age=86400');
+    expect((await follow(redirect_to)).response.headers.get("set-cookie")).toContain("Max-Age=86400");
   });
 
-  it('skips the login with a live session, but not with prompt=login', async () => {
+  it("skips the login with a live session, but not with prompt=login", async () => {
     await seedUser({ email });
     const { cookie } = await signInForCode(email);
     expect(cookie).toBeTruthy();
     const { challenge } = await pkcePair();
-    const again = await call(authorizeUrl({ codeChallenge: challenge, view: 'extSignIn' }), { headers: { cookie: cookie ?? '' } });
+    const again = await call(authorizeUrl({ codeChallenge: challenge, view: "extSignIn" }), {
+      headers: { cookie: cookie ?? "" },
+    });
     expect(again.status).toBe(302);
-    expect(new URL(again.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+    expect(new URL(again.headers.get("location") ?? "").searchParams.get("code")).toBeTruthy();
 
-    const forced = await call(authorizeUrl({ codeChallenge: challenge, prompt: 'login' }), { headers: { cookie: cookie ?? '' } });
-    expect(new URL(forced.headers.get('location') ?? '').searchParams.get('login_challenge')).toBeTruthy();
+    const forced = await call(authorizeUrl({ codeChallenge: challenge, prompt: "login" }), {
+      headers: { cookie: cookie ?? "" },
+    });
+    expect(new URL(forced.headers.get("location") ?? "").searchParams.get("login_challenge")).toBeTruthy();
 
-    const none = await call(authorizeUrl({ codeChallenge: challenge, prompt: 'none' }));
-    expect(new URL(none.headers.get('location') ?? '').searchParams.get('error')).toBe('login_required');
+    const none = await call(authorizeUrl({ codeChallenge: challenge, prompt: "none" }));
+    expect(new URL(none.headers.get("location") ?? "").searchParams.get("error")).toBe("login_required");
   });
 
-  it('ends the session after 24 hours and on logout', async () => {
+  it("ends the session after 24 hours and on logout", async () => {
     await seedUser({ email });
     const { cookie } = await signInForCode(email);
     const { challenge } = await pkcePair();
     await setClock(24 * 3_600_000 + 1000);
-    const expired = await call(authorizeUrl({ codeChallenge: challenge }), { headers: { cookie: cookie ?? '' } });
-    expect(new URL(expired.headers.get('location') ?? '').searchParams.get('login_challenge')).toBeTruthy();
+    const expired = await call(authorizeUrl({ codeChallenge: challenge }), { headers: { cookie: cookie ?? "" } });
+    expect(new URL(expired.headers.get("location") ?? "").searchParams.get("login_challenge")).toBeTruthy();
     await setClock(0);
-    const logout = await call('/auth/v1/logout');
+    const logout = await call("/auth/v1/logout");
     expect(logout.status).toBe(200);
-    expect(logout.headers.get('set-cookie')).toMatch(/oauth2_authentication_session=;.*Max-Age=0/);
+    expect(logout.headers.get("set-cookie")).toMatch(/oauth2_authentication_session=;.*Max-Age=0/);
   });
 
-  it('uses a login verifier once, and not after 10 minutes', async () => {
+  it("uses a login verifier once, and not after 10 minutes", async () => {
     await seedUser({ email });
     const first = await startLogin();
     const { redirect_to } = (await (await login(first.challenge, email)).json()) as { redirect_to: string };
-    expect(new URL((await follow(redirect_to)).location).searchParams.get('code')).toBeTruthy();
+    expect(new URL((await follow(redirect_to)).location).searchParams.get("code")).toBeTruthy();
     const reused = (await follow(redirect_to)).location;
-    expect(reused.searchParams.get('error')).toBe('invalid_request');
-    expect(reused.searchParams.get('code')).toBeNull();
+    expect(reused.searchParams.get("error")).toBe("invalid_request");
+    expect(reused.searchParams.get("code")).toBeNull();
 
     const second = await startLogin();
     const late = (await (await login(second.challenge, email)).json()) as { redirect_to: string };
     await setClock(10 * 60_000 + 1000);
     const expired = (await follow(late.redirect_to)).location;
-    expect(expired.searchParams.get('error')).toBe('invalid_request');
-    expect(expired.searchParams.get('error_description')).toContain('expired');
+    expect(expired.searchParams.get("error")).toBe("invalid_request");
+    expect(expired.searchParams.get("error_description")).toContain("expired");
   });
 
-  it('refuses a login verifier replayed for another client', async () => {
+  it("refuses a login verifier replayed for another client", async () => {
     await seedUser({ email });
     const { challenge } = await startLogin();
     const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
     const other = new URL(redirect_to);
-    other.searchParams.set('client_id', sampleClientIds.gungnir);
-    other.searchParams.set('redirect_uri', appRedirectUri('gungnir-aurora'));
-    expect(new URL((await follow(other.toString())).location).searchParams.get('error')).toBe('invalid_request');
+    other.searchParams.set("client_id", sampleClientIds.gungnir);
+    other.searchParams.set("redirect_uri", appRedirectUri("gungnir-aurora"));
+    expect(new URL((await follow(other.toString())).location).searchParams.get("error")).toBe("invalid_request");
   });
 
-  it('uses a login challenge once, and not after 30 minutes', async () => {
+  it("uses a login challenge once, and not after 30 minutes", async () => {
     await seedUser({ email });
     const { challenge } = await startLogin();
     expect((await login(challenge, email)).status).toBe(201);
     const reused = await login(challenge, email);
     expect(reused.status).toBe(404);
-    expect(await reused.json()).toMatchObject({ type: 'challenge_not_found' });
+    expect(await reused.json()).toMatchObject({ type: "challenge_not_found" });
 
     const late = await startLogin();
     await setClock(30 * 60_000 + 1000);
     const expired = await login(late.challenge, email);
     expect(expired.status).toBe(410);
-    expect(await expired.json()).toMatchObject({ type: 'challenge_expired' });
-    expect((await login('never-issued', email)).status).toBe(404);
+    expect(await expired.json()).toMatchObject({ type: "challenge_expired" });
+    expect((await login("never-issued", email)).status).toBe(404);
   });
 
-  it('describes a live login challenge', async () => {
-    const { challenge } = await startLogin({ scope: 'user.write' });
+  it("describes a live login challenge", async () => {
+    const { challenge } = await startLogin({ scope: "user.write" });
     const response = await call(`/auth/v1/login?login_challenge=${challenge}`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ client_id: clientId, service_id: 'client', requested_scope: ['user.write'], skip: false });
-    expect((await call('/auth/v1/login?login_challenge=nope')).status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      client_id: clientId,
+      service_id: "client",
+      requested_scope: ["user.write"],
+      skip: false,
+    });
+    expect((await call("/auth/v1/login?login_challenge=nope")).status).toBe(404);
   });
 });
 
-describe('POST /oauth2/token', () => {
-  it('issues a signed ES256 access token with the contract claims', async () => {
+describe("POST /oauth2/token", () => {
+  it("issues a signed ES256 access token with the contract claims", async () => {
     await seedUser({ email });
     const username = ((await (await call(`/__emulator/users/${email}`)).json()) as { username: string }).username;
     const { code, verifier } = await signInForCode(email);
     const response = await exchangeCode(code, verifier);
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get("cache-control")).toBe("no-store");
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ expires_in: 3600, scope: 'user.write', token_type: 'bearer', refresh_token: expect.any(String) });
-    expect(body).not.toHaveProperty('id_token');
-    const accessToken = String(body['access_token']);
+    expect(body).toMatchObject({
+      expires_in: 3600,
+      scope: "user.write",
+      token_type: "bearer",
+      refresh_token: expect.any(String),
+    });
+    expect(body).not.toHaveProperty("id_token");
+    const accessToken = String(body["access_token"]);
     const header = decodeProtectedHeader(accessToken);
-    expect(header).toMatchObject({ alg: 'ES256', kid: (await jwks()).keys[0]?.kid });
-    const { payload } = await jwtVerify(accessToken, createLocalJWKSet(await jwks()), { issuer: site, audience: clientId });
-    expect(payload).toMatchObject({ sub: username, username, scope: 'user.write' });
+    expect(header).toMatchObject({ alg: "ES256", kid: (await jwks()).keys[0]?.kid });
+    const { payload } = await jwtVerify(accessToken, createLocalJWKSet(await jwks()), {
+      issuer: site,
+      audience: clientId,
+    });
+    expect(payload).toMatchObject({ sub: username, username, scope: "user.write" });
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600);
   });
 
-  it('dates tokens by the emulator clock', async () => {
+  it("dates tokens by the emulator clock", async () => {
     await seedUser({ email });
     const { code, verifier } = await signInForCode(email);
     await setClock(7_200_000);
     // the code was issued before the clock moved, so it has expired: the move itself is the point
     expect((await exchangeCode(code, verifier)).status).toBe(400);
     const fresh = await signInForCode(email);
-    const { access_token } = (await (await exchangeCode(fresh.code, fresh.verifier)).json()) as { access_token: string };
-    const { payload } = await jwtVerify(access_token, createLocalJWKSet(await jwks()), { currentDate: new Date(Date.now() + 7_200_000) });
+    const { access_token } = (await (await exchangeCode(fresh.code, fresh.verifier)).json()) as {
+      access_token: string;
+    };
+    const { payload } = await jwtVerify(access_token, createLocalJWKSet(await jwks()), {
+      currentDate: new Date(Date.now() + 7_200_000),
+    });
     expect((payload.iat ?? 0) * 1000 - Date.now()).toBeGreaterThan(7_100_000);
   });
 
-  it('adds an id_token for the openid scope', async () => {
+  it("adds an id_token for the openid scope", async () => {
     await seedUser({ email });
-    const { code, verifier } = await signInForCode(email, { scope: 'openid user.write', extra: { nonce: 'n-0S6_WzA2Mj' } });
+    const { code, verifier } = await signInForCode(email, {
+      scope: "openid user.write",
+      extra: { nonce: "n-0S6_WzA2Mj" },
+    });
     const body = (await (await exchangeCode(code, verifier)).json()) as { id_token: string };
-    const { payload } = await jwtVerify(body.id_token, createLocalJWKSet(await jwks()), { issuer: site, audience: clientId });
-    expect(payload['nonce']).toBe('n-0S6_WzA2Mj');
+    const { payload } = await jwtVerify(body.id_token, createLocalJWKSet(await jwks()), {
+      issuer: site,
+      audience: clientId,
+    });
+    expect(payload["nonce"]).toBe("n-0S6_WzA2Mj");
   });
 
-  it('uses a code once, even when the first attempt fails', async () => {
+  it("uses a code once, even when the first attempt fails", async () => {
     await seedUser({ email });
     const first = await signInForCode(email);
     expect((await exchangeCode(first.code, first.verifier)).status).toBe(200);
     const reused = await exchangeCode(first.code, first.verifier);
     expect(reused.status).toBe(400);
-    expect(await reused.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
 
     const second = await signInForCode(email);
     const wrong = await exchangeCode(second.code, (await pkcePair()).verifier);
-    expect(await wrong.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await wrong.json()).toMatchObject({ error: "invalid_grant" });
     expect((await exchangeCode(second.code, second.verifier)).status).toBe(400);
   });
 
-  it('expires a code after 60 seconds', async () => {
+  it("expires a code after 60 seconds", async () => {
     await seedUser({ email });
     const { code, verifier } = await signInForCode(email);
     await setClock(61_000);
     const response = await exchangeCode(code, verifier);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
+    expect(await response.json()).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("expired"),
+    });
   });
 
-  it('refuses a mismatched redirect_uri, client or malformed request', async () => {
+  it("refuses a mismatched redirect_uri, client or malformed request", async () => {
     await seedUser({ email });
     const a = await signInForCode(email);
-    expect(await (await exchangeCode(a.code, a.verifier, { redirectUri: appRedirectUri('client') })).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      await (await exchangeCode(a.code, a.verifier, { redirectUri: appRedirectUri("client") })).json(),
+    ).toMatchObject({ error: "invalid_grant" });
     const b = await signInForCode(email);
-    expect(await (await exchangeCode(b.code, b.verifier, { client: sampleClientIds.gungnir })).json()).toMatchObject({ error: 'invalid_grant' });
-    const unknownClient = await exchangeCode('x', 'y', { client: 'no-such-client' });
-    expect(unknownClient.status).toBe(401);
-    expect(await unknownClient.json()).toMatchObject({ error: 'invalid_client' });
-
-    const json = await call('/oauth2/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(await json.json()).toMatchObject({ error: 'invalid_request' });
-    const grant = await call('/oauth2/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=password&username=a&password=b',
+    expect(await (await exchangeCode(b.code, b.verifier, { client: sampleClientIds.gungnir })).json()).toMatchObject({
+      error: "invalid_grant",
     });
-    expect(await grant.json()).toMatchObject({ error: 'unsupported_grant_type' });
-    const missing = await call('/oauth2/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: 'c', redirect_uri: siteCallback }),
+    const unknownClient = await exchangeCode("x", "y", { client: "no-such-client" });
+    expect(unknownClient.status).toBe(401);
+    expect(await unknownClient.json()).toMatchObject({ error: "invalid_client" });
+
+    const json = await call("/oauth2/token", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(await json.json()).toMatchObject({ error: "invalid_request" });
+    const grant = await call("/oauth2/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=password&username=a&password=b",
+    });
+    expect(await grant.json()).toMatchObject({ error: "unsupported_grant_type" });
+    const missing = await call("/oauth2/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code: "c",
+        redirect_uri: siteCallback,
+      }),
     });
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ error: 'invalid_request' });
+    expect(await missing.json()).toMatchObject({ error: "invalid_request" });
   });
 
-  it('rotates refresh tokens', async () => {
+  it("rotates refresh tokens", async () => {
     await seedUser({ email });
     const { code, verifier } = await signInForCode(email);
     const { refresh_token } = (await (await exchangeCode(code, verifier)).json()) as { refresh_token: string };
     const refresh = (token: string, extra: Record<string, string> = {}) =>
-      call('/oauth2/token', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: token, ...extra }),
+      call("/oauth2/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "refresh_token", client_id: clientId, refresh_token: token, ...extra }),
       });
-    expect(await (await refresh(refresh_token, { scope: 'user.write admin' })).json()).toMatchObject({ error: 'invalid_scope' });
+    expect(await (await refresh(refresh_token, { scope: "user.write admin" })).json()).toMatchObject({
+      error: "invalid_scope",
+    });
     const refreshed = await refresh(refresh_token);
     expect(refreshed.status).toBe(200);
     const body = (await refreshed.json()) as { access_token: string; refresh_token: string; scope: string };
-    expect(body.scope).toBe('user.write');
+    expect(body.scope).toBe("user.write");
     expect(body.refresh_token).not.toBe(refresh_token);
-    expect(await (await refresh(refresh_token)).json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await (await refresh(refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
     expect((await refresh(body.refresh_token)).status).toBe(200);
   });
 
-  it('is also reachable as POST /auth/v1/token', async () => {
+  it("is also reachable as POST /auth/v1/token", async () => {
     await seedUser({ email });
     const { code, verifier } = await signInForCode(email);
-    const response = await call('/auth/v1/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: siteCallback, code_verifier: verifier }),
+    const response = await call("/auth/v1/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code,
+        redirect_uri: siteCallback,
+        code_verifier: verifier,
+      }),
     });
     expect(response.status).toBe(200);
   });

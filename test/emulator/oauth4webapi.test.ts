@@ -1,13 +1,13 @@
-import { SELF } from 'cloudflare:test';
-import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify } from 'jose';
-import * as oauth from 'oauth4webapi';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { appRedirectUri, clientId, login, postJson, resetEmulator, seedUser, serviceOf, site } from './emulatorClient';
+import { SELF } from "cloudflare:test";
+import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify } from "jose";
+import * as oauth from "oauth4webapi";
+import { beforeEach, describe, expect, it } from "vitest";
+import { appRedirectUri, clientId, login, postJson, resetEmulator, seedUser, serviceOf, site } from "./emulatorClient";
 
 // A maintained client nobody here wrote, talking to the emulator over its real HTTP surface.
 const throughWorker = (url: string, init: RequestInit) => SELF.fetch(url, init);
 const httpOptions = { [oauth.customFetch]: throughWorker, [oauth.allowInsecureRequests]: true };
-const email = 'library@example.jp';
+const email = "library@example.jp";
 const client: oauth.Client = { client_id: clientId };
 const redirectUri = appRedirectUri(serviceOf(clientId));
 
@@ -17,24 +17,29 @@ async function discover(): Promise<oauth.AuthorizationServer> {
 }
 
 /** What a browser and the site do between the authorization URL and the app's callback. */
-async function authorize(as: oauth.AuthorizationServer, redirect: string, codeChallenge: string, state: string): Promise<URL> {
-  const url = new URL(as.authorization_endpoint ?? '');
+async function authorize(
+  as: oauth.AuthorizationServer,
+  redirect: string,
+  codeChallenge: string,
+  state: string,
+): Promise<URL> {
+  const url = new URL(as.authorization_endpoint ?? "");
   url.search = new URLSearchParams({
-    response_type: 'code',
+    response_type: "code",
     client_id: client.client_id,
     redirect_uri: redirect,
-    scope: 'user.write',
+    scope: "user.write",
     state,
     code_challenge: codeChallenge,
-    code_challenge_method: 'S256',
-    view: 'extSignIn',
+    code_challenge_method: "S256",
+    view: "extSignIn",
   }).toString();
-  const start = await SELF.fetch(url, { redirect: 'manual' });
+  const start = await SELF.fetch(url, { redirect: "manual" });
   if (start.status !== 302) return new URL(`about:blank#${start.status}`);
-  const challenge = new URL(start.headers.get('location') ?? '').searchParams.get('login_challenge') ?? '';
+  const challenge = new URL(start.headers.get("location") ?? "").searchParams.get("login_challenge") ?? "";
   const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
-  const resumed = await SELF.fetch(redirect_to, { redirect: 'manual' });
-  return new URL(resumed.headers.get('location') ?? '');
+  const resumed = await SELF.fetch(redirect_to, { redirect: "manual" });
+  return new URL(resumed.headers.get("location") ?? "");
 }
 
 beforeEach(async () => {
@@ -42,8 +47,8 @@ beforeEach(async () => {
   await seedUser({ email });
 });
 
-describe('authorization code + PKCE with oauth4webapi', () => {
-  it('gets a code at the registered redirect URI, exchanges it and validates the token against the JWKS', async () => {
+describe("authorization code + PKCE with oauth4webapi", () => {
+  it("gets a code at the registered redirect URI, exchanges it and validates the token against the JWKS", async () => {
     const as = await discover();
     expect(as.issuer).toBe(site);
     const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -52,31 +57,55 @@ describe('authorization code + PKCE with oauth4webapi', () => {
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
 
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, codeVerifier, httpOptions);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      codeVerifier,
+      httpOptions,
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
-    expect(tokens.token_type).toBe('bearer');
+    expect(tokens.token_type).toBe("bearer");
     expect(tokens.refresh_token).toBeTruthy();
 
-    const keys = createRemoteJWKSet(new URL(as.jwks_uri ?? ''), { [joseCustomFetch]: throughWorker });
-    const { payload } = await jwtVerify(tokens.access_token, keys, { issuer: as.issuer, audience: client.client_id, requiredClaims: ['exp'] });
-    expect(payload['username']).toBe(payload.sub);
+    const keys = createRemoteJWKSet(new URL(as.jwks_uri ?? ""), { [joseCustomFetch]: throughWorker });
+    const { payload } = await jwtVerify(tokens.access_token, keys, {
+      issuer: as.issuer,
+      audience: client.client_id,
+      requiredClaims: ["exp"],
+    });
+    expect(payload["username"]).toBe(payload.sub);
     expect(payload.exp).toBeGreaterThan(Date.now() / 1000);
 
-    await postJson('/__emulator/clock', { offsetMs: 3_601_000 });
-    await expect(jwtVerify(tokens.access_token, keys, { currentDate: new Date(Date.now() + 3_601_000) })).rejects.toThrow(/exp/);
+    await postJson("/__emulator/clock", { offsetMs: 3_601_000 });
+    await expect(
+      jwtVerify(tokens.access_token, keys, { currentDate: new Date(Date.now() + 3_601_000) }),
+    ).rejects.toThrow(/exp/);
   });
 
-  it('refuses a wrong code verifier', async () => {
+  it("refuses a wrong code verifier", async () => {
     const as = await discover();
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const callback = await authorize(as, redirectUri, await oauth.calculatePKCECodeChallenge(codeVerifier), state);
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, oauth.generateRandomCodeVerifier(), httpOptions);
-    await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      oauth.generateRandomCodeVerifier(),
+      httpOptions,
+    );
+    await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
   });
 
-  it('refuses a reused code', async () => {
+  it("refuses a reused code", async () => {
     const as = await discover();
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
@@ -86,16 +115,29 @@ describe('authorization code + PKCE with oauth4webapi', () => {
       oauth.processAuthorizationCodeResponse(
         as,
         client,
-        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, codeVerifier, httpOptions),
+        await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          oauth.None(),
+          params,
+          redirectUri,
+          codeVerifier,
+          httpOptions,
+        ),
       );
-    await expect(exchange()).resolves.toMatchObject({ token_type: 'bearer' });
-    await expect(exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(exchange()).resolves.toMatchObject({ token_type: "bearer" });
+    await expect(exchange()).rejects.toMatchObject({ error: "invalid_grant" });
   });
 
-  it('refuses an unregistered redirect URI', async () => {
+  it("refuses an unregistered redirect URI", async () => {
     const as = await discover();
     const codeVerifier = oauth.generateRandomCodeVerifier();
-    const callback = await authorize(as, 'https://attacker.example/callback', await oauth.calculatePKCECodeChallenge(codeVerifier), oauth.generateRandomState());
-    expect(callback.toString()).toBe('about:blank#400');
+    const callback = await authorize(
+      as,
+      "https://attacker.example/callback",
+      await oauth.calculatePKCECodeChallenge(codeVerifier),
+      oauth.generateRandomState(),
+    );
+    expect(callback.toString()).toBe("about:blank#400");
   });
 });

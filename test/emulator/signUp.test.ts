@@ -1,12 +1,28 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { follow, latestMail, login, outbox, postJson, resetEmulator, seedUser, setClock, startLogin, strongPassword } from './emulatorClient';
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  follow,
+  latestMail,
+  login,
+  outbox,
+  postJson,
+  resetEmulator,
+  seedUser,
+  setClock,
+  startLogin,
+  strongPassword,
+} from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
-const email = 'new@example.jp';
+const email = "new@example.jp";
 
 async function register(challenge: string, password = strongPassword, address = email): Promise<Response> {
-  return postJson('/auth/v1/register', { login_challenge: challenge, flow: 'email_password', email: address, password });
+  return postJson("/auth/v1/register", {
+    login_challenge: challenge,
+    flow: "email_password",
+    email: address,
+    password,
+  });
 }
 
 async function registered(challenge: string): Promise<string> {
@@ -16,53 +32,54 @@ async function registered(challenge: string): Promise<string> {
 }
 
 function confirm(challenge: string, username: string, code: string | null): Promise<Response> {
-  return postJson('/auth/v1/register/confirm', { login_challenge: challenge, username, code, remember: false });
+  return postJson("/auth/v1/register/confirm", { login_challenge: challenge, username, code, remember: false });
 }
 
-describe('register/checkEmail', () => {
-  it('answers registered for confirmed accounts only', async () => {
-    await seedUser({ email: 'taken@example.jp' });
-    const { challenge } = await startLogin({ view: 'signUp' });
-    const check = async (address: string) => (await postJson('/auth/v1/register/checkEmail', { login_challenge: challenge, email: address })).json();
-    expect(await check('TAKEN@example.jp')).toEqual({ registered: true });
+describe("register/checkEmail", () => {
+  it("answers registered for confirmed accounts only", async () => {
+    await seedUser({ email: "taken@example.jp" });
+    const { challenge } = await startLogin({ view: "signUp" });
+    const check = async (address: string) =>
+      (await postJson("/auth/v1/register/checkEmail", { login_challenge: challenge, email: address })).json();
+    expect(await check("TAKEN@example.jp")).toEqual({ registered: true });
     expect(await check(email)).toEqual({ registered: false });
     await registered(challenge);
     expect(await check(email)).toEqual({ registered: false });
-    const bad = await postJson('/auth/v1/register/checkEmail', { login_challenge: challenge, email: 'nope' });
+    const bad = await postJson("/auth/v1/register/checkEmail", { login_challenge: challenge, email: "nope" });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ type: 'invalid_request' });
+    expect(await bad.json()).toMatchObject({ type: "invalid_request" });
   });
 });
 
-describe('register', () => {
-  it('creates an unconfirmed user and mails a 6-digit code valid 24 hours', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
+describe("register", () => {
+  it("creates an unconfirmed user and mails a 6-digit code valid 24 hours", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
     const username = await registered(challenge);
     expect(username).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const mail = await latestMail(email);
-    expect(mail).toMatchObject({ kind: 'email', code: expect.stringMatching(/^\d{6}$/), link: null });
-    expect(mail.text).toContain(mail.code ?? '');
-    expect(mail.text).toContain('24時間');
+    expect(mail).toMatchObject({ kind: "email", code: expect.stringMatching(/^\d{6}$/), link: null });
+    expect(mail.text).toContain(mail.code ?? "");
+    expect(mail.text).toContain("24時間");
     await expect(login((await startLogin()).challenge, email).then((r) => r.status)).resolves.toBe(401);
   });
 
-  it('refuses an existing account, a weak password and a dead challenge', async () => {
-    await seedUser({ email: 'taken@example.jp' });
-    const { challenge } = await startLogin({ view: 'signUp' });
-    const taken = await register(challenge, strongPassword, 'Taken@example.jp');
+  it("refuses an existing account, a weak password and a dead challenge", async () => {
+    await seedUser({ email: "taken@example.jp" });
+    const { challenge } = await startLogin({ view: "signUp" });
+    const taken = await register(challenge, strongPassword, "Taken@example.jp");
     expect(taken.status).toBe(409);
-    expect(await taken.json()).toMatchObject({ type: 'already_registered' });
-    for (const weak of ['Sh0rt!', 'alllowercase1!', 'ALLUPPER1!', 'NoDigits!!', 'NoSymbol123', 'Bad Space1!']) {
+    expect(await taken.json()).toMatchObject({ type: "already_registered" });
+    for (const weak of ["Sh0rt!", "alllowercase1!", "ALLUPPER1!", "NoDigits!!", "NoSymbol123", "Bad Space1!"]) {
       const response = await register(challenge, weak);
       expect(response.status, weak).toBe(400);
-      expect(await response.json()).toMatchObject({ type: 'invalid_request' });
+      expect(await response.json()).toMatchObject({ type: "invalid_request" });
     }
     expect(await outbox(email)).toEqual([]);
-    expect((await register('unknown-challenge')).status).toBe(404);
+    expect((await register("unknown-challenge")).status).toBe(404);
   });
 
-  it('lets an unconfirmed sign-up start over with the same username', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
+  it("lets an unconfirmed sign-up start over with the same username", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
     const first = await registered(challenge);
     const second = await registered(challenge);
     expect(second).toBe(first);
@@ -70,48 +87,48 @@ describe('register', () => {
   });
 });
 
-describe('register/confirm', () => {
-  it('confirms the user and signs them in for that challenge', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
+describe("register/confirm", () => {
+  it("confirms the user and signs them in for that challenge", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
     const username = await registered(challenge);
     const { code } = await latestMail(email);
-    const wrong = await confirm(challenge, username, code === '000000' ? '111111' : '000000');
+    const wrong = await confirm(challenge, username, code === "000000" ? "111111" : "000000");
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toMatchObject({ type: 'invalid_code' });
+    expect(await wrong.json()).toMatchObject({ type: "invalid_code" });
     const accepted = await confirm(challenge, username, code);
     expect(accepted.status).toBe(201);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     const { location } = await follow(redirect_to);
-    expect(location.searchParams.get('code')).toBeTruthy();
+    expect(location.searchParams.get("code")).toBeTruthy();
     expect((await confirm(challenge, username, code)).status).toBe(404);
     expect((await login((await startLogin()).challenge, email)).status).toBe(201);
-    const check = await postJson('/auth/v1/register/checkEmail', { email });
+    const check = await postJson("/auth/v1/register/checkEmail", { email });
     expect(await check.json()).toEqual({ registered: true });
   });
 
-  it('expires the code after 24 hours', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
+  it("expires the code after 24 hours", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
     const username = await registered(challenge);
     const { code } = await latestMail(email);
     await setClock(24 * 3_600_000 + 1000);
-    const fresh = await startLogin({ view: 'signUp' });
+    const fresh = await startLogin({ view: "signUp" });
     const response = await confirm(fresh.challenge, username, code);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ type: 'expired_code' });
+    expect(await response.json()).toMatchObject({ type: "expired_code" });
   });
 
-  it('answers invalid_code for an unknown username', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
-    expect(await (await confirm(challenge, 'nobody', '123456')).json()).toMatchObject({ type: 'invalid_code' });
+  it("answers invalid_code for an unknown username", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
+    expect(await (await confirm(challenge, "nobody", "123456")).json()).toMatchObject({ type: "invalid_code" });
   });
 });
 
-describe('register/confirm/resend', () => {
-  it('mails a fresh code and retires the earlier one', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
+describe("register/confirm/resend", () => {
+  it("mails a fresh code and retires the earlier one", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
     const username = await registered(challenge);
     const { code: earlier } = await latestMail(email);
-    const resent = await postJson('/auth/v1/register/confirm/resend', { login_challenge: challenge, username });
+    const resent = await postJson("/auth/v1/register/confirm/resend", { login_challenge: challenge, username });
     expect(resent.status).toBe(201);
     const { code: later } = await latestMail(email);
     expect(await outbox(email)).toHaveLength(2);
@@ -119,9 +136,13 @@ describe('register/confirm/resend', () => {
     expect((await confirm(challenge, username, later)).status).toBe(201);
   });
 
-  it('answers 201 without mail for an unknown username, 404 for a dead challenge', async () => {
-    const { challenge } = await startLogin({ view: 'signUp' });
-    expect((await postJson('/auth/v1/register/confirm/resend', { login_challenge: challenge, username: 'nobody' })).status).toBe(201);
-    expect((await postJson('/auth/v1/register/confirm/resend', { login_challenge: 'dead', username: 'nobody' })).status).toBe(404);
+  it("answers 201 without mail for an unknown username, 404 for a dead challenge", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
+    expect(
+      (await postJson("/auth/v1/register/confirm/resend", { login_challenge: challenge, username: "nobody" })).status,
+    ).toBe(201);
+    expect(
+      (await postJson("/auth/v1/register/confirm/resend", { login_challenge: "dead", username: "nobody" })).status,
+    ).toBe(404);
   });
 });

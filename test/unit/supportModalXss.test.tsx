@@ -21,16 +21,35 @@ const payload = [
 describe("support messages with markup", () => {
   it("never carry an XSS payload to a page", () => {
     const target = rawBrands.find((brand) => brand.id === "gungnir-aurora")!;
-    const hostile = { ...target, support: { ...target.support, defaultMessage: payload, smsMessage: payload, totpMessage: payload } };
-    const data = buildBrandData({ brands: rawBrands.map((brand) => (brand.id === target.id ? hostile : brand)), default: defaultBrand, clients });
+    const hostile = {
+      ...target,
+      support: { ...target.support, defaultMessage: payload, smsMessage: payload, totpMessage: payload },
+    };
+    const data = buildBrandData({
+      brands: rawBrands.map((brand) => (brand.id === target.id ? hostile : brand)),
+      default: defaultBrand,
+      clients,
+    });
     const brand = data.brands.find((b) => b.id === target.id)!;
     const html = renderToString(
       <PageContext.Provider value={{ brand, environment: "prod", mailSenderDomain: "mail.example" }}>
         <Card title="t">body</Card>
       </PageContext.Provider>,
     );
-    expect(html).toContain('<a href="https://help.example/faq" target="_blank" rel="noopener noreferrer">よくある質問</a>');
-    for (const forbidden of ["<script", "onerror", "onload", "onclick", "javascript:", "data:text", "<iframe", "<svg onload", "alert("]) {
+    expect(html).toContain(
+      '<a href="https://help.example/faq" target="_blank" rel="noopener noreferrer">よくある質問</a>',
+    );
+    for (const forbidden of [
+      "<script",
+      "onerror",
+      "onload",
+      "onclick",
+      "javascript:",
+      "data:text",
+      "<iframe",
+      "<svg onload",
+      "alert(",
+    ]) {
       expect(html, forbidden).not.toContain(forbidden);
     }
   });

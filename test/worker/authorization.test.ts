@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
-import { ORIGIN, get, sealedCookie, setCookies } from "./helpers";
 import { appStart as startQuery } from "../appStart";
-import { Journey, PASSWORD, emulatorDev } from "./journey";
+import { get, ORIGIN, sealedCookie, setCookies } from "./helpers";
+import { emulatorDev, Journey, PASSWORD } from "./journey";
 
 const brands = {
   gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
@@ -12,7 +12,8 @@ const brands = {
 };
 type BrandKey = keyof typeof brands;
 
-const appStart = (brand: BrandKey, view: string, extra: Record<string, string> = {}) => startQuery(brands[brand], view, extra);
+const appStart = (brand: BrandKey, view: string, extra: Record<string, string> = {}) =>
+  startQuery(brands[brand], view, extra);
 
 const emulator = emulatorDev();
 const seed = (email: string, extra: Record<string, unknown> = {}) => emulator.seed({ email, ...extra });
@@ -25,7 +26,14 @@ async function signIn(journey: Journey, startPath: string, email: string) {
   const loginUrl = new URL(toLogin.headers.get("Location")!);
   const loginChallenge = loginUrl.searchParams.get("login_challenge")!;
   expect((await journey.request(loginUrl.toString())).status).toBe(303);
-  const login = await journey.postJson("/auth/v1/login", { login_challenge: loginChallenge, flow: "email_password", username: email, password: PASSWORD, remember: false, device_id: "D".repeat(32) });
+  const login = await journey.postJson("/auth/v1/login", {
+    login_challenge: loginChallenge,
+    flow: "email_password",
+    username: email,
+    password: PASSWORD,
+    remember: false,
+    device_id: "D".repeat(32),
+  });
   expect(login.status).toBe(201);
   const { redirect_to } = (await login.json()) as { redirect_to: string };
   const toCallback = await journey.request(redirect_to);
@@ -77,11 +85,21 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
   });
 
   it("keeps the app's prompt when hashed_user_id names the signed-in user, forces login otherwise", async () => {
-    const tokens = await sealedCookie("tokens", { accessToken: "x", expiresAt: 4_000_000_000, scope: "user.write", tokenType: "bearer", hashedUserName: "a".repeat(64) });
+    const tokens = await sealedCookie("tokens", {
+      accessToken: "x",
+      expiresAt: 4_000_000_000,
+      scope: "user.write",
+      tokenType: "bearer",
+      hashedUserName: "a".repeat(64),
+    });
     const same = await appStart("gungnir", "signIn", { hashed_user_id: "a".repeat(64) });
-    expect(new URL((await get(same.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt")).toBeNull();
+    expect(
+      new URL((await get(same.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt"),
+    ).toBeNull();
     const other = await appStart("gungnir", "signIn", { hashed_user_id: "b".repeat(64) });
-    expect(new URL((await get(other.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt")).toBe("login");
+    expect(new URL((await get(other.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt")).toBe(
+      "login",
+    );
   });
 
   it("accepts the same app query at / and refuses a client of another tenant", async () => {
@@ -122,10 +140,24 @@ describe("callback and after sign-in (SPEC §2)", () => {
     const toLogin = await journey.request(toOauth.headers.get("Location")!);
     const loginUrl = new URL(toLogin.headers.get("Location")!);
     await journey.request(loginUrl.toString());
-    const first = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "email_password", username: "sms@example.com", password: PASSWORD, remember: false, device_id: "D".repeat(32) });
+    const first = await journey.postJson("/auth/v1/login", {
+      login_challenge: loginUrl.searchParams.get("login_challenge"),
+      flow: "email_password",
+      username: "sms@example.com",
+      password: PASSWORD,
+      remember: false,
+      device_id: "D".repeat(32),
+    });
     const { additional_flow } = (await first.json()) as { additional_flow: { session: string } };
     const outbox = await emulator.outbox("+8109012345678");
-    const second = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "mfa_sms", session: additional_flow.session, code: outbox[0]!.code, remember: false, device_id: "D".repeat(32) });
+    const second = await journey.postJson("/auth/v1/login", {
+      login_challenge: loginUrl.searchParams.get("login_challenge"),
+      flow: "mfa_sms",
+      session: additional_flow.session,
+      code: outbox[0]!.code,
+      remember: false,
+      device_id: "D".repeat(32),
+    });
     const { redirect_to } = (await second.json()) as { redirect_to: string };
     const toCallback = await journey.request(redirect_to);
     const callback = await journey.request(toCallback.headers.get("Location")!);
@@ -140,7 +172,11 @@ describe("callback and after sign-in (SPEC §2)", () => {
     ["emailChange", "/changeEmail"],
   ])("view %s continues to %s", async (view, next) => {
     await seed(`${view.toLowerCase()}@example.com`);
-    const callback = await signIn(new Journey(), (await appStart("gungnir", view)).path, `${view.toLowerCase()}@example.com`);
+    const callback = await signIn(
+      new Journey(),
+      (await appStart("gungnir", view)).path,
+      `${view.toLowerCase()}@example.com`,
+    );
     expect(callback.headers.get("Location")).toBe(next);
   });
 
@@ -154,7 +190,9 @@ describe("callback and after sign-in (SPEC §2)", () => {
     const html = await consentPage.text();
     expect(html).toContain("情報提供への同意");
     expect(html).not.toMatch(/consent_challenge|login_challenge|login_verifier/);
-    const agreed = await journey.postForm(`/${brands.partner.serviceId}/consent`, { client_id: brands.partner.clientId });
+    const agreed = await journey.postForm(`/${brands.partner.serviceId}/consent`, {
+      client_id: brands.partner.clientId,
+    });
     expect(agreed.status).toBe(303);
     const { foreign } = await journey.follow(agreed);
     expect(`${foreign!.origin}${foreign!.pathname}`).toBe(start.appRedirect);
@@ -164,7 +202,9 @@ describe("callback and after sign-in (SPEC §2)", () => {
   it("consent without redirect_to shows the unexpected-error modal", async () => {
     await seed("partner2@example.com");
     const journey = new Journey();
-    const { response: consentPage } = await journey.follow(await signIn(journey, (await appStart("partner", "signIn")).path, "partner2@example.com"));
+    const { response: consentPage } = await journey.follow(
+      await signIn(journey, (await appStart("partner", "signIn")).path, "partner2@example.com"),
+    );
     expect(consentPage.status).toBe(200);
     await emulator.fault({ pathPattern: "/auth/v1/consent", status: 200, body: {} });
     const refused = await journey.postForm(`/${brands.partner.serviceId}/consent`, {});
@@ -179,8 +219,17 @@ describe("callback and after sign-in (SPEC §2)", () => {
     const toOauth = await journey.request((await appStart("gungnir", "signIn")).path);
     const loginUrl = new URL((await journey.request(toOauth.headers.get("Location")!)).headers.get("Location")!);
     await journey.request(loginUrl.toString());
-    const login = await journey.postJson("/auth/v1/login", { login_challenge: loginUrl.searchParams.get("login_challenge"), flow: "email_password", username: "state@example.com", password: PASSWORD, remember: false, device_id: "D".repeat(32) });
-    const callback = new URL((await journey.request(((await login.json()) as { redirect_to: string }).redirect_to)).headers.get("Location")!);
+    const login = await journey.postJson("/auth/v1/login", {
+      login_challenge: loginUrl.searchParams.get("login_challenge"),
+      flow: "email_password",
+      username: "state@example.com",
+      password: PASSWORD,
+      remember: false,
+      device_id: "D".repeat(32),
+    });
+    const callback = new URL(
+      (await journey.request(((await login.json()) as { redirect_to: string }).redirect_to)).headers.get("Location")!,
+    );
     const forged = new URL(callback);
     forged.searchParams.set("state", "someone-elses-state");
     const wrongState = await journey.request(forged.toString());

@@ -12,7 +12,8 @@ function expectBaseline(response: Response) {
   const h = response.headers;
   const csp = h.get("Content-Security-Policy") ?? "";
   expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'/);
-  for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) expect(csp).toContain(directive);
+  for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"])
+    expect(csp).toContain(directive);
   expect(Number(/max-age=(\d+)/.exec(h.get("Strict-Transport-Security") ?? "")?.[1])).toBeGreaterThanOrEqual(31536000);
   expect(h.get("X-Content-Type-Options")).toBe("nosniff");
   expect(h.get("Referrer-Policy")).toBe("no-referrer");

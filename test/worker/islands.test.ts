@@ -4,7 +4,14 @@ import { get, sealedCookie } from "./helpers";
 function islandHosts(html: string): Array<{ name: string; props: unknown }> {
   return [...html.matchAll(/<div data-island="([A-Za-z]+)" data-props="([^"]*)"/g)].map(([, name, props]) => ({
     name: name!,
-    props: JSON.parse(props!.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")),
+    props: JSON.parse(
+      props!
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
+    ),
   }));
 }
 
@@ -23,7 +30,11 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     expect(html).toMatch(/<script type="module" src="[^"]+" nonce="[^"]+" async=""><\/script>/);
     const hosts = islandHosts(html);
     expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
-    expect(hosts[1]?.props).toMatchObject({ name: "password", autoComplete: "new-password", checklist: { labels: { length: "8文字以上256文字未満" } } });
+    expect(hosts[1]?.props).toMatchObject({
+      name: "password",
+      autoComplete: "new-password",
+      checklist: { labels: { length: "8文字以上256文字未満" } },
+    });
     expect(hosts[0]?.props).toMatchObject({ name: "email", value: "new@example.com", readOnly: true });
   });
 

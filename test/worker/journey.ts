@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import { appStart, type AppBrand } from "../appStart";
+import { type AppBrand, appStart } from "../appStart";
 import { ORIGIN } from "./helpers";
 
 /**
@@ -45,11 +45,19 @@ export class Journey {
   }
 
   postForm(path: string, form: Record<string, string>): Promise<Response> {
-    return this.request(path, { method: "POST", body: new URLSearchParams(form), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    return this.request(path, {
+      method: "POST",
+      body: new URLSearchParams(form),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
   }
 
   postJson(path: string, body: unknown): Promise<Response> {
-    return this.request(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+    return this.request(path, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" },
+    });
   }
 
   /** Follows redirects on the site's origin; answers the last response, or the first foreign Location. */
@@ -69,7 +77,11 @@ export class Journey {
  * The app opens the site for `view`; the OAuth2 server sends the browser to its login URL, where the site
  * stores the challenge and lands on the sign-in or sign-up screen. Answers the challenge and that screen.
  */
-export async function reachLoginScreen(journey: Journey, brand: AppBrand, view: string): Promise<{ challenge: string; response: Response }> {
+export async function reachLoginScreen(
+  journey: Journey,
+  brand: AppBrand,
+  view: string,
+): Promise<{ challenge: string; response: Response }> {
   const toOauth = await journey.request((await appStart(brand, view)).path);
   const toLogin = await journey.request(toOauth.headers.get("Location")!);
   const loginUrl = new URL(toLogin.headers.get("Location")!);
@@ -88,7 +100,9 @@ export function emulatorDev() {
   return {
     reset: () => dev.request("/__emulator/reset", { method: "POST" }),
     async seed(user: Record<string, unknown>) {
-      expect((await dev.postJson("/__emulator/users", { password: PASSWORD, emailVerified: true, ...user })).status).toBe(201);
+      expect(
+        (await dev.postJson("/__emulator/users", { password: PASSWORD, emailVerified: true, ...user })).status,
+      ).toBe(201);
     },
     /** The next call matching the fault's method (POST unless given) and path pattern gets the injected answer. */
     async fault(fault: { pathPattern: string } & Record<string, unknown>) {

@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import {
+  type BridgeWindow,
   linkMessage,
   mailtoMessage,
   nativeAppVersion,
   nativeBridge,
   parseBridgeReply,
-  type BridgeWindow,
 } from "../../islands/nativeBridgeProtocol";
+import { sampleClientIds } from "../../themes/data/clients";
 import { get, sealedCookie } from "./helpers";
 
-const APP_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 KazahanaApp/3.12.0";
-const BROWSER_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
+const APP_UA =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 KazahanaApp/3.12.0";
+const BROWSER_UA =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 
 function islandNames(html: string): string[] {
   return [...html.matchAll(/<div data-island="([A-Za-z]+)"/g)].map(([, name]) => name!);
@@ -26,7 +28,10 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
   it.each([
     [APP_UA, "3.12.0"],
     ["KazahanaApp/1", "1"],
-    ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 KazahanaApp/2.0.1", "2.0.1"],
+    [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 KazahanaApp/2.0.1",
+      "2.0.1",
+    ],
     ["Mozilla/5.0 (KazahanaApp/4.1; Android)", "4.1"],
     [BROWSER_UA, null],
     ["Mozilla/5.0 NotKazahanaApp/3.0", null],
@@ -99,7 +104,8 @@ describe("native bridge protocol v1", () => {
         const message = JSON.parse(text) as Record<string, unknown>;
         sent.push(message);
         const answer = reply?.(message);
-        if (answer !== undefined) queueMicrotask(() => target.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(answer) })));
+        if (answer !== undefined)
+          queueMicrotask(() => target.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(answer) })));
       },
     };
     return { target, sent };
@@ -112,7 +118,9 @@ describe("native bridge protocol v1", () => {
   it("posts versioned JSON with a correlation id", () => {
     const { target, sent } = fakeWebView();
     nativeBridge(target)!.post({ type: "openExternalBrowser", url: "https://example.com/" });
-    expect(sent).toEqual([{ v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "openExternalBrowser", url: "https://example.com/" }]);
+    expect(sent).toEqual([
+      { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "openExternalBrowser", url: "https://example.com/" },
+    ]);
   });
 
   it("resolves a call with the reply naming its id, ignoring other messages", async () => {
@@ -120,10 +128,25 @@ describe("native bridge protocol v1", () => {
       // Noise first: another version, another id, junk; then the real reply.
       queueMicrotask(() => {
         target.dispatchEvent(new MessageEvent("message", { data: "not json" }));
-        target.dispatchEvent(new MessageEvent("message", { data: JSON.stringify({ v: 2, type: "getNativeAppVersion", replyTo: message.id, ok: true, version: "9" }) }));
-        target.dispatchEvent(new MessageEvent("message", { data: { v: 1, type: "getNativeAppVersion", replyTo: "other", ok: true, version: "8" } }));
+        target.dispatchEvent(
+          new MessageEvent("message", {
+            data: JSON.stringify({ v: 2, type: "getNativeAppVersion", replyTo: message.id, ok: true, version: "9" }),
+          }),
+        );
+        target.dispatchEvent(
+          new MessageEvent("message", {
+            data: { v: 1, type: "getNativeAppVersion", replyTo: "other", ok: true, version: "8" },
+          }),
+        );
       });
-      return { v: 1, type: "getNativeAppVersion", replyTo: message.id, ok: true, version: "3.12.0", platform: "android" };
+      return {
+        v: 1,
+        type: "getNativeAppVersion",
+        replyTo: message.id,
+        ok: true,
+        version: "3.12.0",
+        platform: "android",
+      };
     });
     const reply = await nativeBridge(target)!.call({ type: "getNativeAppVersion" });
     expect(reply).toMatchObject({ ok: true, version: "3.12.0", platform: "android" });
@@ -132,7 +155,9 @@ describe("native bridge protocol v1", () => {
 
   it("sends the update prompt frequency with checkVersion, rejects a failed reply and times out", async () => {
     const { target, sent } = fakeWebView((message) =>
-      message.type === "checkVersion" ? { v: 1, type: "checkVersion", replyTo: message.id, ok: false, error: "store unreachable" } : undefined,
+      message.type === "checkVersion"
+        ? { v: 1, type: "checkVersion", replyTo: message.id, ok: false, error: "store unreachable" }
+        : undefined,
     );
     const bridge = nativeBridge(target)!;
     await expect(bridge.call({ type: "checkVersion", updatePromptFrequency: 24 })).rejects.toThrow("store unreachable");
@@ -141,7 +166,9 @@ describe("native bridge protocol v1", () => {
   });
 
   it("parses only well-formed v1 replies", () => {
-    expect(parseBridgeReply({ v: 1, type: "requestCameraPermission", replyTo: "a", ok: true, granted: true })).not.toBeNull();
+    expect(
+      parseBridgeReply({ v: 1, type: "requestCameraPermission", replyTo: "a", ok: true, granted: true }),
+    ).not.toBeNull();
     expect(parseBridgeReply({ v: 1, type: "openExternalBrowser", replyTo: "a", ok: true })).toBeNull();
     expect(parseBridgeReply({ v: 1, type: "checkVersion", replyTo: "a", ok: false })).toBeNull();
     expect(parseBridgeReply(`{"v":1,"type":"sendPushToken","ok":true}`)).toBeNull();
@@ -150,22 +177,38 @@ describe("native bridge protocol v1", () => {
 
   it("turns links into messages: mail links, other origins and _blank; same-origin pages stay links", () => {
     const origin = "https://signin.test";
-    expect(linkMessage("mailto:support@kazahana-sec.example", "", origin)).toEqual({ type: "sendMail", to: "support@kazahana-sec.example" });
-    expect(linkMessage("https://www.kazahana-sec.example/", "", origin)).toEqual({ type: "openExternalBrowser", url: "https://www.kazahana-sec.example/" });
-    expect(linkMessage("https://signin.test/help", "_blank", origin)).toEqual({ type: "openExternalBrowser", url: "https://signin.test/help" });
+    expect(linkMessage("mailto:support@kazahana-sec.example", "", origin)).toEqual({
+      type: "sendMail",
+      to: "support@kazahana-sec.example",
+    });
+    expect(linkMessage("https://www.kazahana-sec.example/", "", origin)).toEqual({
+      type: "openExternalBrowser",
+      url: "https://www.kazahana-sec.example/",
+    });
+    expect(linkMessage("https://signin.test/help", "_blank", origin)).toEqual({
+      type: "openExternalBrowser",
+      url: "https://signin.test/help",
+    });
     expect(linkMessage("https://signin.test/resetPassword", "", origin)).toBeNull();
     expect(linkMessage("tel:0120981234", "", origin)).toBeNull();
     expect(linkMessage("javascript:alert(1)", "_blank", origin)).toBeNull();
   });
 
   it("decodes mailto fields as RFC 6068 says (+ is literal)", () => {
-    expect(mailtoMessage("mailto:a%2Bb@example.com?subject=%E3%81%8A%E5%95%8F%E3%81%84%E5%90%88%E3%82%8F%E3%81%9B&body=1+1%0A2&cc=x@example.com")).toEqual({
+    expect(
+      mailtoMessage(
+        "mailto:a%2Bb@example.com?subject=%E3%81%8A%E5%95%8F%E3%81%84%E5%90%88%E3%82%8F%E3%81%9B&body=1+1%0A2&cc=x@example.com",
+      ),
+    ).toEqual({
       type: "sendMail",
       to: "a+b@example.com",
       subject: "お問い合わせ",
       body: "1+1\n2",
     });
-    expect(mailtoMessage("mailto:a@example.com?to=b@example.com")).toEqual({ type: "sendMail", to: "a@example.com,b@example.com" });
+    expect(mailtoMessage("mailto:a@example.com?to=b@example.com")).toEqual({
+      type: "sendMail",
+      to: "a@example.com,b@example.com",
+    });
     expect(mailtoMessage("mailto:%E0%A4%A@example.com")).toBeNull();
     expect(mailtoMessage("mailto:")).toBeNull();
   });

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { sealedCookies, type SealedCookieName } from "../../worker/session/cookies";
+import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
 import { screenCases } from "../screens";
 import { get, sealedCookie, setCookies } from "./helpers";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
 async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
-  return Promise.all(Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)));
+  return Promise.all(
+    Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
+  );
 }
 
 describe("every SPEC §2 route answers with its screen", () => {
@@ -63,21 +65,26 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
 });
 
 describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
-  it.each(["extSignIn", "signIn", "signInWithCheckUsername", "signInForceTOTPMFA", "mfaSetUp", "emailChange", "passwordChange"])(
-    "view %s keeps the challenge in the sign-in cookie and goes to /signIn",
-    async (view) => {
-      const response = await get(`/?login_challenge=challenge-1&client_id=${brand.clientId}&view=${view}`);
-      expect(response.status).toBe(303);
-      expect(new URL(response.headers.get("Location")!, "https://x").pathname).toBe("/signIn");
-      const cookie = setCookies(response).get(`__Host-${sealedCookies.signIn.name}`);
-      expect(cookie).toMatch(/HttpOnly/);
-      expect(cookie).toMatch(/Secure/);
-      expect(cookie).toMatch(/SameSite=Strict/);
-      expect(cookie).not.toContain("challenge-1");
-      const signIn = await get("/signIn", [cookie!.split(";")[0]!]);
-      expect(signIn.status).toBe(200);
-    },
-  );
+  it.each([
+    "extSignIn",
+    "signIn",
+    "signInWithCheckUsername",
+    "signInForceTOTPMFA",
+    "mfaSetUp",
+    "emailChange",
+    "passwordChange",
+  ])("view %s keeps the challenge in the sign-in cookie and goes to /signIn", async (view) => {
+    const response = await get(`/?login_challenge=challenge-1&client_id=${brand.clientId}&view=${view}`);
+    expect(response.status).toBe(303);
+    expect(new URL(response.headers.get("Location")!, "https://x").pathname).toBe("/signIn");
+    const cookie = setCookies(response).get(`__Host-${sealedCookies.signIn.name}`);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toContain("challenge-1");
+    const signIn = await get("/signIn", [cookie!.split(";")[0]!]);
+    expect(signIn.status).toBe(200);
+  });
 
   it("view signUp keeps the challenge in the sign-up cookie and goes to /signUp/checkEmail", async () => {
     const response = await get(`/?login_challenge=challenge-2&client_id=${brand.clientId}&view=signUp`);

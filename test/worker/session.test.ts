@@ -16,7 +16,11 @@ describe("sealed cookie crypto", () => {
   it("opens what it sealed, for the same purpose only", async () => {
     const token = await seal("sign-in", { loginChallenge: "abc" }, { keys: [current], ttlSeconds: 60 });
     expect(token.split(".")).toHaveLength(5);
-    expect(JSON.parse(atob(token.split(".")[0]!.replace(/-/g, "+").replace(/_/g, "/")))).toMatchObject({ alg: "dir", enc: "A256GCM", kid: "k2" });
+    expect(JSON.parse(atob(token.split(".")[0]!.replace(/-/g, "+").replace(/_/g, "/")))).toMatchObject({
+      alg: "dir",
+      enc: "A256GCM",
+      kid: "k2",
+    });
     expect(await unseal("sign-in", token, [current])).toEqual({ loginChallenge: "abc" });
     expect(await unseal("sign-up", token, [current])).toBeUndefined();
   });
@@ -71,7 +75,11 @@ describe("cookie states", () => {
   it("reads a sealed sign-in cookie and ignores one sealed with another key", async () => {
     const good = await sealedCookie("signIn", { loginChallenge: "challenge-1" });
     expect((await get("/signIn", [good])).status).toBe(200);
-    const foreign = await seal("sign-in", { loginChallenge: "challenge-1" }, { keys: [key("other", 9)], ttlSeconds: 60 });
+    const foreign = await seal(
+      "sign-in",
+      { loginChallenge: "challenge-1" },
+      { keys: [key("other", 9)], ttlSeconds: 60 },
+    );
     expect((await get("/signIn", [`__Host-sign-in=${foreign}`])).status).toBe(400);
     expect(parseSessionKeys(env.SESSION_KEYS)[0]?.kid).toBe("dev1");
   });

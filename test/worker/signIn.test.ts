@@ -6,10 +6,10 @@ import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
-import { signInSessionSchema, type SignInSession } from "../../worker/session/state";
-import { ORIGIN, postForm, sealedCookie } from "./helpers";
+import { type SignInSession, signInSessionSchema } from "../../worker/session/state";
 import type { AppBrand } from "../appStart";
-import { Journey, PASSWORD, emulatorDev, reachLoginScreen } from "./journey";
+import { ORIGIN, postForm, sealedCookie } from "./helpers";
+import { emulatorDev, Journey, PASSWORD, reachLoginScreen } from "./journey";
 
 // Issue 4 items 2, 3, 4 and 10: the sign-in POSTs (credentials, second factor, forced new password) against
 // the emulator, through the site exactly as a browser without JavaScript would post them.
@@ -50,9 +50,14 @@ function signIn(screen: SignInScreen, username: string, password = PASSWORD): Pr
 
 async function signInState(journey: Journey): Promise<SignInSession | undefined> {
   const name = `__Host-${sealedCookies.signIn.name}`;
-  const pair = journey.cookieHeader("/").split("; ").find((part) => part.startsWith(`${name}=`));
+  const pair = journey
+    .cookieHeader("/")
+    .split("; ")
+    .find((part) => part.startsWith(`${name}=`));
   if (!pair) return undefined;
-  return signInSessionSchema.parse(await unseal(sealedCookies.signIn.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)));
+  return signInSessionSchema.parse(
+    await unseal(sealedCookies.signIn.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)),
+  );
 }
 
 function expectNoSecrets(html: string, secrets: Array<string | undefined>): void {
@@ -73,7 +78,8 @@ function expectRedirect(response: Response, path: string): void {
   expect(response.headers.get("Location")).toBe(path);
 }
 
-const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 describe("POST /signIn", () => {
   it("signs a user without a second factor in: 303 to the OAuth2 endpoint with a login_verifier", async () => {
@@ -93,7 +99,11 @@ describe("POST /signIn", () => {
     const { response: signUpScreen } = await reachLoginScreen(journey, GUNGNIR, "signUp");
     expect(signUpScreen.url).toBe(`${ORIGIN}/signUp/checkEmail`);
 
-    const response = await journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: "from.signup@example.com", password: PASSWORD });
+    const response = await journey.postForm("/signIn", {
+      client_id: GUNGNIR.clientId,
+      username: "from.signup@example.com",
+      password: PASSWORD,
+    });
     await expectLoginAccepted(response, journey);
   });
 
@@ -113,7 +123,8 @@ describe("POST /signIn", () => {
   it("answers a locked account exactly like a wrong password", async () => {
     await emulator.seed({ email: "locked@example.com" });
     const screen = await openSignIn();
-    for (let attempt = 0; attempt < 5; attempt++) expect((await signIn(screen, "locked@example.com", "Wr0ngPassword!")).status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect((await signIn(screen, "locked@example.com", "Wr0ngPassword!")).status).toBe(401);
     const response = await signIn(screen, "locked@example.com", PASSWORD);
     expect(response.status).toBe(401);
     const html = await response.text();
@@ -123,7 +134,11 @@ describe("POST /signIn", () => {
 
   it("re-renders an invalid form with field messages (422), keeping the login ID only", async () => {
     const screen = await openSignIn();
-    const blankId = await screen.journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: " ", password: PASSWORD });
+    const blankId = await screen.journey.postForm("/signIn", {
+      client_id: GUNGNIR.clientId,
+      username: " ",
+      password: PASSWORD,
+    });
     expect(blankId.status).toBe(422);
     expect(await blankId.text()).toContain(fieldMessages["field.required"]);
     const weak = await signIn(screen, "someone@example.com", "password1");
@@ -163,7 +178,11 @@ describe("POST /signIn", () => {
 
   it("refuses a redirect_to on a foreign origin: the unexpected-error modal, no redirect", async () => {
     await emulator.seed({ email: "foreign.redirect@example.com" });
-    await emulator.fault({ pathPattern: "/auth/v1/login", status: 201, body: { redirect_to: "https://evil.example/x" } });
+    await emulator.fault({
+      pathPattern: "/auth/v1/login",
+      status: 201,
+      body: { redirect_to: "https://evil.example/x" },
+    });
     const screen = await openSignIn();
     const response = await signIn(screen, "foreign.redirect@example.com");
     expect(response.status).toBe(502);
@@ -183,7 +202,12 @@ describe("POST /signIn", () => {
   });
 
   it.each([
-    ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300, status: 503 }, 504, modalMessages.unexpectedError.title],
+    [
+      "times out",
+      { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300, status: 503 },
+      504,
+      modalMessages.unexpectedError.title,
+    ],
     ["drops the connection", { drop: true }, 502, modalMessages.unexpectedError.title],
     ["answers a malformed body", { status: 201, malformed: true }, 502, modalMessages.unexpectedError.title],
     ["is in maintenance", { status: 503, body: { type: "maintenance" } }, 503, modalMessages.maintenance.title],
@@ -213,14 +237,20 @@ describe("POST /signIn/mfa", () => {
     const screen = await openSignIn();
     expectRedirect(await signIn(screen, "totp.signin@example.com"), "/signIn/mfa");
     const state = await signInState(screen.journey);
-    expect(state).toMatchObject({ loginChallenge: screen.challenge, username: "totp.signin@example.com", mfa: { type: "TOTP" } });
+    expect(state).toMatchObject({
+      loginChallenge: screen.challenge,
+      username: "totp.signin@example.com",
+      mfa: { type: "TOTP" },
+    });
     const page = await screen.journey.request("/signIn/mfa");
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain(screens.signInMfa.titleTotp);
     expectNoSecrets(html, [state!.mfa!.session, screen.challenge, PASSWORD, TOTP_SECRET]);
 
-    const response = await screen.journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() });
+    const response = await screen.journey.postForm("/signIn/mfa", {
+      mfaCode: new TOTP({ secret: TOTP_SECRET }).generate(),
+    });
     await expectLoginAccepted(response, screen.journey);
     // The session is spent: posting again is a parameter problem, not a second login.
     const again = await screen.journey.postForm("/signIn/mfa", { mfaCode: "123456" });
@@ -235,7 +265,8 @@ describe("POST /signIn/mfa", () => {
     expectRedirect(await signIn(screen, "sms.signin@example.com"), "/signIn/mfa");
     const html = await (await screen.journey.request("/signIn/mfa")).text();
     const text = screens.signInMfa;
-    for (const part of [text.titleSms, text.smsValidity, text.smsHelpLink, text.smsHelpBody]) expect(html).toContain(part);
+    for (const part of [text.titleSms, text.smsValidity, text.smsHelpLink, text.smsHelpBody])
+      expect(html).toContain(part);
     // 'Start over' restarts the app's authorization.
     expect(html).toMatch(new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}`));
     const [sms] = await emulator.outbox(phone);
@@ -278,11 +309,17 @@ describe("POST /signIn/mfa", () => {
     const response = await screen.journey.postForm("/signIn/mfa", { mfaCode: "123456" });
     expect(response.status).toBe(409);
     expect(await response.text()).toContain(modalMessages.retry.title);
-    expect(await signInState(screen.journey)).toEqual({ loginChallenge: screen.challenge, username: "totp.late@example.com" });
+    expect(await signInState(screen.journey)).toEqual({
+      loginChallenge: screen.challenge,
+      username: "totp.late@example.com",
+    });
   });
 
   it("re-renders a code that is not 6 digits (422)", async () => {
-    const cookie = await sealedCookie("signIn", { loginChallenge: "challenge-0123456789", mfa: { session: "session-0123456789", type: "SMS" } });
+    const cookie = await sealedCookie("signIn", {
+      loginChallenge: "challenge-0123456789",
+      mfa: { session: "session-0123456789", type: "SMS" },
+    });
     const response = await postForm("/signIn/mfa", { mfaCode: "12a" }, [cookie]);
     expect(response.status).toBe(422);
     const html = await response.text();
@@ -311,7 +348,10 @@ describe("POST /changePasswordInForceChangePassword", () => {
     expect(weakHtml).toContain(escapeHtml(fieldMessages["password.symbol"]));
     expectNoSecrets(weakHtml, ["N3wPassword"]);
 
-    await expectLoginAccepted(await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }), screen.journey);
+    await expectLoginAccepted(
+      await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }),
+      screen.journey,
+    );
     // The new password is the one that works from now on.
     const next = await openSignIn();
     expect((await signIn(next, "force.signin@example.com")).status).toBe(401);
@@ -322,11 +362,17 @@ describe("POST /changePasswordInForceChangePassword", () => {
     await emulator.seed({ email: "force.totp@example.com", forceChangePassword: true, mfa: { totp: TOTP_SECRET } });
     const screen = await openSignIn();
     expectRedirect(await signIn(screen, "force.totp@example.com"), "/changePasswordInForceChangePassword");
-    expectRedirect(await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }), "/signIn/mfa");
+    expectRedirect(
+      await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }),
+      "/signIn/mfa",
+    );
     const state = await signInState(screen.journey);
     expect(state?.forceChangePassword).toBeUndefined();
     expect(state?.mfa?.type).toBe("TOTP");
-    await expectLoginAccepted(await screen.journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }), screen.journey);
+    await expectLoginAccepted(
+      await screen.journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }),
+      screen.journey,
+    );
   });
 });
 
@@ -345,22 +391,37 @@ describe("every sign-in POST refuses what it must (SPEC §8, ARCHITECTURE §8)",
     expect(html).toContain(modalMessages.parameterError.body);
   });
 
-  it.each(posts.slice(1))("POST %s with a sign-in cookie lacking its session shows the parameter problem (400)", async (path, form) => {
-    const cookie = await sealedCookie("signIn", { loginChallenge: "challenge-0123456789" });
-    const response = await postForm(path, form, [cookie]);
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain(modalMessages.parameterError.title);
-  });
+  it.each(posts.slice(1))(
+    "POST %s with a sign-in cookie lacking its session shows the parameter problem (400)",
+    async (path, form) => {
+      const cookie = await sealedCookie("signIn", { loginChallenge: "challenge-0123456789" });
+      const response = await postForm(path, form, [cookie]);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(modalMessages.parameterError.title);
+    },
+  );
 
   it.each(posts)("POST %s refuses a JSON body (415)", async (path, form) => {
-    const cookie = await sealedCookie("signIn", { loginChallenge: "challenge-0123456789", mfa: { session: "s", type: "TOTP" }, forceChangePassword: { session: "s" } });
-    const response = await new Journey().request(path, { method: "POST", body: JSON.stringify(form), headers: { "Content-Type": "application/json", Cookie: cookie } });
+    const cookie = await sealedCookie("signIn", {
+      loginChallenge: "challenge-0123456789",
+      mfa: { session: "s", type: "TOTP" },
+      forceChangePassword: { session: "s" },
+    });
+    const response = await new Journey().request(path, {
+      method: "POST",
+      body: JSON.stringify(form),
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+    });
     expect(response.status).toBe(415);
     expect(await response.text()).toContain(modalMessages.unexpectedError.title);
   });
 
   it.each(posts)("POST %s from another origin is refused (403)", async (path, form) => {
-    const cookie = await sealedCookie("signIn", { loginChallenge: "challenge-0123456789", mfa: { session: "s", type: "TOTP" }, forceChangePassword: { session: "s" } });
+    const cookie = await sealedCookie("signIn", {
+      loginChallenge: "challenge-0123456789",
+      mfa: { session: "s", type: "TOTP" },
+      forceChangePassword: { session: "s" },
+    });
     const response = await postForm(path, form, [cookie], "https://evil.example");
     expect(response.status).toBe(403);
     await response.text();

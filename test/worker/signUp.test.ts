@@ -5,10 +5,10 @@ import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
-import { signUpSessionSchema, type SignUpSession } from "../../worker/session/state";
-import { ORIGIN, postForm, sealedCookie } from "./helpers";
+import { type SignUpSession, signUpSessionSchema } from "../../worker/session/state";
 import type { AppBrand } from "../appStart";
-import { Journey, PASSWORD, emulatorDev, reachLoginScreen } from "./journey";
+import { ORIGIN, postForm, sealedCookie } from "./helpers";
+import { emulatorDev, Journey, PASSWORD, reachLoginScreen } from "./journey";
 
 // Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
 // through the site exactly as a browser without JavaScript would post them.
@@ -42,9 +42,14 @@ async function openSignUp(brand: Brand = GUNGNIR, view = "signUp"): Promise<Sign
 
 async function signUpState(journey: Journey): Promise<SignUpSession | undefined> {
   const name = `__Host-${sealedCookies.signUp.name}`;
-  const pair = journey.cookieHeader("/").split("; ").find((part) => part.startsWith(`${name}=`));
+  const pair = journey
+    .cookieHeader("/")
+    .split("; ")
+    .find((part) => part.startsWith(`${name}=`));
   if (!pair) return undefined;
-  return signUpSessionSchema.parse(await unseal(sealedCookies.signUp.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)));
+  return signUpSessionSchema.parse(
+    await unseal(sealedCookies.signUp.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)),
+  );
 }
 
 function expectNoSecrets(html: string, secrets: Array<string | undefined>): void {
@@ -65,7 +70,8 @@ async function expectModal(response: Response, status: number, modal: keyof type
   return html;
 }
 
-const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** The e-mail and password steps done: the code has been mailed and the sign-up state holds the username. */
 async function untilCode(screen: SignUpScreen, email: string): Promise<string> {
@@ -90,13 +96,19 @@ describe("a new user signs up through the site", () => {
 
     expectRedirect(await journey.postForm("/signUp/inputPassword", { password: PASSWORD }), "/signUp/confirmMail");
     const state = await signUpState(journey);
-    expect(state).toMatchObject({ loginChallenge: challenge, email, username: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(state).toMatchObject({
+      loginChallenge: challenge,
+      email,
+      username: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const codePage = await journey.request("/signUp/confirmMail");
     expect(codePage.status).toBe(200);
     pages.push(await codePage.text());
     expect(pages.at(-1)).toContain(escapeHtml(screens.signUpConfirmMail.lead(email)));
     // 'Fix the e-mail' restarts the app's authorization (SPEC §2).
-    expect(pages.at(-1)).toMatch(new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}[^"]*view=signUp`));
+    expect(pages.at(-1)).toMatch(
+      new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}[^"]*view=signUp`),
+    );
 
     const code = await emulator.latestCode(email);
     const confirmed = await journey.postForm("/signUp/confirmMail", { code });
@@ -122,8 +134,14 @@ describe("a new user signs up through the site", () => {
   it("starts from the sign-in screen's link with the sign-in challenge, then keeps it in a sign-up cookie", async () => {
     const screen = await openSignUp(GUNGNIR, "signIn");
     expect(await signUpState(screen.journey)).toBeUndefined();
-    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "from.signin@example.com" }), "/signUp/inputPassword");
-    expect(await signUpState(screen.journey)).toEqual({ loginChallenge: screen.challenge, email: "from.signin@example.com" });
+    expectRedirect(
+      await screen.journey.postForm("/signUp/checkEmail", { email: "from.signin@example.com" }),
+      "/signUp/inputPassword",
+    );
+    expect(await signUpState(screen.journey)).toEqual({
+      loginChallenge: screen.challenge,
+      email: "from.signin@example.com",
+    });
   });
 });
 
@@ -131,7 +149,11 @@ describe("POST /signUp/checkEmail", () => {
   it("says an e-mail with an account is already registered (409), keeps it and offers sign-in", async () => {
     await emulator.seed({ email: "taken@example.com" });
     const screen = await openSignUp();
-    const html = await expectModal(await screen.journey.postForm("/signUp/checkEmail", { email: "taken@example.com" }), 409, "alreadyRegistered");
+    const html = await expectModal(
+      await screen.journey.postForm("/signUp/checkEmail", { email: "taken@example.com" }),
+      409,
+      "alreadyRegistered",
+    );
     expect(html).toContain('value="taken@example.com"');
     expect(html).toContain('href="/signIn"');
     expectNoSecrets(html, [screen.challenge]);
@@ -140,15 +162,18 @@ describe("POST /signUp/checkEmail", () => {
     expect((await screen.journey.request("/signIn")).status).toBe(200);
   });
 
-  it.each(["not-an-email", "two words@example.com", "a@b"])("re-renders %j with the e-mail message (422), value kept", async (email) => {
-    const screen = await openSignUp();
-    const response = await screen.journey.postForm("/signUp/checkEmail", { email });
-    expect(response.status).toBe(422);
-    const html = await response.text();
-    expect(html).toContain(fieldMessages["email.invalid"]);
-    expect(html).toContain(`value="${email}"`);
-    expect(await emulator.outbox(email)).toEqual([]);
-  });
+  it.each(["not-an-email", "two words@example.com", "a@b"])(
+    "re-renders %j with the e-mail message (422), value kept",
+    async (email) => {
+      const screen = await openSignUp();
+      const response = await screen.journey.postForm("/signUp/checkEmail", { email });
+      expect(response.status).toBe(422);
+      const html = await response.text();
+      expect(html).toContain(fieldMessages["email.invalid"]);
+      expect(html).toContain(`value="${email}"`);
+      expect(await emulator.outbox(email)).toEqual([]);
+    },
+  );
 
   it.each([
     ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300 }, 504, "unexpectedError"],
@@ -157,7 +182,11 @@ describe("POST /signUp/checkEmail", () => {
   ] as const)("shows a modal, not a 500, when the upstream %s", async (_, fault, status, modal) => {
     await emulator.fault({ pathPattern: "/auth/v1/register/checkEmail", ...fault });
     const screen = await openSignUp();
-    const html = await expectModal(await screen.journey.postForm("/signUp/checkEmail", { email: "upstream.trouble@example.com" }), status, modal);
+    const html = await expectModal(
+      await screen.journey.postForm("/signUp/checkEmail", { email: "upstream.trouble@example.com" }),
+      status,
+      modal,
+    );
     expect(html).toContain('value="upstream.trouble@example.com"');
   });
 });
@@ -172,7 +201,10 @@ describe("POST /signUp/inputPassword", () => {
     ["Abcdefg1!é", "password.allowedCharacters"],
   ] as const)("refuses %j with its own message (422) and never echoes it", async (password, message) => {
     const screen = await openSignUp();
-    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "weak@example.com" }), "/signUp/inputPassword");
+    expectRedirect(
+      await screen.journey.postForm("/signUp/checkEmail", { email: "weak@example.com" }),
+      "/signUp/inputPassword",
+    );
     const response = await screen.journey.postForm("/signUp/inputPassword", { password });
     expect(response.status).toBe(422);
     const html = await response.text();
@@ -184,15 +216,24 @@ describe("POST /signUp/inputPassword", () => {
 
   it("accepts 'Abcdefgh1' for liqueur-lemon, which skips the symbol and character checks (SPEC §5)", async () => {
     const screen = await openSignUp(LEMON);
-    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "lemon.user@example.com" }), "/signUp/inputPassword");
-    expectRedirect(await screen.journey.postForm("/signUp/inputPassword", { password: "Abcdefgh1" }), "/signUp/confirmMail");
+    expectRedirect(
+      await screen.journey.postForm("/signUp/checkEmail", { email: "lemon.user@example.com" }),
+      "/signUp/inputPassword",
+    );
+    expectRedirect(
+      await screen.journey.postForm("/signUp/inputPassword", { password: "Abcdefgh1" }),
+      "/signUp/confirmMail",
+    );
     expect(await emulator.outbox("lemon.user@example.com")).toHaveLength(1);
   });
 
   it("takes the e-mail from the sign-up state, never from the form", async () => {
     const screen = await openSignUp();
     await screen.journey.postForm("/signUp/checkEmail", { email: "state.email@example.com" });
-    const response = await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD, email: "form.email@example.com" });
+    const response = await screen.journey.postForm("/signUp/inputPassword", {
+      password: PASSWORD,
+      email: "form.email@example.com",
+    });
     expectRedirect(response, "/signUp/confirmMail");
     expect(await emulator.outbox("state.email@example.com")).toHaveLength(1);
     expect(await emulator.outbox("form.email@example.com")).toEqual([]);
@@ -200,9 +241,16 @@ describe("POST /signUp/inputPassword", () => {
 
   it("says the e-mail is already registered (409) when an account took it after the e-mail step", async () => {
     const screen = await openSignUp();
-    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email: "raced@example.com" }), "/signUp/inputPassword");
+    expectRedirect(
+      await screen.journey.postForm("/signUp/checkEmail", { email: "raced@example.com" }),
+      "/signUp/inputPassword",
+    );
     await emulator.seed({ email: "raced@example.com" });
-    const html = await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 409, "alreadyRegistered");
+    const html = await expectModal(
+      await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }),
+      409,
+      "alreadyRegistered",
+    );
     expectNoSecrets(html, [PASSWORD, screen.challenge]);
   });
 
@@ -212,7 +260,11 @@ describe("POST /signUp/inputPassword", () => {
     await emulator.clock(31 * 60 * 1000);
     await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 409, "retry");
     expect(await signUpState(screen.journey)).toBeUndefined();
-    await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 400, "parameterError");
+    await expectModal(
+      await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }),
+      400,
+      "parameterError",
+    );
   });
 });
 
@@ -234,7 +286,8 @@ describe("POST /signUp/inputPassword/back (the Move button of the warning)", () 
     await screen.journey.postForm("/signUp/checkEmail", { email: "warned@example.com" });
     const html = await (await screen.journey.request("/signUp/inputPassword")).text();
     const text = screens.signUpInputPassword;
-    for (const part of [text.backToEmail, text.backWarningTitle, text.backWarningBody, text.move]) expect(html).toContain(part);
+    for (const part of [text.backToEmail, text.backWarningTitle, text.backWarningBody, text.move])
+      expect(html).toContain(part);
     expect(html).toContain('action="/signUp/inputPassword/back"');
   });
 });
@@ -267,7 +320,11 @@ describe("POST /signUp/confirmMail", () => {
   });
 
   it("re-renders a code that is not 6 digits (422)", async () => {
-    const cookie = await sealedCookie("signUp", { loginChallenge: "challenge-0123456789", email: "x@example.com", username: "user-1" });
+    const cookie = await sealedCookie("signUp", {
+      loginChallenge: "challenge-0123456789",
+      email: "x@example.com",
+      username: "user-1",
+    });
     const response = await postForm("/signUp/confirmMail", { code: "12a" }, [cookie]);
     expect(response.status).toBe(422);
     const html = await response.text();
@@ -286,7 +343,11 @@ describe("POST /signUp/confirmMail", () => {
   it("refuses a redirect_to on a foreign origin: the unexpected-error modal, no redirect", async () => {
     const screen = await openSignUp();
     const code = await untilCode(screen, "foreign.redirect@example.com");
-    await emulator.fault({ pathPattern: "/auth/v1/register/confirm", status: 201, body: { redirect_to: "https://evil.example/" } });
+    await emulator.fault({
+      pathPattern: "/auth/v1/register/confirm",
+      status: 201,
+      body: { redirect_to: "https://evil.example/" },
+    });
     const response = await screen.journey.postForm("/signUp/confirmMail", { code });
     expect(response.headers.get("Location")).toBeNull();
     const html = await expectModal(response, 502, "unexpectedError");
@@ -310,7 +371,8 @@ describe("POST /signUp/confirmMail/resend", () => {
     const mails = await emulator.outbox("resend@example.com");
     expect(mails).toHaveLength(2);
     const fresh = mails[0]!.code!;
-    if (fresh !== first) expect((await screen.journey.postForm("/signUp/confirmMail", { code: first })).status).toBe(401);
+    if (fresh !== first)
+      expect((await screen.journey.postForm("/signUp/confirmMail", { code: first })).status).toBe(401);
     expect((await screen.journey.postForm("/signUp/confirmMail", { code: fresh })).status).toBe(303);
   });
 });
@@ -323,7 +385,12 @@ describe("every sign-up POST refuses what it must (SPEC §8, ARCHITECTURE §8)",
     ["/signUp/confirmMail", { code: "123456" }],
     ["/signUp/confirmMail/resend", {}],
   ];
-  const fullState = () => sealedCookie("signUp", { loginChallenge: "challenge-0123456789", email: "someone@example.com", username: "user-1" });
+  const fullState = () =>
+    sealedCookie("signUp", {
+      loginChallenge: "challenge-0123456789",
+      email: "someone@example.com",
+      username: "user-1",
+    });
 
   it.each(posts)("POST %s without any state shows the parameter problem (400)", async (path, form) => {
     const html = await expectModal(await postForm(path, form), 400, "parameterError");
@@ -340,7 +407,11 @@ describe("every sign-up POST refuses what it must (SPEC §8, ARCHITECTURE §8)",
   );
 
   it.each(posts)("POST %s refuses a JSON body (415)", async (path, form) => {
-    const response = await new Journey().request(path, { method: "POST", body: JSON.stringify(form), headers: { "Content-Type": "application/json", Cookie: await fullState() } });
+    const response = await new Journey().request(path, {
+      method: "POST",
+      body: JSON.stringify(form),
+      headers: { "Content-Type": "application/json", Cookie: await fullState() },
+    });
     expect(response.status).toBe(415);
     expect(await response.text()).toContain(modalMessages.unexpectedError.title);
   });

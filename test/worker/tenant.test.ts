@@ -6,11 +6,27 @@ import { get, sealedCookie, setCookies } from "./helpers";
 
 describe("tenant resolution order (ARCHITECTURE §6)", () => {
   it.each([
-    ["path tenant wins over client_id and cookie", { path: "/nosh-homura/consent", clientId: sampleClientIds.gungnir, lastServiceId: "liqueur-ume" }, "nosh-homura"],
-    ["client_id when the path names no tenant", { path: "/signIn", clientId: sampleClientIds.gungnir, lastServiceId: "liqueur-ume" }, "gungnir-aurora"],
+    [
+      "path tenant wins over client_id and cookie",
+      { path: "/nosh-homura/consent", clientId: sampleClientIds.gungnir, lastServiceId: "liqueur-ume" },
+      "nosh-homura",
+    ],
+    [
+      "client_id when the path names no tenant",
+      { path: "/signIn", clientId: sampleClientIds.gungnir, lastServiceId: "liqueur-ume" },
+      "gungnir-aurora",
+    ],
     ["the last service when there is no client_id", { path: "/signIn", lastServiceId: "liqueur-ume" }, "liqueur-ume"],
-    ["an unknown client_id falls through to the last service", { path: "/signIn", clientId: "unknown", lastServiceId: "liqueur-ume" }, "liqueur-ume"],
-    ["an unknown path tenant falls through to client_id", { path: "/no-such-brand/consent", clientId: sampleClientIds.nosh }, "nosh-shirotae"],
+    [
+      "an unknown client_id falls through to the last service",
+      { path: "/signIn", clientId: "unknown", lastServiceId: "liqueur-ume" },
+      "liqueur-ume",
+    ],
+    [
+      "an unknown path tenant falls through to client_id",
+      { path: "/no-such-brand/consent", clientId: sampleClientIds.nosh },
+      "nosh-shirotae",
+    ],
     ["screens are not tenants", { path: "/signIn/mfa", clientId: sampleClientIds.izarra }, "izarra-hamanasu"],
     ["nothing known → the neutral default", { path: "/signIn" }, "default"],
     ["a stale cookie naming no brand → the default", { path: "/signIn", lastServiceId: "gone" }, "default"],
@@ -20,16 +36,19 @@ describe("tenant resolution order (ARCHITECTURE §6)", () => {
 });
 
 describe("brand rendering at the edge", () => {
-  it.each(Object.entries(sampleClientIds))("%s: title, favicon, logo and colours of the brand in the head", async (_kind, clientId) => {
-    const response = await get(`/resetPassword?client_id=${clientId}`);
-    const html = await response.text();
-    const brand = allBrands().find((b) => html.includes(`<title>認証-${b.displayName}</title>`));
-    expect(brand, "title names a brand").toBeDefined();
-    expect(html).toContain(`<link rel="icon" href="${brand!.favicon}"`);
-    expect(html).toContain(`src="${brand!.logoImageUrl}"`);
-    expect(html).toContain(`--brand-primary:${brand!.colorPattern.primary}`);
-    expect(setCookies(response).get("__Host-service")).toMatch(new RegExp(`^__Host-service=${brand!.id};.*Secure`));
-  });
+  it.each(Object.entries(sampleClientIds))(
+    "%s: title, favicon, logo and colours of the brand in the head",
+    async (_kind, clientId) => {
+      const response = await get(`/resetPassword?client_id=${clientId}`);
+      const html = await response.text();
+      const brand = allBrands().find((b) => html.includes(`<title>認証-${b.displayName}</title>`));
+      expect(brand, "title names a brand").toBeDefined();
+      expect(html).toContain(`<link rel="icon" href="${brand!.favicon}"`);
+      expect(html).toContain(`src="${brand!.logoImageUrl}"`);
+      expect(html).toContain(`--brand-primary:${brand!.colorPattern.primary}`);
+      expect(setCookies(response).get("__Host-service")).toMatch(new RegExp(`^__Host-service=${brand!.id};.*Secure`));
+    },
+  );
 
   it("remembers the last service for a page reached without client_id", async () => {
     const cookie = await sealedCookie("signIn", { loginChallenge: "c" });

@@ -1,13 +1,16 @@
-import { SELF, env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
-import { ORIGIN, get } from "./helpers";
+import { get, ORIGIN } from "./helpers";
 
 async function emulator(path: string, init: RequestInit = {}) {
-  return SELF.fetch(`${ORIGIN}/__emulator${path}`, { ...init, headers: { "Content-Type": "application/json", ...(init.headers ?? {}) } });
+  return SELF.fetch(`${ORIGIN}/__emulator${path}`, {
+    ...init,
+    headers: { "Content-Type": "application/json", ...(init.headers ?? {}) },
+  });
 }
 
 afterEach(async () => {
@@ -45,7 +48,10 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
   });
 
   it("overwrites the client's X-Forwarded-* with the site's own origin", async () => {
-    const response = await get("/.well-known/openid-configuration", [], { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "http" });
+    const response = await get("/.well-known/openid-configuration", [], {
+      "X-Forwarded-Host": "evil.example",
+      "X-Forwarded-Proto": "http",
+    });
     expect(response.status).toBe(200);
     const discovery = (await response.json()) as { issuer: string; authorization_endpoint: string };
     expect(discovery.issuer).toBe(ORIGIN);
@@ -53,11 +59,22 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
   });
 
   it("answers 504 when the upstream is slower than the timeout, 502 when the connection drops", async () => {
-    await emulator("/faults", { method: "POST", body: JSON.stringify({ method: "GET", pathPattern: "/auth/health", times: 1, delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 500 }) });
+    await emulator("/faults", {
+      method: "POST",
+      body: JSON.stringify({
+        method: "GET",
+        pathPattern: "/auth/health",
+        times: 1,
+        delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 500,
+      }),
+    });
     const slow = await get("/auth/health");
     expect(slow.status).toBe(504);
     expect(await slow.json()).toMatchObject({ type: "upstream_timeout" });
-    await emulator("/faults", { method: "POST", body: JSON.stringify({ method: "GET", pathPattern: "/auth/health", times: 1, drop: true }) });
+    await emulator("/faults", {
+      method: "POST",
+      body: JSON.stringify({ method: "GET", pathPattern: "/auth/health", times: 1, drop: true }),
+    });
     const dropped = await get("/auth/health");
     expect(dropped.status).toBe(502);
     expect((await get("/auth/health")).status).toBe(200);
@@ -68,7 +85,10 @@ describe("the OAuth2 session through the proxy", () => {
   it("relays the emulator's session cookie both ways, like a real upstream's", async () => {
     await emulator("/reset", { method: "POST" });
     const email = "proxy.user@example.com";
-    const seeded = await emulator("/users", { method: "POST", body: JSON.stringify({ email, password: "Passw0rd!", emailVerified: true }) });
+    const seeded = await emulator("/users", {
+      method: "POST",
+      body: JSON.stringify({ email, password: "Passw0rd!", emailVerified: true }),
+    });
     expect(seeded.status).toBe(201);
     const verifier = generateRandomCodeVerifier();
     const query = new URLSearchParams({
@@ -90,7 +110,14 @@ describe("the OAuth2 session through the proxy", () => {
     const login = await SELF.fetch(`${ORIGIN}/auth/v1/login`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ login_challenge: loginChallenge, flow: "email_password", username: email, password: "Passw0rd!", remember: false, device_id: "A".repeat(32) }),
+      body: JSON.stringify({
+        login_challenge: loginChallenge,
+        flow: "email_password",
+        username: email,
+        password: "Passw0rd!",
+        remember: false,
+        device_id: "A".repeat(32),
+      }),
     });
     expect(login.status).toBe(201);
     const { redirect_to } = (await login.json()) as { redirect_to: string };

@@ -6,7 +6,10 @@ import { UpstreamUnavailableError, upstreamFetch } from "./upstream";
 // The typed client of SPEC §7: every call the site makes, its body and the response it expects. An
 // outcome is a value (ok with data, or a problem); only a broken upstream contract is an exception.
 
-export const problemSchema = z.object({ type: z.string().max(128).optional(), detail: z.string().max(1024).optional() });
+export const problemSchema = z.object({
+  type: z.string().max(128).optional(),
+  detail: z.string().max(1024).optional(),
+});
 export type Problem = z.infer<typeof problemSchema>;
 
 export type Outcome<T> =
@@ -35,7 +38,10 @@ function upstreamCookies(c: AppContext): string | undefined {
   return kept.length ? kept.join("; ") : undefined;
 }
 
-export async function callIdentity<S extends z.ZodType>(c: AppContext, options: CallOptions<S>): Promise<Outcome<z.infer<S>>> {
+export async function callIdentity<S extends z.ZodType>(
+  c: AppContext,
+  options: CallOptions<S>,
+): Promise<Outcome<z.infer<S>>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const cookies = upstreamCookies(c);
   if (cookies) headers.Cookie = cookies;
@@ -50,10 +56,18 @@ export async function callIdentity<S extends z.ZodType>(c: AppContext, options: 
   }
   let response: Response;
   try {
-    response = await upstreamFetch(c, options.path, { method: options.method, headers, ...(body !== undefined ? { body } : {}) });
+    response = await upstreamFetch(c, options.path, {
+      method: options.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
   } catch (error) {
     if (!(error instanceof UpstreamUnavailableError)) throw error;
-    logEvent("warn", "upstream_unavailable", { requestId: c.get("requestId"), path: options.path, timedOut: error.timedOut });
+    logEvent("warn", "upstream_unavailable", {
+      requestId: c.get("requestId"),
+      path: options.path,
+      timedOut: error.timedOut,
+    });
     return { ok: false, status: 0, problem: {}, unavailable: error.timedOut ? "timeout" : "unreachable" };
   }
   for (const line of response.headers.getSetCookie()) c.header("Set-Cookie", line, { append: true });
@@ -67,20 +81,30 @@ export async function callIdentity<S extends z.ZodType>(c: AppContext, options: 
   if (options.success.includes(response.status)) {
     const data = options.response.safeParse(parsed);
     if (data.success) return { ok: true, status: response.status, data: data.data };
-    logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path: options.path, status: response.status });
+    logEvent("error", "upstream_contract_broken", {
+      requestId: c.get("requestId"),
+      path: options.path,
+      status: response.status,
+    });
     return { ok: false, status: response.status, problem: {}, unavailable: "malformed" };
   }
   const problem = problemSchema.safeParse(parsed);
-  logEvent("info", "upstream_refused", { requestId: c.get("requestId"), path: options.path, status: response.status, type: problem.success ? problem.data.type : undefined });
+  logEvent("info", "upstream_refused", {
+    requestId: c.get("requestId"),
+    path: options.path,
+    status: response.status,
+    type: problem.success ? problem.data.type : undefined,
+  });
   return { ok: false, status: response.status, problem: problem.success ? problem.data : {} };
 }
-
 
 const redirectTo = z.object({ redirect_to: z.string().url().max(4096) });
 
 export const loginResponse = z.object({
   redirect_to: z.string().url().max(4096).optional(),
-  additional_flow: z.object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: z.string().min(1).max(2048) }).optional(),
+  additional_flow: z
+    .object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: z.string().min(1).max(2048) })
+    .optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -167,11 +191,20 @@ export const tokenResponse = z.object({
   refresh_token: z.string().max(1024).optional(),
 });
 
-export function exchangeCode(c: AppContext, form: { clientId: string; code: string; redirectUri: string; codeVerifier: string }) {
+export function exchangeCode(
+  c: AppContext,
+  form: { clientId: string; code: string; redirectUri: string; codeVerifier: string },
+) {
   return callIdentity(c, {
     method: "POST",
     path: "/oauth2/token",
-    form: { grant_type: "authorization_code", client_id: form.clientId, code: form.code, redirect_uri: form.redirectUri, code_verifier: form.codeVerifier },
+    form: {
+      grant_type: "authorization_code",
+      client_id: form.clientId,
+      code: form.code,
+      redirect_uri: form.redirectUri,
+      code_verifier: form.codeVerifier,
+    },
     success: [200],
     response: tokenResponse,
   });
@@ -184,5 +217,11 @@ export const profileResponse = z.object({
 export type Profile = z.infer<typeof profileResponse>;
 
 export function profile(c: AppContext, accessToken: string) {
-  return callIdentity(c, { method: "GET", path: "/auth/v1/user/profile", bearer: accessToken, success: [200], response: profileResponse });
+  return callIdentity(c, {
+    method: "GET",
+    path: "/auth/v1/user/profile",
+    bearer: accessToken,
+    success: [200],
+    response: profileResponse,
+  });
 }

@@ -4,7 +4,9 @@ import type { Outcome } from "./client";
 
 /** SPEC §8: the type and detail of the system-transfer refusal. */
 export function isSystemTransfer(outcome: Outcome<unknown>): boolean {
-  return !outcome.ok && outcome.problem.type === "reject_login" && outcome.problem.detail === "System transfer in progress";
+  return (
+    !outcome.ok && outcome.problem.type === "reject_login" && outcome.problem.detail === "System transfer in progress"
+  );
 }
 
 /**
@@ -32,5 +34,11 @@ export function failureStatus(outcome: Outcome<unknown>): ContentfulStatusCode {
 
 /** An upstream refusal about the call's own input (wrong password, wrong code) rather than the upstream's health or the session. */
 export function isRefusal(outcome: Outcome<unknown>): boolean {
-  return !outcome.ok && !outcome.unavailable && outcome.status >= 400 && outcome.status < 500 && modalForFailure(outcome) === "unexpectedError";
+  return (
+    !outcome.ok &&
+    !outcome.unavailable &&
+    outcome.status >= 400 &&
+    outcome.status < 500 &&
+    modalForFailure(outcome) === "unexpectedError"
+  );
 }

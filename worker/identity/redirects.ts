@@ -26,7 +26,10 @@ export function continueTo(c: AppContext, redirectTo: string | undefined): Respo
   if (!redirectTo) return "retry";
   const url = allowedRedirect(c, redirectTo);
   if (!url) {
-    logEvent("warn", "redirect_refused", { requestId: c.get("requestId"), origin: URL.canParse(redirectTo) ? new URL(redirectTo).origin : "unparsable" });
+    logEvent("warn", "redirect_refused", {
+      requestId: c.get("requestId"),
+      origin: URL.canParse(redirectTo) ? new URL(redirectTo).origin : "unparsable",
+    });
     return "unexpectedError";
   }
   return c.redirect(url.toString(), 303);

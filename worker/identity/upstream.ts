@@ -31,16 +31,22 @@ export async function upstreamFetch(c: AppContext, pathAndQuery: string, init: R
   headers.set("X-Forwarded-Host", site.host);
   const clientIp = c.req.header("cf-connecting-ip");
   if (clientIp) headers.set("X-Forwarded-For", clientIp);
-  const request = new Request(new URL(pathAndQuery, c.env.IDENTITY ? "https://identity.internal" : c.env.IDENTITY_API_ORIGIN), {
-    ...init,
-    headers,
-    redirect: "manual",
-    signal: AbortSignal.timeout(upstreamTimeoutMs(c.env)),
-  });
+  const request = new Request(
+    new URL(pathAndQuery, c.env.IDENTITY ? "https://identity.internal" : c.env.IDENTITY_API_ORIGIN),
+    {
+      ...init,
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(upstreamTimeoutMs(c.env)),
+    },
+  );
   try {
     return await (c.env.IDENTITY ? c.env.IDENTITY.fetch(request) : fetch(request));
   } catch (error) {
     const timedOut = error instanceof Error && error.name === "TimeoutError";
-    throw new UpstreamUnavailableError(error instanceof Error ? `${error.name}: ${error.message}` : "upstream call failed", timedOut);
+    throw new UpstreamUnavailableError(
+      error instanceof Error ? `${error.name}: ${error.message}` : "upstream call failed",
+      timedOut,
+    );
   }
 }

@@ -1,5 +1,5 @@
-import { secureHeaders } from "hono/secure-headers";
 import type { MiddlewareHandler } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../context";
 
 const ONE_YEAR_AND_A_DAY = 60 * 60 * 24 * 366;

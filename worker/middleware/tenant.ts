@@ -8,7 +8,20 @@ const SERVICE_COOKIE = "service";
 const ONE_YEAR = 365 * 24 * 60 * 60;
 
 // First path segments that are screens, not tenants: '/signIn/mfa' must never be read as tenant 'signIn'.
-const NOT_TENANTS = new Set(["signIn", "signUp", "resetPassword", "mfa", "callback", "error", "auth", "oauth2", "__emulator", "brands", "assets", ".well-known"]);
+const NOT_TENANTS = new Set([
+  "signIn",
+  "signUp",
+  "resetPassword",
+  "mfa",
+  "callback",
+  "error",
+  "auth",
+  "oauth2",
+  "__emulator",
+  "brands",
+  "assets",
+  ".well-known",
+]);
 const TENANT_ROUTE = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)\/(auth|consent|forgotPassword|initiatePassword|changeEmail)\/?$/;
 
 export interface TenantSources {
@@ -21,13 +34,17 @@ export interface TenantSources {
 export function resolveBrand({ path, clientId, lastServiceId }: TenantSources): { brand: Brand; resolved: boolean } {
   const tenant = TENANT_ROUTE.exec(path)?.[1];
   const fromPath = tenant && !NOT_TENANTS.has(tenant) ? brandById(tenant) : undefined;
-  const brand = fromPath ?? (clientId ? brandForClientId(clientId) : undefined) ?? (lastServiceId ? brandById(lastServiceId) : undefined);
+  const brand =
+    fromPath ??
+    (clientId ? brandForClientId(clientId) : undefined) ??
+    (lastServiceId ? brandById(lastServiceId) : undefined);
   return brand ? { brand, resolved: true } : { brand: defaultBrand, resolved: false };
 }
 
 async function formClientId(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<string | undefined> {
   const type = c.req.header("content-type") ?? "";
-  if (c.req.method !== "POST" || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return undefined;
+  if (c.req.method !== "POST" || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type))
+    return undefined;
   const body = await c.req.parseBody();
   return typeof body.client_id === "string" ? body.client_id : undefined;
 }

@@ -5,7 +5,7 @@ import { ParameterError } from "../../pages/ParameterError";
 import type { MfaType } from "../../themes/schema";
 import { appAuthorizeUrl, sha256Hex, siteCallbackUrl, tokenClaims } from "../authorization";
 import type { AppContext, AppEnv } from "../context";
-import { exchangeCode, profile, type Profile } from "../identity/client";
+import { exchangeCode, type Profile, profile } from "../identity/client";
 import { modalForFailure } from "../identity/outcomes";
 import { challengeValue, scopeValue, stateValue } from "../queryParams";
 import { renderPage } from "../render";
@@ -22,7 +22,11 @@ const callbackQuery = z.object({
   scope: scopeValue.optional(),
 });
 
-const preferredToMfaType: Record<Profile["preferred_mfa_setting"], MfaType> = { totp: "TOTP", sms: "SMS", none: "NONE" };
+const preferredToMfaType: Record<Profile["preferred_mfa_setting"], MfaType> = {
+  totp: "TOTP",
+  sms: "SMS",
+  none: "NONE",
+};
 
 const parameterError = (c: AppContext) => renderPage(c, <ParameterError modal="callbackParameterError" />, 400);
 
@@ -47,7 +51,10 @@ async function afterSignIn(c: AppContext, authRequest: AuthRequest, accessToken:
     await writeSealed(c, "authRequest", { ...authRequest, navigateMFASetupFlow: true });
     return c.redirect("/registerEmail", 303);
   }
-  if (authRequest.navigateMFASetupFlow || !brand.mfaTypes.includes(preferredToMfaType[found.data.preferred_mfa_setting])) {
+  if (
+    authRequest.navigateMFASetupFlow ||
+    !brand.mfaTypes.includes(preferredToMfaType[found.data.preferred_mfa_setting])
+  ) {
     return c.redirect("/mfa/setup", 303);
   }
   return c.redirect(appAuthorizeUrl(authRequest, undefined), 302);

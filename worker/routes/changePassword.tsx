@@ -2,13 +2,16 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { ChangePassword } from "../../pages/ChangePassword";
-import { ChangePasswordInForceChangePassword, type ChangePasswordInForceChangePasswordProps } from "../../pages/ChangePasswordInForceChangePassword";
+import {
+  ChangePasswordInForceChangePassword,
+  type ChangePasswordInForceChangePasswordProps,
+} from "../../pages/ChangePasswordInForceChangePassword";
 import type { AppEnv } from "../context";
 import { readForm, ruleField } from "../formBody";
 import { login } from "../identity/client";
+import { failureStatus, modalStatus } from "../identity/outcomes";
 import { renderPage } from "../render";
 import { deviceId, readSealed } from "../session/cookies";
-import { failureStatus, modalStatus } from "../identity/outcomes";
 import { continueLogin, failedStepModal } from "./signIn";
 
 export const changePasswordRoutes = new Hono<AppEnv>();
@@ -19,7 +22,8 @@ changePasswordRoutes.get("/changePassword", (c) => renderPage(c, <ChangePassword
 // SPEC §4: the login answered new_password and the sign-in cookie holds that session.
 changePasswordRoutes.get("/changePasswordInForceChangePassword", async (c) => {
   const signIn = await readSealed(c, "signIn");
-  if (!signIn?.forceChangePassword) return renderPage(c, <ChangePasswordInForceChangePassword modal="parameterError" />, 400);
+  if (!signIn?.forceChangePassword)
+    return renderPage(c, <ChangePasswordInForceChangePassword modal="parameterError" />, 400);
   return renderPage(c, <ChangePasswordInForceChangePassword />);
 });
 
@@ -32,7 +36,11 @@ changePasswordRoutes.post("/changePasswordInForceChangePassword", async (c) => {
   if (!signIn?.forceChangePassword) return page({ modal: "parameterError" }, 400);
   if (!form.ok) return page({ errors: form.errors }, 422);
 
-  const outcome = await login(c, signIn.loginChallenge, deviceId(c), { flow: "new_password", session: signIn.forceChangePassword.session, password: form.data.newPassword });
+  const outcome = await login(c, signIn.loginChallenge, deviceId(c), {
+    flow: "new_password",
+    session: signIn.forceChangePassword.session,
+    password: form.data.newPassword,
+  });
   if (outcome.ok) {
     const next = await continueLogin(c, signIn, outcome.data);
     return next instanceof Response ? next : page({ modal: next }, modalStatus(next));

@@ -40,11 +40,18 @@ consentRoutes.post("/:tenantId/consent", knownPathTenant(), async (c) => {
   const consent = await readSealed(c, "consent");
   const form = await readForm(c, z.object({}));
   if (!consent || !form.ok) return renderPage(c, <Consent modal="parameterError" />, 400);
-  const agreed = await acceptConsent(c, consent.consentChallenge, consent.scope.split(" ").filter(Boolean), deviceId(c));
+  const agreed = await acceptConsent(
+    c,
+    consent.consentChallenge,
+    consent.scope.split(" ").filter(Boolean),
+    deviceId(c),
+  );
   if (!agreed.ok) return renderPage(c, <Consent clientId={consent.clientId} modal={modalForFailure(agreed)} />, 502);
   // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
   clearSealed(c, "consent");
   const next = continueTo(c, agreed.data.redirect_to);
   // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
-  return next instanceof Response ? next : renderPage(c, <Consent clientId={consent.clientId} modal="unexpectedError" />, 502);
+  return next instanceof Response
+    ? next
+    : renderPage(c, <Consent clientId={consent.clientId} modal="unexpectedError" />, 502);
 });

@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ParameterError } from "../../pages/ParameterError";
 import { brandForClientId } from "../../themes/brands";
-import { startAuthorization, type AppAuthorization } from "../authorization";
+import { type AppAuthorization, startAuthorization } from "../authorization";
 import type { AppEnv } from "../context";
 import { knownPathTenant } from "../pathTenant";
 import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
 import { renderPage } from "../render";
 import { writeSealed } from "../session/cookies";
-import { viewSchema, type AuthRequest } from "../session/state";
+import { type AuthRequest, viewSchema } from "../session/state";
 
 export const entryRoutes = new Hono<AppEnv>();
 
@@ -103,6 +103,7 @@ entryRoutes.get("/", async (c) => {
 
 entryRoutes.get("/:tenantId/auth", knownPathTenant(), async (c) => {
   const app = appAuthQuery.safeParse(c.req.query());
-  if (!app.success || brandForClientId(app.data.client_id)?.id !== c.get("brand").id) return renderPage(c, <ParameterError />, 400);
+  if (!app.success || brandForClientId(app.data.client_id)?.id !== c.get("brand").id)
+    return renderPage(c, <ParameterError />, 400);
   return startAuthorization(c, c.get("brand"), appAuthorization(app.data));
 });

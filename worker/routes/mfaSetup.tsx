@@ -36,10 +36,15 @@ mfaSetupRoutes.get("/mfa/setup/SMS", async (c) => {
  * URL; every other view authorizes again for the app with prompt cleared, so the app gets its code.
  */
 mfaSetupRoutes.post("/mfa/setup/skip", async (c) => {
-  const [tokens, authRequest, form] = await Promise.all([readSealed(c, "tokens"), readSealed(c, "authRequest"), readForm(c, z.object({}))]);
+  const [tokens, authRequest, form] = await Promise.all([
+    readSealed(c, "tokens"),
+    readSealed(c, "authRequest"),
+    readForm(c, z.object({})),
+  ]);
   if (!tokens || !authRequest || !form.ok) return renderPage(c, <MfaSetup modal="parameterError" />, 400);
   // The service of the app's request decides, not whichever brand the page was last shown in.
-  if (!(brandById(authRequest.serviceId) ?? c.get("brand")).mfaTypes.includes("NONE")) return renderPage(c, <MfaSetup />, 403);
+  if (!(brandById(authRequest.serviceId) ?? c.get("brand")).mfaTypes.includes("NONE"))
+    return renderPage(c, <MfaSetup />, 403);
   if (authRequest.view === "mfaSetUp") return c.redirect(appRedirectUri(authRequest), 303);
   return c.redirect(appAuthorizeUrl(authRequest, undefined), 303);
 });

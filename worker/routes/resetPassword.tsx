@@ -18,6 +18,7 @@ resetPasswordRoutes.get("/resetPassword", (c) => {
 
 resetPasswordRoutes.get("/resetPassword/sendMail", (c) => {
   forgetAuthRequest(c);
-  if (!clientIdQuery.safeParse(c.req.query()).success) return renderPage(c, <ResetPasswordSendMail modal="parameterError" />, 400);
+  if (!clientIdQuery.safeParse(c.req.query()).success)
+    return renderPage(c, <ResetPasswordSendMail modal="parameterError" />, 400);
   return renderPage(c, <ResetPasswordSendMail />);
 });

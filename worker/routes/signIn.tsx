@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { screens, type ModalKey, type ModalText } from "../../pages/messages";
+import { type ModalKey, type ModalText, screens } from "../../pages/messages";
 import { SignIn, type SignInProps } from "../../pages/SignIn";
 import { brandById } from "../../themes/brands";
 import type { AppContext, AppEnv } from "../context";
 import { readForm, ruleField } from "../formBody";
-import { login, passwordForgot, type LoginResponse, type Outcome } from "../identity/client";
+import { type LoginResponse, login, type Outcome, passwordForgot } from "../identity/client";
 import { failureStatus, isRefusal, isSystemTransfer, modalForFailure, modalStatus } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { renderPage } from "../render";
@@ -25,9 +25,14 @@ type SignInChallenge = Pick<SignInSession, "loginChallenge" | "username">;
  * The modal after a second step (MFA code, new password) failed. A session the upstream no longer knows is
  * dropped, keeping the challenge and login ID, so a repeated POST shows the parameter problem.
  */
-export async function failedStepModal(c: AppContext, state: SignInChallenge, outcome: Outcome<unknown>): Promise<ModalKey> {
+export async function failedStepModal(
+  c: AppContext,
+  state: SignInChallenge,
+  outcome: Outcome<unknown>,
+): Promise<ModalKey> {
   const modal = modalForFailure(outcome);
-  if (modal === "retry") await writeSealed(c, "signIn", { loginChallenge: state.loginChallenge, username: state.username });
+  if (modal === "retry")
+    await writeSealed(c, "signIn", { loginChallenge: state.loginChallenge, username: state.username });
   return modal;
 }
 
@@ -36,7 +41,11 @@ export async function failedStepModal(c: AppContext, state: SignInChallenge, out
  * cookie, else the allow-listed redirect_to. The used session is dropped either way, and the whole sign-in
  * state once the login is accepted (its challenge is then spent); a modal key means no redirect happened.
  */
-export async function continueLogin(c: AppContext, state: SignInChallenge, data: LoginResponse): Promise<Response | "retry" | "unexpectedError"> {
+export async function continueLogin(
+  c: AppContext,
+  state: SignInChallenge,
+  data: LoginResponse,
+): Promise<Response | "retry" | "unexpectedError"> {
   const kept = { loginChallenge: state.loginChallenge, username: state.username };
   const next = data.additional_flow;
   if (next?.next === "new_password") {
@@ -44,7 +53,10 @@ export async function continueLogin(c: AppContext, state: SignInChallenge, data:
     return c.redirect("/changePasswordInForceChangePassword", 303);
   }
   if (next) {
-    await writeSealed(c, "signIn", { ...kept, mfa: { session: next.session, type: next.next === "mfa_sms" ? "SMS" : "TOTP" } });
+    await writeSealed(c, "signIn", {
+      ...kept,
+      mfa: { session: next.session, type: next.next === "mfa_sms" ? "SMS" : "TOTP" },
+    });
     return c.redirect("/signIn/mfa", 303);
   }
   // Set before continueTo builds its response: headers added to the context afterwards would not reach it.
@@ -53,11 +65,21 @@ export async function continueLogin(c: AppContext, state: SignInChallenge, data:
 }
 
 /** SPEC §8: the system-transfer notice; the transferred service's user is first mailed a password-setting link. */
-async function transferNotice(c: AppContext, clientId: string | undefined, username: string): Promise<{ notice: ModalText } | { failed: Outcome<unknown> }> {
+async function transferNotice(
+  c: AppContext,
+  clientId: string | undefined,
+  username: string,
+): Promise<{ notice: ModalText } | { failed: Outcome<unknown> }> {
   const brand = c.get("brand");
   const earlierService = brandById(TRANSFER_SERVICE)?.transfer?.earlierServiceName ?? brand.providerName;
   const text = screens.signIn;
-  if (brand.id !== TRANSFER_SERVICE) return { notice: { title: text.transferElsewhereTitle, body: text.transferElsewhereBody(brand.providerName, earlierService) } };
+  if (brand.id !== TRANSFER_SERVICE)
+    return {
+      notice: {
+        title: text.transferElsewhereTitle,
+        body: text.transferElsewhereBody(brand.providerName, earlierService),
+      },
+    };
   const sent = clientId ? await passwordForgot(c, clientId, username, true) : undefined;
   if (sent && !sent.ok) return { failed: sent };
   return { notice: { title: text.transferResetTitle, body: text.transferResetBody(earlierService) } };
@@ -65,7 +87,11 @@ async function transferNotice(c: AppContext, clientId: string | undefined, usern
 
 signInRoutes.get("/signIn", async (c) => {
   // Reached from the login URL (sign-in cookie) or from sign-up's "already have an account" link (sign-up cookie).
-  const [signIn, signUp, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "signUp"), readSealed(c, "authRequest")]);
+  const [signIn, signUp, authRequest] = await Promise.all([
+    readSealed(c, "signIn"),
+    readSealed(c, "signUp"),
+    readSealed(c, "authRequest"),
+  ]);
   const clientId = clientIdFor(c, authRequest);
   if (!signIn && !signUp) return renderPage(c, <SignIn clientId={clientId} modal="parameterError" />, 400);
   return renderPage(c, <SignIn clientId={clientId} username={authRequest?.autoFillUserName ?? signIn?.username} />);
@@ -73,12 +99,20 @@ signInRoutes.get("/signIn", async (c) => {
 
 signInRoutes.post("/signIn", async (c) => {
   const serviceId = c.get("brand").id;
-  const form = await readForm(c, z.object({ username: ruleField("loginId"), password: ruleField("password", { serviceId }) }));
-  const [signIn, signUp, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "signUp"), readSealed(c, "authRequest")]);
+  const form = await readForm(
+    c,
+    z.object({ username: ruleField("loginId"), password: ruleField("password", { serviceId }) }),
+  );
+  const [signIn, signUp, authRequest] = await Promise.all([
+    readSealed(c, "signIn"),
+    readSealed(c, "signUp"),
+    readSealed(c, "authRequest"),
+  ]);
   const clientId = clientIdFor(c, authRequest);
   const loginChallenge = signIn?.loginChallenge ?? signUp?.loginChallenge;
   // The password is never handed back to the page; the login ID the user typed always is.
-  const page = (props: Omit<SignInProps, "clientId">, status: ContentfulStatusCode) => renderPage(c, <SignIn clientId={clientId} {...props} />, status);
+  const page = (props: Omit<SignInProps, "clientId">, status: ContentfulStatusCode) =>
+    renderPage(c, <SignIn clientId={clientId} {...props} />, status);
   if (!loginChallenge) return page({ modal: "parameterError" }, 400);
   if (!form.ok) return page({ username: form.values.username, errors: form.errors }, 422);
 

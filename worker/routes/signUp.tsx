@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { screens, type ModalKey } from "../../pages/messages";
+import { type ModalKey, screens } from "../../pages/messages";
 import { SignUpCheckEmail, type SignUpCheckEmailProps } from "../../pages/SignUpCheckEmail";
 import { SignUpConfirmMail, type SignUpConfirmMailProps } from "../../pages/SignUpConfirmMail";
 import { SignUpInputPassword, type SignUpInputPasswordProps } from "../../pages/SignUpInputPassword";
 import type { AppContext, AppEnv } from "../context";
 import { readForm, ruleField } from "../formBody";
-import { register, registerCheckEmail, registerConfirm, registerResend, type Outcome } from "../identity/client";
+import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failureStatus, isRefusal, modalForFailure, modalStatus } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { renderPage } from "../render";
@@ -39,7 +39,8 @@ type Page<P> = (props?: P, status?: ContentfulStatusCode) => Promise<Response>;
 /** The e-mail step accepts the sign-up state or, from the sign-in screen's link, the sign-in state's challenge. */
 async function checkEmailScreen(c: AppContext) {
   const [signUp, signIn] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "signIn")]);
-  const page: Page<SignUpCheckEmailProps> = (props = {}, status) => renderPage(c, <SignUpCheckEmail {...props} />, status);
+  const page: Page<SignUpCheckEmailProps> = (props = {}, status) =>
+    renderPage(c, <SignUpCheckEmail {...props} />, status);
   return { loginChallenge: signUp?.loginChallenge ?? signIn?.loginChallenge, page };
 }
 

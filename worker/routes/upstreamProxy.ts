@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../context";
 import { UpstreamUnavailableError, upstreamFetch } from "../identity/upstream";
 import { logEvent } from "../log";
@@ -36,7 +36,17 @@ export function isProxiedCall(method: string, path: string): boolean {
 }
 
 // Headers a proxy must not pass on (RFC 9110 §7.6.1) plus the ones this proxy sets itself.
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer", "host", "cf-connecting-ip"];
+const HOP_BY_HOP = [
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "trailer",
+  "host",
+  "cf-connecting-ip",
+];
 
 export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<Response> {
   const headers = new Headers(c.req.raw.headers);
@@ -54,7 +64,11 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
     return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: relayed });
   } catch (error) {
     if (!(error instanceof UpstreamUnavailableError)) throw error;
-    logEvent("warn", "upstream_unavailable", { requestId: c.get("requestId"), path: c.req.path, message: error.message });
+    logEvent("warn", "upstream_unavailable", {
+      requestId: c.get("requestId"),
+      path: c.req.path,
+      message: error.message,
+    });
     return error.timedOut
       ? c.json({ type: "upstream_timeout", detail: "The identity service did not answer in time." }, 504)
       : c.json({ type: "upstream_unavailable", detail: "The identity service could not be reached." }, 502);

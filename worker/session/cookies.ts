@@ -3,7 +3,13 @@ import type { z } from "zod";
 import type { AppContext } from "../context";
 import { parseSessionKeys } from "./keys";
 import { seal, unseal } from "./sealed";
-import { authRequestSchema, consentStateSchema, signInSessionSchema, signUpSessionSchema, tokenStateSchema } from "./state";
+import {
+  authRequestSchema,
+  consentStateSchema,
+  signInSessionSchema,
+  signUpSessionSchema,
+  tokenStateSchema,
+} from "./state";
 
 /** Browsers drop a cookie whose name, value and attributes pass 4,096 bytes. */
 export const COOKIE_SIZE_LIMIT = 4096;
@@ -32,7 +38,10 @@ export class CookieTooLargeError extends Error {
   override name = "CookieTooLargeError";
 }
 
-export async function readSealed<N extends SealedCookieName>(c: AppContext, which: N): Promise<SealedState<N> | undefined> {
+export async function readSealed<N extends SealedCookieName>(
+  c: AppContext,
+  which: N,
+): Promise<SealedState<N> | undefined> {
   const spec = sealedCookies[which];
   const token = getCookie(c, spec.name, "host");
   if (!token) return undefined;
@@ -41,13 +50,21 @@ export async function readSealed<N extends SealedCookieName>(c: AppContext, whic
   return parsed.success ? (parsed.data as SealedState<N>) : undefined;
 }
 
-export async function writeSealed<N extends SealedCookieName>(c: AppContext, which: N, value: SealedState<N>): Promise<void> {
+export async function writeSealed<N extends SealedCookieName>(
+  c: AppContext,
+  which: N,
+  value: SealedState<N>,
+): Promise<void> {
   const spec = sealedCookies[which];
   const data = spec.schema.parse(value);
-  const token = await seal(spec.name, data, { keys: parseSessionKeys(c.env.SESSION_KEYS), ttlSeconds: spec.maxAgeSeconds });
+  const token = await seal(spec.name, data, {
+    keys: parseSessionKeys(c.env.SESSION_KEYS),
+    ttlSeconds: spec.maxAgeSeconds,
+  });
   const options = { prefix: "host", httpOnly: true, sameSite: spec.sameSite, maxAge: spec.maxAgeSeconds } as const;
   const line = generateCookie(spec.name, token, options);
-  if (line.length > COOKIE_SIZE_LIMIT) throw new CookieTooLargeError(`${spec.name} cookie would be ${line.length} bytes`);
+  if (line.length > COOKIE_SIZE_LIMIT)
+    throw new CookieTooLargeError(`${spec.name} cookie would be ${line.length} bytes`);
   c.header("Set-Cookie", line, { append: true });
 }
 

@@ -1,4 +1,4 @@
-import { EncryptJWT, jwtDecrypt, type JWTPayload } from "jose";
+import { EncryptJWT, type JWTPayload, jwtDecrypt } from "jose";
 import type { SessionKey } from "./keys";
 
 // Compact JWE (dir + A256GCM) carrying one purpose, an expiry and the data; a token sealed for one
@@ -9,7 +9,11 @@ export interface SealOptions {
   now?: number;
 }
 
-export async function seal(purpose: string, data: unknown, { keys, ttlSeconds, now = Date.now() }: SealOptions): Promise<string> {
+export async function seal(
+  purpose: string,
+  data: unknown,
+  { keys, ttlSeconds, now = Date.now() }: SealOptions,
+): Promise<string> {
   const [current] = keys;
   if (!current) throw new Error("no session key");
   const iat = Math.floor(now / 1000);
