@@ -50,17 +50,17 @@ const verifierSchema = z.string().min(1).max(256);
 
 oauth2.get("/oauth2/auth", (c) => {
   const query = queryParams(c.req.raw);
-  const client = findClient(query["client_id"]);
+  const client = findClient(query.client_id);
   if (client === undefined) return c.json({ error: "invalid_client", error_description: "Unknown client_id." }, 400);
-  const redirectUri = query["redirect_uri"];
+  const redirectUri = query.redirect_uri;
   if (redirectUri === undefined || !registeredRedirectUris(client, c.var.site).includes(redirectUri)) {
     return c.json(
       { error: "invalid_request", error_description: "redirect_uri is not registered for this client." },
       400,
     );
   }
-  if (query["login_verifier"] !== undefined) return resumeAfterLogin(c, client.id, redirectUri, query);
-  if (query["consent_verifier"] !== undefined) return resumeAfterConsent(c, client.id, redirectUri, query);
+  if (query.login_verifier !== undefined) return resumeAfterLogin(c, client.id, redirectUri, query);
+  if (query.consent_verifier !== undefined) return resumeAfterConsent(c, client.id, redirectUri, query);
 
   const parsed = authorizationQuerySchema.safeParse(query);
   if (!parsed.success) {
@@ -68,7 +68,7 @@ oauth2.get("/oauth2/auth", (c) => {
     return redirectWithError(
       c,
       redirectUri,
-      query["state"],
+      query.state,
       unsupported ? "unsupported_response_type" : "invalid_request",
       describeIssues(parsed.error),
     );
@@ -103,7 +103,7 @@ function redeemVerifier<K extends "login_verifier" | "consent_verifier">(
     return redirectWithError(
       c,
       redirectUri,
-      query["state"],
+      query.state,
       "invalid_request",
       `The ${kind.replace("_", " ")} ${reason}.`,
     );
@@ -165,7 +165,7 @@ async function token(c: EmulatorContext): Promise<Response> {
     return tokenError(c, 400, "invalid_request", "The body must be application/x-www-form-urlencoded.");
   }
   const form = Object.fromEntries(new URLSearchParams(await c.req.text()));
-  if (form["grant_type"] !== "authorization_code" && form["grant_type"] !== "refresh_token") {
+  if (form.grant_type !== "authorization_code" && form.grant_type !== "refresh_token") {
     return tokenError(c, 400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
   }
   const parsed = tokenRequestSchema.safeParse(form);

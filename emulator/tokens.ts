@@ -46,7 +46,7 @@ export async function verifyAccessToken(
 ): Promise<{ username: string; clientId: string } | undefined> {
   try {
     const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ["ES256"], currentDate: new Date(now) });
-    const clientId = payload["client_id"];
+    const clientId = payload.client_id;
     if (typeof payload.sub !== "string" || typeof clientId !== "string") return undefined;
     return { username: payload.sub, clientId };
   } catch {

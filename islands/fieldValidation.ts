@@ -38,6 +38,7 @@ export function useFieldValidation(props: FieldProps) {
   const message = dirty ? liveMessage : (props.error ?? "");
 
   // What the user typed before hydration stays: the state takes the input's value rather than the reverse.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at hydration, against the server's value.
   useEffect(() => {
     const typed = inputRef.current?.value;
     if (typed !== undefined && typed !== (props.value ?? "")) {

@@ -60,14 +60,10 @@ export function MfaSetupTotp({ secret, errors = {}, modal, completedHref }: MfaS
       </ol>
       <div className="qr">{secret ? <QrCode text={secret.otpauthUri} label={text.qrAlt} /> : <Spinner open />}</div>
       {secret ? (
-        <div className="secret-key">
-          <p className="field-label" id="secret-key-label">
-            {text.secretKey}
-          </p>
-          <p className="secret" aria-labelledby="secret-key-label">
-            {secret.key}
-          </p>
-        </div>
+        <dl className="secret-key">
+          <dt className="field-label">{text.secretKey}</dt>
+          <dd className="secret">{secret.key}</dd>
+        </dl>
       ) : null}
       <form method="post" action="/mfa/setup/TOTP">
         <TextField {...mfaCodeField("mfaOtpCode", { error: errors.mfaOtpCode })} />

@@ -2,6 +2,7 @@ import { base64url, decodeJwt } from "jose";
 import type { Brand } from "../themes/schema";
 import type { AppContext } from "./context";
 import { readSealed, writeSealed } from "./session/cookies";
+import { randomString } from "./session/random";
 import type { AuthRequest, View } from "./session/state";
 
 // ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
@@ -11,15 +12,9 @@ export const PKCE_VERIFIER_LENGTH = 64;
 /** The site's own requests ask for this scope (SPEC §6); the partner service asks for none. */
 export const OWN_SCOPE = "user.write";
 
-/** SPEC §9: 64 random characters; rejection sampling keeps the 62 letters and digits equally likely. */
+/** SPEC §9: the PKCE verifier and the site's own state are random letters and digits. */
 export function newRandomString(length: number): string {
-  const out: string[] = [];
-  while (out.length < length) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
-      if (byte < 248 && out.length < length) out.push(PKCE_ALPHABET[byte % 62]!);
-    }
-  }
-  return out.join("");
+  return randomString(PKCE_ALPHABET, length);
 }
 
 export async function s256(verifier: string): Promise<string> {
@@ -80,7 +75,8 @@ export async function ownAuthorizeUrl(
   brand: Brand,
   prompt: string | undefined,
 ): Promise<string> {
-  const own = authRequest.own!;
+  const own = authRequest.own;
+  if (!own) throw new Error("an own-view authorization needs the site's PKCE verifier and state");
   return authorizeUrl({
     response_type: "code",
     client_id: authRequest.clientId,

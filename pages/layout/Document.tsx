@@ -51,6 +51,7 @@ export function Document({ page, nonce, manifest, islands, children }: DocumentP
         <meta name="color-scheme" content="light" />
         <title>{`${common.titlePrefix}${brand.displayName}`}</title>
         <link rel="icon" href={brand.favicon} type="image/svg+xml" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet and theme tokens validated as hex colours */}
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themeCss(brand) + siteCss }} />
       </head>
       <body>

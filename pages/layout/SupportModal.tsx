@@ -22,7 +22,7 @@ export function SupportModal({ variant = "default" }: { variant?: "default" | "s
         <p>{supportModal.advisorManaged}</p>
       ) : (
         <>
-          {/* Sanitised with DOMPurify when the brand data was built (themes/build.ts). */}
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify when the brand data was built (themes/build.ts) */}
           {messageHtml ? <div className="support-message" dangerouslySetInnerHTML={{ __html: messageHtml }} /> : null}
           <dl className="support-contact">
             <dt className="support-name">{support.callCenterName}</dt>

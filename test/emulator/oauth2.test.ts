@@ -306,7 +306,7 @@ describe("POST /oauth2/token", () => {
       refresh_token: expect.any(String),
     });
     expect(body).not.toHaveProperty("id_token");
-    const accessToken = String(body["access_token"]);
+    const accessToken = String(body.access_token);
     const header = decodeProtectedHeader(accessToken);
     expect(header).toMatchObject({ alg: "ES256", kid: (await jwks()).keys[0]?.kid });
     const { payload } = await jwtVerify(accessToken, createLocalJWKSet(await jwks()), {
@@ -344,7 +344,7 @@ describe("POST /oauth2/token", () => {
       issuer: site,
       audience: clientId,
     });
-    expect(payload["nonce"]).toBe("n-0S6_WzA2Mj");
+    expect(payload.nonce).toBe("n-0S6_WzA2Mj");
   });
 
   it("uses a code once, even when the first attempt fails", async () => {

@@ -76,7 +76,7 @@ describe("authorization code + PKCE with oauth4webapi", () => {
       audience: client.client_id,
       requiredClaims: ["exp"],
     });
-    expect(payload["username"]).toBe(payload.sub);
+    expect(payload.username).toBe(payload.sub);
     expect(payload.exp).toBeGreaterThan(Date.now() / 1000);
 
     await postJson("/__emulator/clock", { offsetMs: 3_601_000 });

@@ -72,7 +72,7 @@ export async function callIdentity<S extends z.ZodType>(
   }
   for (const line of response.headers.getSetCookie()) c.header("Set-Cookie", line, { append: true });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : {};
   } catch {

@@ -2,6 +2,7 @@ import { deleteCookie, generateCookie, getCookie, setCookie } from "hono/cookie"
 import type { z } from "zod";
 import type { AppContext } from "../context";
 import { parseSessionKeys } from "./keys";
+import { randomString } from "./random";
 import { seal, unseal } from "./sealed";
 import {
   authRequestSchema,
@@ -79,14 +80,7 @@ const DEVICE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const FOUR_HUNDRED_DAYS = 400 * 24 * 60 * 60;
 
 export function newDeviceId(): string {
-  const out: string[] = [];
-  // Rejection sampling keeps every character equally likely (256 is not a multiple of 36).
-  while (out.length < 32) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(48))) {
-      if (byte < 252 && out.length < 32) out.push(DEVICE_ALPHABET[byte % 36]!);
-    }
-  }
-  return out.join("");
+  return randomString(DEVICE_ALPHABET, 32);
 }
 
 export function deviceId(c: AppContext): string {
