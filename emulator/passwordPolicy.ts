@@ -1,6 +1,9 @@
-import { type PasswordCheck, passwordChecklist } from "../forms/rules";
+import { passwordChecklist } from "../forms/rules";
+import type { PasswordCheck } from "../messages/ja";
+import { rawBrands } from "../themes/data/brands";
 
-// The upstream enforces the same SPEC §5 rules the site's forms check, so it shares their one definition.
+// The upstream enforces the same SPEC §5 rules the site's forms check, so it shares their one definition,
+// and reads each service's password rules from the same brand data.
 const details: Record<PasswordCheck, string> = {
   length: "Password must be 8 or more and under 256 characters",
   lowercase: "Password must include at least one lowercase letter",
@@ -10,8 +13,13 @@ const details: Record<PasswordCheck, string> = {
   allowedCharacters: "Password contains unusable characters",
 };
 
-/** The first SPEC §5 rule the password breaks, in words, or undefined; liqueur-lemon skips symbol and charset. */
+const relaxedServices = new Set(
+  rawBrands.filter((brand) => brand.passwordRules === "relaxed").map((brand) => brand.id),
+);
+
+/** The first SPEC §5 rule the password breaks, in words, or undefined; a relaxed service skips symbol and charset. */
 export function passwordProblem(password: string, serviceId: string | undefined): string | undefined {
-  const broken = passwordChecklist(password, { serviceId }).find((row) => !row.ok);
+  const passwordRules = serviceId !== undefined && relaxedServices.has(serviceId) ? "relaxed" : "standard";
+  const broken = passwordChecklist(password, { passwordRules }).find((row) => !row.ok);
   return broken && details[broken.check];
 }

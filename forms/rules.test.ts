@@ -43,9 +43,9 @@ describe("password (SPEC §5)", () => {
     ["Abcdefg1あ", null],
     ["abcdefgh1", "password.uppercase"],
     ["Abc1", "password.length"],
-  ])("skips the symbol and character checks for liqueur-lemon: %j → %s", (value, expected) => {
-    expect(password(value, { serviceId: "liqueur-lemon" })).toBe(expected);
-    expect(passwordChecklist(value, { serviceId: "liqueur-lemon" }).map((row) => row.check)).toEqual([
+  ])("skips the symbol and character checks under relaxed rules: %j → %s", (value, expected) => {
+    expect(password(value, { passwordRules: "relaxed" })).toBe(expected);
+    expect(passwordChecklist(value, { passwordRules: "relaxed" }).map((row) => row.check)).toEqual([
       "length",
       "lowercase",
       "uppercase",
@@ -53,8 +53,9 @@ describe("password (SPEC §5)", () => {
     ]);
   });
 
-  it("does not relax other liqueur services", () => {
-    expect(password("Abcdefgh1", { serviceId: "liqueur-lemon-money-forword" })).toBe("password.symbol");
+  it("keeps every check under standard rules", () => {
+    expect(password("Abcdefgh1", { passwordRules: "standard" })).toBe("password.symbol");
+    expect(password("Abcdefgh1")).toBe("password.symbol");
   });
 
   it("lists every checklist row with its state", () => {

@@ -1,5 +1,7 @@
+import type { FieldMessageKey, PasswordCheck } from "../messages/ja";
+
 // SPEC §5: one set of field rules, run by the worker on every POST and by the islands while typing.
-// A rule answers null when the value is fine, else the key of the message to show (see pages/messages.ts).
+// A rule answers null when the value is fine, else the key of the message to show (see messages/ja.ts).
 
 export const PASSWORD_SYMBOLS = `=+-^$*.[]{}()?"!@#%&/\\,><':;|_~\``;
 export const PASSWORD_MIN_LENGTH = 8;
@@ -7,31 +9,15 @@ export const PASSWORD_MAX_LENGTH_EXCLUSIVE = 256;
 export const CODE_LENGTH = 6;
 export const FIELD_MAX_LENGTH = 256;
 
-/** The service whose passwords skip the symbol and allowed-character checks (SPEC §5). */
-export const RELAXED_PASSWORD_SERVICE = "liqueur-lemon";
-
-export type PasswordCheck = "length" | "lowercase" | "uppercase" | "symbol" | "digit" | "allowedCharacters";
-
-export type FieldMessageKey =
-  | "email.invalid"
-  | "password.length"
-  | "password.lowercase"
-  | "password.uppercase"
-  | "password.symbol"
-  | "password.digit"
-  | "password.allowedCharacters"
-  | "password.incorrect"
-  | "loginId.required"
-  | "code.invalid"
-  | "phone.invalid"
-  | "field.required";
-
 /** The blank message: the field is invalid (submit disabled) but nothing is said yet (SPEC §5, empty e-mail). */
 export const BLANK = "blank" as const;
 export type RuleOutcome = null | typeof BLANK | FieldMessageKey;
 
+/** SPEC §5: one service's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
+export type PasswordRules = "standard" | "relaxed";
+
 export interface RuleContext {
-  serviceId?: string | undefined;
+  passwordRules?: PasswordRules | undefined;
 }
 
 const symbolSet = new Set(PASSWORD_SYMBOLS);
@@ -39,7 +25,7 @@ const isLetterOrDigit = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
 
 /** Every checklist row of the password rules, in the order the checklist shows them. */
 export function passwordChecklist(value: string, ctx: RuleContext = {}): Array<{ check: PasswordCheck; ok: boolean }> {
-  const relaxed = ctx.serviceId === RELAXED_PASSWORD_SERVICE;
+  const relaxed = ctx.passwordRules === "relaxed";
   const chars = [...value];
   const rows: Array<{ check: PasswordCheck; ok: boolean }> = [
     { check: "length", ok: chars.length >= PASSWORD_MIN_LENGTH && chars.length < PASSWORD_MAX_LENGTH_EXCLUSIVE },

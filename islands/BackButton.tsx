@@ -1,13 +1,13 @@
+import { common } from "../messages/ja";
 import { island } from "./host";
 
 export interface BackButtonProps {
-  label: string;
   /** Where the link goes without script, or with no page to go back to. */
   fallbackHref: string;
 }
 
 /** SPEC §2/§8: after a parameter problem "history goes back"; without script it is a plain link. */
-function BackButton({ label, fallbackHref }: BackButtonProps) {
+function BackButton({ fallbackHref }: BackButtonProps) {
   return (
     <a
       className="button"
@@ -19,7 +19,7 @@ function BackButton({ label, fallbackHref }: BackButtonProps) {
         }
       }}
     >
-      {label}
+      {common.back}
     </a>
   );
 }

@@ -1,35 +1,30 @@
 import type { ReactNode } from "react";
-import type { FieldProps } from "./fieldValidation";
+import type { FieldPreset } from "../forms/fields";
 import { fieldIcons } from "./icons";
 
-/** Label, icon, input slot, hint and message of one field, with the ids that tie them together. */
+/** Label, icon, input slot and message of one field, with the ids that tie them together. */
 export function FieldFrame({
-  props,
+  preset,
   message,
   children,
   after,
 }: {
-  props: FieldProps;
+  preset: FieldPreset;
   message: string;
   children: ReactNode;
   after?: ReactNode;
 }) {
-  const Icon = props.icon ? fieldIcons[props.icon] : null;
+  const Icon = preset.icon ? fieldIcons[preset.icon] : null;
   return (
     <div className={`field${message ? " field--invalid" : ""}`}>
-      <label className="field-label" htmlFor={`field-${props.name}`}>
-        {props.label}
+      <label className="field-label" htmlFor={`field-${preset.name}`}>
+        {preset.label}
       </label>
       <div className="field-control">
         {Icon ? <Icon /> : null}
         {children}
       </div>
-      {props.hint ? (
-        <p className="field-hint" id={`field-${props.name}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      <p className="field-message" id={`field-${props.name}-message`} role="alert" aria-live="polite">
+      <p className="field-message" id={messageId(preset)} role="alert" aria-live="polite">
         {message}
       </p>
       {after}
@@ -37,6 +32,6 @@ export function FieldFrame({
   );
 }
 
-export function describedBy(props: FieldProps): string {
-  return [props.hint ? `field-${props.name}-hint` : "", `field-${props.name}-message`].filter(Boolean).join(" ");
+export function messageId(preset: FieldPreset): string {
+  return `field-${preset.name}-message`;
 }

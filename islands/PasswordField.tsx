@@ -1,33 +1,25 @@
 import { useEffect, useState } from "react";
-import { type PasswordCheck, passwordChecklist } from "../forms/rules";
-import { describedBy, FieldFrame } from "./FieldFrame";
+import { type PasswordRules, passwordChecklist } from "../forms/rules";
+import { common, passwordChecklistLabels } from "../messages/ja";
+import { FieldFrame, messageId } from "./FieldFrame";
 import { type FieldProps, useFieldValidation } from "./fieldValidation";
 import { island } from "./host";
 import { EyeIcon, EyeOffIcon } from "./icons";
 
-export interface PasswordFieldProps extends FieldProps {
-  type: "password";
-  toggleLabels: { show: string; hide: string };
-  /** Present on forms that set a new password: the live checklist of SPEC §5. */
-  checklist?: { title: string; met: string; unmet: string; labels: Record<PasswordCheck, string> };
-}
-
 function Checklist({
   value,
-  serviceId,
-  checklist,
+  passwordRules,
   id,
 }: {
   value: string;
-  serviceId?: string | undefined;
-  checklist: NonNullable<PasswordFieldProps["checklist"]>;
+  passwordRules?: PasswordRules | undefined;
   id: string;
 }) {
   return (
     <div className="checklist" id={id}>
-      <p className="checklist-title">{checklist.title}</p>
+      <p className="checklist-title">{common.passwordChecklistTitle}</p>
       <ul>
-        {passwordChecklist(value, { serviceId }).map(({ check, ok }) => (
+        {passwordChecklist(value, { passwordRules }).map(({ check, ok }) => (
           <li
             key={check}
             className={ok ? "checklist-row checklist-row--met" : "checklist-row"}
@@ -37,8 +29,8 @@ function Checklist({
             <span aria-hidden="true" className="checklist-mark">
               {ok ? "✓" : "・"}
             </span>
-            {checklist.labels[check]}
-            <span className="visually-hidden">（{ok ? checklist.met : checklist.unmet}）</span>
+            {passwordChecklistLabels[check]}
+            <span className="visually-hidden">（{ok ? common.checklistMet : common.checklistUnmet}）</span>
           </li>
         ))}
       </ul>
@@ -46,35 +38,32 @@ function Checklist({
   );
 }
 
-function PasswordField(props: PasswordFieldProps) {
-  const { value, message, inputRef, onChange } = useFieldValidation(props);
+/** A password with its show/hide toggle and, where a password is chosen, the live checklist of SPEC §5. */
+function PasswordField(props: FieldProps) {
+  const { preset, value, message, inputRef, onChange } = useFieldValidation(props);
   const [visible, setVisible] = useState(false);
   // The toggle stays hidden until hydration: without script it could not work.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const checklistId = `field-${props.name}-checklist`;
+  const checklistId = `field-${preset.name}-checklist`;
   return (
     <FieldFrame
-      props={props}
+      preset={preset}
       message={message}
-      after={
-        props.checklist ? (
-          <Checklist value={value} serviceId={props.serviceId} checklist={props.checklist} id={checklistId} />
-        ) : null
-      }
+      after={preset.checklist ? <Checklist value={value} passwordRules={props.passwordRules} id={checklistId} /> : null}
     >
       <input
         ref={inputRef}
-        id={`field-${props.name}`}
+        id={`field-${preset.name}`}
         className="field-input"
-        name={props.name}
+        name={preset.name}
         type={visible ? "text" : "password"}
-        autoComplete={props.autoComplete}
-        maxLength={props.maxLength ?? 256}
+        autoComplete={preset.autoComplete}
+        maxLength={preset.maxLength}
         required
         value={value}
         aria-invalid={message ? true : undefined}
-        aria-describedby={[describedBy(props), props.checklist ? checklistId : ""].filter(Boolean).join(" ")}
+        aria-describedby={[messageId(preset), preset.checklist ? checklistId : ""].filter(Boolean).join(" ")}
         onChange={(event) => onChange(event.currentTarget.value)}
       />
       <button
@@ -82,8 +71,8 @@ function PasswordField(props: PasswordFieldProps) {
         className="password-toggle"
         hidden={!hydrated}
         aria-pressed={visible}
-        aria-label={visible ? props.toggleLabels.hide : props.toggleLabels.show}
-        aria-controls={`field-${props.name}`}
+        aria-label={visible ? common.hidePassword : common.showPassword}
+        aria-controls={`field-${preset.name}`}
         onClick={() => setVisible((shown) => !shown)}
       >
         {visible ? <EyeOffIcon /> : <EyeIcon />}

@@ -1,11 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { modals } from "../messages/modals";
 import { island } from "./host";
 
-export interface SessionGuardProps {
-  /** SPEC §8 "other tab" modal, from the page catalogue. */
-  title: string;
-  body: string;
-}
+/** The guard needs no data from the server; its modal's words come from the catalogue. */
+export type SessionGuardProps = Record<string, never>;
 
 /** The only thing the guard stores: a random marker per tab, never a token or any session data. */
 export const TAB_MARKER_KEY = "signin.tabMarker";
@@ -63,7 +61,8 @@ function disablePage(guardHost: Element | null): void {
  * SPEC §4's referrer condition is left out on purpose: with Referrer-Policy: no-referrer (ARCHITECTURE §8)
  * `document.referrer` is always empty (docs/native-bridge.md, "Related: the session guard").
  */
-function SessionGuard({ title, body }: SessionGuardProps) {
+function SessionGuard(_props: SessionGuardProps) {
+  const { title, body } = modals.otherTab;
   const [blocked, setBlocked] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
 

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
+import { type ButtonLabel, buttonLabels } from "../messages/ja";
 import { VALIDITY_EVENT } from "./fieldValidation";
 import { island } from "./host";
 
 export interface SubmitButtonProps {
-  label: string;
+  label: ButtonLabel;
   /** Several submit buttons in one form post different actions. */
   name?: string;
   value?: string;
@@ -27,7 +28,7 @@ function SubmitButton({ label, name, value }: SubmitButtonProps) {
   }, []);
   return (
     <button ref={ref} type="submit" className="button" name={name} value={value} disabled={!valid}>
-      {label}
+      {buttonLabels[label]}
     </button>
   );
 }

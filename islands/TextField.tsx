@@ -1,26 +1,26 @@
-import { describedBy, FieldFrame } from "./FieldFrame";
+import { FieldFrame, messageId } from "./FieldFrame";
 import { type FieldProps, useFieldValidation } from "./fieldValidation";
 import { island } from "./host";
 
 function TextField(props: FieldProps) {
-  const { value, message, inputRef, onChange } = useFieldValidation(props);
+  const { preset, value, message, inputRef, onChange } = useFieldValidation(props);
   return (
-    <FieldFrame props={props} message={message}>
+    <FieldFrame preset={preset} message={message}>
       <input
         ref={inputRef}
-        id={`field-${props.name}`}
+        id={`field-${preset.name}`}
         className="field-input"
-        name={props.name}
-        type={props.type}
-        autoComplete={props.autoComplete}
-        inputMode={props.inputMode}
-        placeholder={props.placeholder}
-        maxLength={props.maxLength ?? 256}
+        name={preset.name}
+        type={preset.type}
+        autoComplete={preset.autoComplete}
+        inputMode={preset.inputMode}
+        placeholder={preset.placeholder}
+        maxLength={preset.maxLength}
         required={!props.readOnly}
         readOnly={props.readOnly}
         value={value}
         aria-invalid={message ? true : undefined}
-        aria-describedby={describedBy(props)}
+        aria-describedby={messageId(preset)}
         onChange={(event) => onChange(event.currentTarget.value)}
       />
     </FieldFrame>

@@ -1,41 +1,38 @@
 import { useEffect, useRef, useState } from "react";
-import { BLANK, type FieldMessageKey, type FieldRuleName, runRule } from "../forms/rules";
+import { type FieldPreset, type FieldPresetName, fieldPresets } from "../forms/fields";
+import { BLANK, type PasswordRules, runRule } from "../forms/rules";
+import { type FieldMessageKey, fieldMessages } from "../messages/ja";
 
-/** Serialisable description of one form field, shared by the text and password islands. */
+/** What a field island gets from the server: data only; its words come from the preset and the message module. */
 export interface FieldProps {
-  name: string;
-  label: string;
-  type: "email" | "text" | "tel" | "password";
-  autoComplete: string;
-  inputMode?: "email" | "numeric" | "tel" | "text";
-  rule?: FieldRuleName;
-  serviceId?: string;
-  icon?: "email" | "key";
-  placeholder?: string;
-  maxLength?: number;
+  field: FieldPresetName;
   value?: string;
   /** The worker's message for this field after a rejected POST. */
-  error?: string;
+  error?: FieldMessageKey;
   readOnly?: boolean;
-  hint?: string;
-  /** Texts for the rule's message keys, passed in by the page from the catalogue. */
-  messages?: Partial<Record<FieldMessageKey, string>>;
+  /** The brand's password rules (SPEC §5), for password fields. */
+  passwordRules?: PasswordRules;
 }
 
 /** Fired on the form whenever a field's validity changes, so the submit island can follow it. */
 export const VALIDITY_EVENT = "field-validity";
+
+export function presetOf(props: FieldProps): FieldPreset {
+  return fieldPresets[props.field];
+}
 
 /**
  * Runs the field's rule on every keystroke (the same rule the worker runs on POST), keeps the input's
  * constraint validity in step, and says which message to show: the worker's until the user types.
  */
 export function useFieldValidation(props: FieldProps) {
+  const preset = presetOf(props);
   const [value, setValue] = useState(props.value ?? "");
   const [dirty, setDirty] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  const outcome = props.rule && !props.readOnly ? runRule(props.rule, value, { serviceId: props.serviceId }) : null;
-  const liveMessage = outcome && outcome !== BLANK ? (props.messages?.[outcome] ?? "") : "";
-  const message = dirty ? liveMessage : (props.error ?? "");
+  const outcome = props.readOnly ? null : runRule(preset.rule, value, { passwordRules: props.passwordRules });
+  const liveMessage = outcome && outcome !== BLANK ? fieldMessages[outcome] : "";
+  const message = dirty ? liveMessage : props.error ? fieldMessages[props.error] : "";
 
   // What the user typed before hydration stays: the state takes the input's value rather than the reverse.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at hydration, against the server's value.
@@ -55,6 +52,7 @@ export function useFieldValidation(props: FieldProps) {
   }, [outcome, liveMessage]);
 
   return {
+    preset,
     value,
     message,
     inputRef,

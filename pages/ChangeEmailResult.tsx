@@ -1,7 +1,7 @@
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
-import { screens } from "./messages";
 
 /** The `result` query values the change-e-mail links carry (SPEC §2 ChangeEmailResult). */
 export const changeEmailResults = ["sent_to_new_email", "completed", "invalid", "error"] as const;

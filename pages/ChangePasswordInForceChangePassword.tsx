@@ -1,30 +1,21 @@
-import PasswordField from "../islands/PasswordField";
 import SubmitButton from "../islands/SubmitButton";
-import { newPasswordField } from "./fields";
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
-import { usePage } from "./layout/PageContext";
+import { Field } from "./layout/Field";
 import { SupportLink } from "./layout/SupportModal";
-import { type ModalKey, screens } from "./messages";
-
-export interface ChangePasswordInForceChangePasswordProps {
-  errors?: { newPassword?: string };
-  modal?: ModalKey | undefined;
-}
 
 /**
  * SPEC §2/§4: the sign-in answered new_password; the user must set a password before using the service. The
  * password is chosen here, so the field names the broken rule as reset and sign-up do (SPEC §5).
  */
-export function ChangePasswordInForceChangePassword({ errors = {}, modal }: ChangePasswordInForceChangePasswordProps) {
-  const { brand } = usePage();
+export function ChangePasswordInForceChangePassword() {
   const text = screens.changePasswordInForceChangePassword;
   return (
-    <Card title={text.title} links={<SupportLink />} modals={modal ? <MessageModal message={modal} /> : null}>
+    <Card title={text.title} links={<SupportLink />}>
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changePasswordInForceChangePassword">
-        <PasswordField {...newPasswordField(brand.id, "password", { error: errors.newPassword })} />
-        <SubmitButton label={text.submit} />
+        <Field preset="newPassword" />
+        <SubmitButton label="change" />
       </form>
     </Card>
   );

@@ -1,17 +1,11 @@
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
 import { SupportLink } from "./layout/SupportModal";
-import { type ModalKey, screens } from "./messages";
 
-/** SPEC §2 Error: also the page behind the UNEXPECTED_ERROR modal of app.onError. */
-export function ErrorPage({ modal }: { modal?: ModalKey | undefined }) {
+/** SPEC §2 Error: also the page behind a parameter problem or an error with no screen of its own. */
+export function ErrorPage() {
   return (
-    <Card
-      title={screens.error.title}
-      links={<SupportLink />}
-      modals={modal ? <MessageModal message={modal} /> : null}
-      guarded={false}
-    >
+    <Card title={screens.error.title} links={<SupportLink />} guarded={false}>
       <p className="lead">{screens.error.body}</p>
     </Card>
   );

@@ -1,15 +1,10 @@
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
 import { usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { type ModalKey, screens } from "./messages";
-
-export interface MfaSetupProps {
-  modal?: ModalKey | undefined;
-}
 
 /** SPEC §2 MFASetup: one button per second factor the brand allows; 'set up later' only where NONE is allowed. */
-export function MfaSetup({ modal }: MfaSetupProps) {
+export function MfaSetup() {
   const { brand } = usePage();
   const text = screens.mfaSetup;
   return (
@@ -27,7 +22,6 @@ export function MfaSetup({ modal }: MfaSetupProps) {
           <SupportLink />
         </>
       }
-      modals={modal ? <MessageModal message={modal} /> : null}
     >
       <p className="lead">{text.lead}</p>
       <div className="choices">

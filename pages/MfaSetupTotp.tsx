@@ -1,13 +1,10 @@
 import SubmitButton from "../islands/SubmitButton";
-import TextField from "../islands/TextField";
-import { mfaCodeField } from "./fields";
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
+import { Field } from "./layout/Field";
 import { QrCode } from "./layout/QrCode";
-import { ResultModal } from "./layout/ResultModal";
 import { Spinner } from "./layout/Spinner";
 import { SupportLink } from "./layout/SupportModal";
-import { common, type ModalKey, screens } from "./messages";
 
 export interface TotpSecret {
   /** The base32 secret the user may type into the app instead of scanning. */
@@ -19,14 +16,10 @@ export interface TotpSecret {
 export interface MfaSetupTotpProps {
   /** Absent until the identity API has issued it: the spinner shows in its place. */
   secret?: TotpSecret | undefined;
-  errors?: { mfaOtpCode?: string };
-  modal?: ModalKey | undefined;
-  /** Set-up succeeded: the 'authentication complete' modal, leading on to where the flow continues. */
-  completedHref?: string | undefined;
 }
 
 /** SPEC §2 MFASetupTOTP: install an authenticator app, scan the QR code (or type the key), enter its code. */
-export function MfaSetupTotp({ secret, errors = {}, modal, completedHref }: MfaSetupTotpProps) {
+export function MfaSetupTotp({ secret }: MfaSetupTotpProps) {
   const text = screens.mfaSetupTotp;
   return (
     <Card
@@ -36,20 +29,6 @@ export function MfaSetupTotp({ secret, errors = {}, modal, completedHref }: MfaS
         <>
           <a href="/mfa/setup">{screens.mfaSetup.backToChoice}</a>
           <SupportLink />
-        </>
-      }
-      modals={
-        <>
-          {completedHref ? (
-            <ResultModal
-              id="mfa-setup-done"
-              title={screens.mfaSetup.successTitle}
-              body={screens.mfaSetup.successBody}
-              href={completedHref}
-              label={common.next}
-            />
-          ) : null}
-          {modal ? <MessageModal message={modal} /> : null}
         </>
       }
     >
@@ -66,8 +45,8 @@ export function MfaSetupTotp({ secret, errors = {}, modal, completedHref }: MfaS
         </dl>
       ) : null}
       <form method="post" action="/mfa/setup/TOTP">
-        <TextField {...mfaCodeField("mfaOtpCode", { error: errors.mfaOtpCode })} />
-        <SubmitButton label={text.submit} />
+        <Field preset="mfaOtpCode" />
+        <SubmitButton label="set" />
       </form>
     </Card>
   );

@@ -1,12 +1,9 @@
-import PasswordField from "../islands/PasswordField";
 import SubmitButton from "../islands/SubmitButton";
-import { newPasswordField } from "./fields";
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
-import { serviceTopUrl, usePage } from "./layout/PageContext";
-import { ResultModal } from "./layout/ResultModal";
+import { Field } from "./layout/Field";
+import { usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { common, type ModalKey, screens } from "./messages";
 
 /** The two mail links that lead here: a forgotten password, and a password the provider asks the user to set. */
 export type NewPasswordVariant = "forgotPassword" | "initiatePassword";
@@ -17,50 +14,21 @@ export interface NewPasswordProps {
   clientId?: string | undefined;
   code?: string | undefined;
   username?: string | undefined;
-  errors?: { newPassword?: string };
-  modal?: ModalKey | undefined;
-  /** The password was changed: the success modal, which only leads back to the app. */
-  completed?: boolean | undefined;
 }
 
 /** SPEC §2 new-password pages (/{tenantId}/forgotPassword, /{tenantId}/initiatePassword). */
-export function NewPassword({
-  variant,
-  clientId = "",
-  code = "",
-  username = "",
-  errors = {},
-  modal,
-  completed = false,
-}: NewPasswordProps) {
-  const page = usePage();
+export function NewPassword({ variant, clientId = "", code = "", username = "" }: NewPasswordProps) {
+  const { brand } = usePage();
   const text = screens.newPassword;
   return (
-    <Card
-      title={variant === "forgotPassword" ? text.titleForgot : text.titleInitiate}
-      links={<SupportLink />}
-      modals={
-        <>
-          {completed ? (
-            <ResultModal
-              id="new-password-done"
-              title={text.successTitle}
-              body={text.successBody}
-              href={serviceTopUrl(page)}
-              label={common.backToApp}
-            />
-          ) : null}
-          {modal ? <MessageModal message={modal} /> : null}
-        </>
-      }
-    >
+    <Card title={variant === "forgotPassword" ? text.titleForgot : text.titleInitiate} links={<SupportLink />}>
       <p className="lead">{text.lead}</p>
-      <form method="post" action={`/${page.brand.id}/${variant}`}>
+      <form method="post" action={`/${brand.id}/${variant}`}>
         <input type="hidden" name="client_id" value={clientId} />
         <input type="hidden" name="code" value={code} />
         <input type="hidden" name="username" value={username} />
-        <PasswordField {...newPasswordField(page.brand.id, "password", { error: errors.newPassword })} />
-        <SubmitButton label={text.submit} />
+        <Field preset="newPassword" />
+        <SubmitButton label="change" />
       </form>
     </Card>
   );

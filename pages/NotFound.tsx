@@ -1,7 +1,7 @@
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
-import { screens } from "./messages";
 
 export function NotFound() {
   return (

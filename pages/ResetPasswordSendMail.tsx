@@ -1,41 +1,21 @@
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
-import { Modal, ModalOpener } from "./layout/Modal";
-import { usePage } from "./layout/PageContext";
+import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { SupportLink } from "./layout/SupportModal";
-import { type ModalKey, screens } from "./messages";
-
-export interface ResetPasswordSendMailProps {
-  modal?: ModalKey | undefined;
-}
-
-const MAIL_HELP_ID = "mail-help-modal";
 
 /** SPEC §2 ResetPasswordSendMail: the reset mail is on its way, valid 60 minutes; help for mail that does not arrive. */
-export function ResetPasswordSendMail({ modal }: ResetPasswordSendMailProps) {
-  const { mailSenderDomain } = usePage();
+export function ResetPasswordSendMail() {
   const text = screens.resetPasswordSendMail;
   return (
     <Card
       title={text.title}
       links={
         <>
-          <ModalOpener target={MAIL_HELP_ID}>{text.helpLink}</ModalOpener>
+          <CatalogueModalOpener name="mailHelp">{text.helpLink}</CatalogueModalOpener>
           <SupportLink />
         </>
       }
-      modals={
-        <>
-          <Modal id={MAIL_HELP_ID} title={text.helpTitle} closable>
-            <ul className="notes">
-              {text.helpChecks(mailSenderDomain).map((check) => (
-                <li key={check}>{check}</li>
-              ))}
-            </ul>
-          </Modal>
-          {modal ? <MessageModal message={modal} /> : null}
-        </>
-      }
+      modals={<CatalogueModal name="mailHelp" />}
     >
       <p className="lead">{text.lead}</p>
     </Card>

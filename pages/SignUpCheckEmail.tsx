@@ -1,21 +1,13 @@
 import SubmitButton from "../islands/SubmitButton";
-import TextField from "../islands/TextField";
-import { emailField } from "./fields";
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
+import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
+import { Field } from "./layout/Field";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
-import { WhatIsIdLink, WhatIsIdModal } from "./layout/WhatIsIdModal";
-import { type ModalKey, screens } from "./messages";
-
-export interface SignUpCheckEmailProps {
-  email?: string | undefined;
-  errors?: { email?: string };
-  modal?: ModalKey | undefined;
-}
 
 /** SPEC §2 SignUpCheckEmail: the e-mail that becomes the login ID. */
-export function SignUpCheckEmail({ email, errors = {}, modal }: SignUpCheckEmailProps) {
+export function SignUpCheckEmail() {
   const text = screens.signUpCheckEmail;
   return (
     <Card
@@ -23,22 +15,17 @@ export function SignUpCheckEmail({ email, errors = {}, modal }: SignUpCheckEmail
       links={
         <>
           <a href="/signIn">{text.toSignIn}</a>
-          <WhatIsIdLink />
+          <CatalogueModalOpener name="whatIsId" />
           <SupportLink />
           <ServiceTopLink />
         </>
       }
-      modals={
-        <>
-          <WhatIsIdModal />
-          {modal ? <MessageModal message={modal} /> : null}
-        </>
-      }
+      modals={<CatalogueModal name="whatIsId" />}
     >
       <p className="lead">{text.lead}</p>
       <form method="post" action="/signUp/checkEmail">
-        <TextField {...emailField({ value: email, error: errors.email })} />
-        <SubmitButton label={text.submit} />
+        <Field preset="email" />
+        <SubmitButton label="next" />
       </form>
     </Card>
   );

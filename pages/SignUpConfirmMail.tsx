@@ -1,23 +1,19 @@
 import SubmitButton from "../islands/SubmitButton";
-import TextField from "../islands/TextField";
-import { codeField } from "./fields";
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { MessageModal } from "./layout/MessageModal";
+import { Field } from "./layout/Field";
 import { serviceTopUrl, usePage } from "./layout/PageContext";
 import { SupportLink } from "./layout/SupportModal";
-import { type ModalKey, screens } from "./messages";
 
 export interface SignUpConfirmMailProps {
   /** The address the code went to, when the sign-up state still has it. */
   email?: string | undefined;
   /** Where 'fix the e-mail' restarts the authorization flow; the service top when there is no auth request. */
   restartHref?: string | undefined;
-  errors?: { code?: string };
-  modal?: ModalKey | undefined;
 }
 
 /** SPEC §2 SignUpConfirmMail: the 6-digit code mailed at sign-up, with resend and fix-the-address. */
-export function SignUpConfirmMail({ email, restartHref, errors = {}, modal }: SignUpConfirmMailProps) {
+export function SignUpConfirmMail({ email, restartHref }: SignUpConfirmMailProps) {
   const page = usePage();
   const text = screens.signUpConfirmMail;
   return (
@@ -34,13 +30,12 @@ export function SignUpConfirmMail({ email, restartHref, errors = {}, modal }: Si
           <SupportLink />
         </>
       }
-      modals={modal ? <MessageModal message={modal} /> : null}
     >
       <p className="lead">{email ? text.lead(email) : text.leadNoEmail}</p>
       <p className="note">{text.validity}</p>
       <form method="post" action="/signUp/confirmMail">
-        <TextField {...codeField({ error: errors.code })} />
-        <SubmitButton label={text.submit} />
+        <Field preset="code" />
+        <SubmitButton label="next" />
       </form>
     </Card>
   );

@@ -32,3 +32,9 @@ export function allBrands(): readonly Brand[] {
 export function clientIdsForService(serviceId: string): string[] {
   return [...(clientIdsByServiceId.get(serviceId) ?? [])];
 }
+
+/** SPEC §8 system transfer: the earlier service a notice names (the one brand in transfer), else the provider. */
+export function earlierServiceName(brand: Brand): string {
+  const inTransfer = brand.transfer ?? brandData.brands.find((candidate) => candidate.transfer)?.transfer;
+  return inTransfer?.earlierServiceName ?? brand.providerName;
+}

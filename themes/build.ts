@@ -3,7 +3,14 @@ import { JSDOM } from "jsdom";
 import type { z } from "zod";
 import { defaultBrand, rawBrands } from "./data/brands";
 import { clients } from "./data/clients";
-import { type Brand, type BrandData, brandDataSchema, type RawBrand, rawBrandDataSchema, type Support } from "./schema";
+import {
+  type Brand,
+  type BrandData,
+  brandDataSchema,
+  rawBrandDataSchema,
+  type rawBrandSchema,
+  type Support,
+} from "./schema";
 
 const allowedTags = ["a", "br", "strong", "em", "span", "p", "ul", "li"];
 const allowedAttributes = ["class", "href", "target"];
@@ -52,7 +59,7 @@ function issuePath(issue: z.core.$ZodIssue, raw: unknown): string {
   return issue.path.map(String).join(".") || "(root)";
 }
 
-function sanitiseBrand({ support, ...brand }: RawBrand): Brand {
+function sanitiseBrand({ support, ...brand }: z.output<typeof rawBrandSchema>): Brand {
   const { defaultMessage, smsMessage, totpMessage, ...contact } = support;
   const sanitisedSupport: Support = { ...contact };
   if (defaultMessage !== undefined) sanitisedSupport.defaultMessageHtml = sanitiseSupportHtml(defaultMessage);

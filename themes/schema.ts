@@ -107,7 +107,15 @@ const brandFields = {
   partnerName: nameSchema.optional(),
   /** The partner-branded service: consent screen, no scope, no e-mail-verified or MFA checks. */
   consentTarget: z.boolean(),
-  /** The earlier service named in the "system transfer in progress" notice (SPEC §8). */
+  /**
+   * SPEC §5: "relaxed" skips the symbol and allowed-character checks of passwords (one service has it);
+   * the worker, the islands and the emulator all read it from here.
+   */
+  passwordRules: z.enum(["standard", "relaxed"]).default("standard"),
+  /**
+   * SPEC §8 system transfer: this service's accounts are moving in from an earlier service. Its users are mailed
+   * a password-initiation link; users of other services are told that service's name. At most one brand has it.
+   */
   transfer: z.strictObject({ earlierServiceName: nameSchema }).optional(),
 };
 
@@ -128,7 +136,7 @@ export const brandSchema = z.strictObject({ ...brandFields, support: supportSche
 const clientMapSchema = z.record(clientIdSchema, serviceIdSchema);
 
 interface BrandSet {
-  brands: readonly { id: string; consentTarget: boolean }[];
+  brands: readonly { id: string; consentTarget: boolean; transfer?: unknown }[];
   defaultBrand: { id: string; consentTarget: boolean };
   clients: Record<string, string>;
 }
@@ -157,6 +165,9 @@ function checkBrandSet({ brands, defaultBrand, clients }: BrandSet, defaultKey: 
       message: `exactly one consent target expected, found ${consentTargets}`,
       path: ["brands"],
     });
+  }
+  if (brands.filter((brand) => brand.transfer !== undefined).length > 1) {
+    ctx.addIssue({ code: "custom", message: "at most one brand may be in system transfer", path: ["brands"] });
   }
   if (defaultBrand.id !== "default" || seen.has(defaultBrand.id)) {
     ctx.addIssue({
@@ -196,5 +207,5 @@ export type Support = z.infer<typeof supportSchema>;
 export type Brand = z.infer<typeof brandSchema>;
 export type BrandData = z.infer<typeof brandDataSchema>;
 export type RawSupport = z.infer<typeof rawSupportSchema>;
-export type RawBrand = z.infer<typeof rawBrandSchema>;
-export type RawBrandData = z.infer<typeof rawBrandDataSchema>;
+export type RawBrand = z.input<typeof rawBrandSchema>;
+export type RawBrandData = z.input<typeof rawBrandDataSchema>;

@@ -1,29 +1,26 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { except } from "hono/combine";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { common } from "../messages/ja";
 import { ErrorPage } from "../pages/ErrorPage";
-import { NotFound } from "../pages/NotFound";
 import type { AppEnv } from "./context";
 import { logEvent } from "./log";
 import { appFormAction } from "./middleware/appFormAction";
+import { knownPathTenant } from "./middleware/knownPathTenant";
 import { requestId } from "./middleware/requestId";
 import { securityHeaders } from "./middleware/securityHeaders";
 import { tenant } from "./middleware/tenant";
 import { renderPage } from "./render";
-import { screenRoutes } from "./routes/screens";
-import { signInRoutes } from "./routes/signIn";
-import { emulatorDevProxy, PROXIED_PREFIXES, upstreamProxy } from "./routes/upstreamProxy";
+import type { RouteEntry } from "./routeKinds";
+import { routeTable } from "./routes";
 
 const FORM_BODY_LIMIT = 32 * 1024;
 
 export const app = new Hono<AppEnv>();
 
-// Upstream calls are the upstream's to judge; the site's own forms get the CSRF check and the tenant.
-const UPSTREAM_PATHS = [...PROXIED_PREFIXES, "/__emulator/*"];
-
+// Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a body limit.
 app.use(requestId());
 app.use(securityHeaders());
 app.use(
@@ -34,19 +31,20 @@ app.use(
     },
   }),
 );
-app.use(except(UPSTREAM_PATHS, csrf()));
-app.use(except(UPSTREAM_PATHS, tenant()));
-app.use(except(UPSTREAM_PATHS, appFormAction()));
 
-app.route("/", upstreamProxy);
-app.route("/", emulatorDevProxy);
-app.route("/", signInRoutes);
-app.route("/", screenRoutes);
+/** The middleware a route of the table runs before its own handlers (ARCHITECTURE §2, §8). */
+function middlewareOf(route: RouteEntry): MiddlewareHandler<AppEnv>[] {
+  if (route.surface === "bare") return [];
+  return [csrf(), tenant(), appFormAction(), ...(route.pathTenant ? [knownPathTenant()] : [])];
+}
 
-app.notFound((c) => renderPage(c, <NotFound />, 404));
+for (const route of routeTable) {
+  const handlers = [...middlewareOf(route), ...route.handlers] as [MiddlewareHandler<AppEnv>];
+  app.on(route.method, [route.path], ...handlers);
+}
 
 app.onError(async (error, c) => {
-  const status = error instanceof HTTPException ? error.status : 500;
+  const status = (error instanceof HTTPException ? error.status : 500) as ContentfulStatusCode;
   logEvent(status >= 500 ? "error" : "warn", "request_failed", {
     requestId: c.get("requestId"),
     status,
@@ -55,9 +53,9 @@ app.onError(async (error, c) => {
     path: c.req.path,
   });
   try {
-    return await renderPage(c, <ErrorPage modal="unexpectedError" />, status as ContentfulStatusCode);
+    return await renderPage(c, <ErrorPage />, { modal: "unexpectedError", status });
   } catch {
-    return c.text("エラーが発生しました。しばらく時間をおいてお試しください。", 500);
+    return c.text(common.plainError, 500);
   }
 });
 

@@ -4,9 +4,11 @@ import type { ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { IslandName } from "../islands/names";
 import { nativeAppVersion } from "../islands/nativeBridgeProtocol";
+import { type ModalKey, modals } from "../messages/modals";
+import { ErrorPage } from "../pages/ErrorPage";
 import { Document } from "../pages/layout/Document";
-import type { DeployEnvironment } from "../pages/layout/PageContext";
-import { defaultBrand } from "../themes/brands";
+import type { ActiveModal, DeployEnvironment, FormState } from "../pages/layout/PageContext";
+import { defaultBrand, earlierServiceName } from "../themes/brands";
 import type { AppContext } from "./context";
 import { logEvent } from "./log";
 
@@ -16,25 +18,41 @@ export function deployEnvironment(env: Env): DeployEnvironment {
   return ENVIRONMENTS.find((name) => name === env.APP_ENV) ?? "prod";
 }
 
+/** What a response shows on top of its screen: a modal of the catalogue, a rejected form, a status. */
+export interface Outcome {
+  modal?: ModalKey | ActiveModal | undefined;
+  form?: FormState | undefined;
+  /** Defaults to the modal's status, else 422 for a rejected form, else 200. */
+  status?: ContentfulStatusCode | undefined;
+}
+
+function statusOf({ modal, form, status }: Outcome): ContentfulStatusCode {
+  if (status) return status;
+  if (modal) return modals[typeof modal === "string" ? modal : modal.key].status;
+  return form && Object.keys(form.errors).length ? 422 : 200;
+}
+
 /**
- * Streams a screen (with the default brand when a request failed before its tenant was resolved) as server-rendered React. Status, headers and cookies are all set on the context
- * before this is called: the shell is ready before the first byte leaves, and nothing is set after.
+ * Streams a screen (with the default brand when a request failed before its tenant was resolved) as
+ * server-rendered React, with the outcome's modal and form state in the page context. Status, headers and
+ * cookies are all set on the context before this is called: the shell is ready before the first byte leaves.
  */
-export async function renderPage(
-  c: AppContext,
-  page: ReactElement,
-  status: ContentfulStatusCode = 200,
-): Promise<Response> {
+export async function renderPage(c: AppContext, page: ReactElement, outcome: Outcome = {}): Promise<Response> {
   const islands = new Set<IslandName>();
   const nonce = c.get("nonce");
+  const brand = c.get("brand") ?? defaultBrand;
+  const modal = typeof outcome.modal === "string" ? { key: outcome.modal } : outcome.modal;
   const stream = await renderToReadableStream(
     <Document
       page={{
-        brand: c.get("brand") ?? defaultBrand,
+        brand,
         environment: deployEnvironment(c.env),
         mailSenderDomain: c.env.MAIL_SENDER_DOMAIN,
+        earlierServiceName: earlierServiceName(brand),
         // The app's webview marks its User-Agent (docs/native-bridge.md); only then does the bridge script ship.
         nativeApp: nativeAppVersion(c.req.header("User-Agent")) !== null,
+        modal,
+        form: outcome.form,
       }}
       nonce={nonce}
       manifest={manifest}
@@ -53,5 +71,13 @@ export async function renderPage(
     },
   );
   c.header("Content-Type", "text/html; charset=utf-8");
-  return c.body(stream, status);
+  return c.body(stream, statusOf(outcome));
 }
+
+/** SPEC §2/§8: a missing or malformed parameter or journey state: the parameter-problem modal, then back. */
+export function parameterProblem(c: AppContext, modal: "parameterError" | "callbackParameterError" = "parameterError") {
+  return renderPage(c, <ErrorPage />, { modal });
+}
+
+/** Renders the current screen again with an outcome; what a route handler answers with when it does not redirect. */
+export type Show = (outcome: Outcome) => Promise<Response>;

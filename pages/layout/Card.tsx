@@ -1,7 +1,8 @@
 import { type ReactNode, useContext } from "react";
 import { IslandCollector } from "../../islands/host";
 import SessionGuard from "../../islands/SessionGuard";
-import { common, modalMessages } from "../messages";
+import { common } from "../../messages/ja";
+import { ActiveModal } from "./CatalogueModal";
 import { usePage } from "./PageContext";
 import { SupportModal } from "./SupportModal";
 
@@ -10,7 +11,7 @@ interface CardProps {
   children: ReactNode;
   /** Links under the form (sign-up, forgot password, help, service top …). */
   links?: ReactNode;
-  /** Modals the page can open; the support modal is always there. */
+  /** Modals the page can open; the support modal is always there, and the one the worker opened (ActiveModal). */
   modals?: ReactNode;
   /** Which of the brand's support messages the help modal shows (the second-factor pages have their own). */
   support?: "default" | "sms" | "totp";
@@ -26,7 +27,7 @@ interface CardProps {
 function SessionGuardSlot({ guarded }: { guarded: boolean | undefined }) {
   const islands = useContext(IslandCollector);
   if (guarded === false || (guarded === undefined && !islands?.size)) return null;
-  return <SessionGuard title={modalMessages.otherTab.title} body={modalMessages.otherTab.body} />;
+  return <SessionGuard />;
 }
 
 /** SPEC §2: every screen is a card with the brand's logo and title on its themed background. */
@@ -59,6 +60,7 @@ export function Card({ title, children, links, modals, support = "default", guar
       </div>
       <SupportModal variant={support} />
       {modals}
+      <ActiveModal />
       <SessionGuardSlot guarded={guarded} />
     </>
   );

@@ -3,8 +3,8 @@ import { IslandCollector } from "../../islands/host";
 import NativeBridge from "../../islands/NativeBridge";
 import type { IslandName } from "../../islands/names";
 import type { IslandsManifest } from "../../islands/vite-plugin";
+import { common } from "../../messages/ja";
 import { themeCss } from "../../themes/css";
-import { common } from "../messages";
 import { PageContext, type PageEnvironment } from "./PageContext";
 import siteCss from "./site.css?raw";
 

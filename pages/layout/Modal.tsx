@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { common } from "../messages";
+import { common } from "../../messages/ja";
 
 interface ModalProps {
   id: string;

@@ -1,4 +1,4 @@
-import { common } from "../messages";
+import { common } from "../../messages/ja";
 import { serviceTopUrl, usePage } from "./PageContext";
 
 export function ServiceTopLink({ label = common.backToServiceTop }: { label?: string }) {

@@ -1,4 +1,4 @@
-import { common } from "../messages";
+import { common } from "../../messages/ja";
 
 /** The loading spinner dialog (SPEC §2); islands open it while they wait on the worker. */
 export function Spinner({ open = false }: { open?: boolean }) {

@@ -1,11 +1,9 @@
-import { common, supportModal } from "../messages";
-import { Modal, ModalOpener } from "./Modal";
+import { common, supportContact } from "../../messages/ja";
+import { CatalogueModal, CatalogueModalOpener } from "./CatalogueModal";
 import { usePage } from "./PageContext";
 
-const SUPPORT_MODAL_ID = "support-modal";
-
 export function SupportLink() {
-  return <ModalOpener target={SUPPORT_MODAL_ID}>{common.help}</ModalOpener>;
+  return <CatalogueModalOpener name="support">{common.help}</CatalogueModalOpener>;
 }
 
 /** The brand's support contact; advisor-managed services name only the advisor (SPEC §2). */
@@ -17,9 +15,9 @@ export function SupportModal({ variant = "default" }: { variant?: "default" | "s
     (variant === "totp" && support.totpMessageHtml) ||
     support.defaultMessageHtml;
   return (
-    <Modal id={SUPPORT_MODAL_ID} title={supportModal.title} closable>
+    <CatalogueModal name="support">
       {support.advisorManaged ? (
-        <p>{supportModal.advisorManaged}</p>
+        <p>{supportContact.advisorManaged}</p>
       ) : (
         <>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify when the brand data was built (themes/build.ts) */}
@@ -28,19 +26,19 @@ export function SupportModal({ variant = "default" }: { variant?: "default" | "s
             <dt className="support-name">{support.callCenterName}</dt>
             {support.tel ? (
               <dd>
-                <a href={`tel:${support.tel.replace(/[^0-9+]/g, "")}`}>{supportModal.phone(support.tel)}</a>
+                <a href={`tel:${support.tel.replace(/[^0-9+]/g, "")}`}>{supportContact.phone(support.tel)}</a>
               </dd>
             ) : null}
             {support.email ? (
               <dd>
-                {supportModal.emailLabel}
+                {supportContact.emailLabel}
                 <a href={`mailto:${support.email}`}>{support.email}</a>
               </dd>
             ) : null}
-            <dd>{supportModal.businessHour(support.businessHour)}</dd>
+            <dd>{supportContact.businessHour(support.businessHour)}</dd>
           </dl>
         </>
       )}
-    </Modal>
+    </CatalogueModal>
   );
 }

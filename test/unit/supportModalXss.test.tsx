@@ -32,7 +32,9 @@ describe("support messages with markup", () => {
     });
     const brand = data.brands.find((b) => b.id === target.id)!;
     const html = renderToString(
-      <PageContext.Provider value={{ brand, environment: "prod", mailSenderDomain: "mail.example" }}>
+      <PageContext.Provider
+        value={{ brand, environment: "prod", mailSenderDomain: "mail.example", earlierServiceName: "x" }}
+      >
         <Card title="t">body</Card>
       </PageContext.Provider>,
     );

@@ -30,12 +30,10 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     expect(html).toMatch(/<script type="module" src="[^"]+" nonce="[^"]+" async=""><\/script>/);
     const hosts = islandHosts(html);
     expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
-    expect(hosts[1]?.props).toMatchObject({
-      name: "password",
-      autoComplete: "new-password",
-      checklist: { labels: { length: "8文字以上256文字未満" } },
-    });
-    expect(hosts[0]?.props).toMatchObject({ name: "email", value: "new@example.com", readOnly: true });
+    // Islands get data (a field preset, the brand's rules); their words come from messages/ja.ts.
+    expect(hosts[1]?.props).toEqual({ field: "signUpPassword", passwordRules: "standard" });
+    expect(hosts[0]?.props).toEqual({ field: "email", value: "new@example.com", readOnly: true });
+    expect(html).toContain("8文字以上256文字未満");
   });
 
   it("escapes island props and field values: markup in a value never becomes markup", async () => {

@@ -69,14 +69,11 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
 });
 
 describe("session guard placement (SPEC §4)", () => {
-  it("guards a screen with islands, with the SPEC §8 other-tab texts as props", async () => {
+  it("guards a screen with islands; the guard takes its SPEC §8 texts from the catalogue, not from props", async () => {
     const html = await signInHtml(BROWSER_UA);
     expect(islandNames(html)).toContain("SessionGuard");
     const props = /<div data-island="SessionGuard" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
-    expect(JSON.parse(props ?? "{}")).toEqual({
-      title: "操作が中断されました",
-      body: "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。",
-    });
+    expect(JSON.parse(props ?? "null")).toEqual({});
   });
 
   it("does not guard a screen without islands, even in the app (the bridge does not count)", async () => {

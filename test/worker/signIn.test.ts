@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
-import { fieldMessages, modalMessages, screens } from "../../pages/messages";
+import { fieldMessages, screens } from "../../messages/ja";
+import { modals as modalMessages, modalText } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
@@ -160,16 +161,17 @@ describe("POST /signIn", () => {
     expect(response.status).toBe(403);
     const html = await response.text();
     const earlier = "レモンネット証券";
-    const text = screens.signIn;
+    const context = { providerName: "カザハナ証券", earlierServiceName: earlier, senderDomain: "" };
     if (mailsReset) {
-      expect(html).toContain(text.transferResetTitle);
-      expect(html).toContain(escapeHtml(text.transferResetBody(earlier)));
+      const notice = modalText("transferReset", context);
+      expect(html).toContain(notice.title);
+      expect(html).toContain(escapeHtml(notice.body));
     } else {
-      expect(html).toContain(text.transferElsewhereTitle);
+      expect(html).toContain(modalText("transferElsewhere", context).title);
       expect(html).toContain(earlier);
-      expect(html).not.toContain(text.transferResetTitle);
+      expect(html).not.toContain(modalMessages.transferReset.title);
     }
-    expect(html).toContain('id="notice-modal"');
+    expect(html).toMatch(/<dialog open=""[^>]*id="message-modal"/);
     const mails = await emulator.outbox(email);
     expect(mails).toHaveLength(mailsReset ? 1 : 0);
     if (mailsReset) expect(mails[0]!.link).toContain(`${ORIGIN}/liqueur-lemon/initiatePassword?`);
@@ -265,7 +267,7 @@ describe("POST /signIn/mfa", () => {
     expectRedirect(await signIn(screen, "sms.signin@example.com"), "/signIn/mfa");
     const html = await (await screen.journey.request("/signIn/mfa")).text();
     const text = screens.signInMfa;
-    for (const part of [text.titleSms, text.smsValidity, text.smsHelpLink, text.smsHelpBody])
+    for (const part of [text.titleSms, text.smsValidity, text.smsHelpLink, modalMessages.smsHelp.body])
       expect(html).toContain(part);
     // 'Start over' restarts the app's authorization.
     expect(html).toMatch(new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}`));
@@ -284,7 +286,7 @@ describe("POST /signIn/mfa", () => {
     const response = await screen.journey.postForm("/signIn/mfa", { mfaCode: wrong });
     expect(response.status).toBe(401);
     const html = await response.text();
-    expect(html).toContain(screens.signInMfa.codeWrong);
+    expect(html).toContain(fieldMessages["mfaCode.wrong"]);
     expect(html).toContain(screens.signInMfa.titleTotp);
     await expectLoginAccepted(await screen.journey.postForm("/signIn/mfa", { mfaCode: right }), screen.journey);
   });
@@ -298,7 +300,7 @@ describe("POST /signIn/mfa", () => {
     await emulator.clock(3 * 60 * 1000 + 1000);
     const response = await screen.journey.postForm("/signIn/mfa", { mfaCode: sms!.code! });
     expect(response.status).toBe(401);
-    expect(await response.text()).toContain(screens.signInMfa.codeExpired);
+    expect(await response.text()).toContain(fieldMessages["mfaCode.expired"]);
   });
 
   it("asks to start again when the MFA session has expired, then drops it", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { fieldMessages, modalMessages, screens } from "../../pages/messages";
+import { buttonLabels, fieldMessages, screens } from "../../messages/ja";
+import { modals as modalMessages } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
@@ -285,8 +286,8 @@ describe("POST /signUp/inputPassword/back (the Move button of the warning)", () 
     const screen = await openSignUp();
     await screen.journey.postForm("/signUp/checkEmail", { email: "warned@example.com" });
     const html = await (await screen.journey.request("/signUp/inputPassword")).text();
-    const text = screens.signUpInputPassword;
-    for (const part of [text.backToEmail, text.backWarningTitle, text.backWarningBody, text.move])
+    const warning = modalMessages.signUpBackWarning;
+    for (const part of [screens.signUpInputPassword.backToEmail, warning.title, warning.body, buttonLabels.move])
       expect(html).toContain(part);
     expect(html).toContain('action="/signUp/inputPassword/back"');
   });
@@ -300,7 +301,7 @@ describe("POST /signUp/confirmMail", () => {
     const response = await screen.journey.postForm("/signUp/confirmMail", { code: wrong });
     expect(response.status).toBe(401);
     const html = await response.text();
-    expect(html).toContain(screens.signUpConfirmMail.codeWrong);
+    expect(html).toContain(fieldMessages["code.wrong"]);
     expect(html).toContain(escapeHtml(screens.signUpConfirmMail.lead("wrong.code@example.com")));
     expectNoSecrets(html, [code, screen.challenge]);
     expect((await screen.journey.postForm("/signUp/confirmMail", { code })).status).toBe(303);
@@ -316,7 +317,7 @@ describe("POST /signUp/confirmMail", () => {
     const cookie = await sealedCookie("signUp", { loginChallenge: fresh.challenge, email, username });
     const response = await postForm("/signUp/confirmMail", { code }, [cookie]);
     expect(response.status).toBe(401);
-    expect(await response.text()).toContain(screens.signUpConfirmMail.codeExpired);
+    expect(await response.text()).toContain(fieldMessages["code.expired"]);
   });
 
   it("re-renders a code that is not 6 digits (422)", async () => {

@@ -422,6 +422,7 @@ export const rawBrands: RawBrand[] = [
     fallBackUrls: siteUrls("lemon-square"),
     providerName: provider,
     consentTarget: false,
+    passwordRules: "relaxed",
     transfer: { earlierServiceName: "レモンネット証券" },
     support: {
       callCenterName: "レモンスクエア証券 カスタマーセンター",

@@ -1,5 +1,5 @@
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ModalKey } from "../../pages/messages";
+import type { ModalKey } from "../../messages/modals";
+import type { Outcome as Shown } from "../render";
 import type { Outcome } from "./client";
 
 /** SPEC §8: the type and detail of the system-transfer refusal. */
@@ -10,7 +10,7 @@ export function isSystemTransfer(outcome: Outcome<unknown>): boolean {
 }
 
 /**
- * One mapping from a refused or failed upstream call to the SPEC §8 modal the user sees. Call-specific
+ * The one table from a refused or failed upstream call to the SPEC §8 modal the user sees. Call-specific
  * refusals (a wrong password, an e-mail already registered) are handled by the routes before this.
  */
 export function modalForFailure(outcome: Outcome<unknown>): ModalKey {
@@ -20,16 +20,10 @@ export function modalForFailure(outcome: Outcome<unknown>): ModalKey {
   return "unexpectedError";
 }
 
-const MODAL_STATUS: Partial<Record<ModalKey, ContentfulStatusCode>> = { retry: 409, maintenance: 503 };
-
-/** The status of a page that shows a SPEC §8 modal after an upstream call: 502 unless the modal says more. */
-export function modalStatus(modal: ModalKey): ContentfulStatusCode {
-  return MODAL_STATUS[modal] ?? 502;
-}
-
-/** The status that goes with the modal of a refused or failed upstream call (504 when it timed out). */
-export function failureStatus(outcome: Outcome<unknown>): ContentfulStatusCode {
-  return !outcome.ok && outcome.unavailable === "timeout" ? 504 : modalStatus(modalForFailure(outcome));
+/** What a page shows after a failed upstream call: its modal, at the modal's status (504 when it timed out). */
+export function failure(outcome: Outcome<unknown>): Shown {
+  const modal = modalForFailure(outcome);
+  return !outcome.ok && outcome.unavailable === "timeout" ? { modal, status: 504 } : { modal };
 }
 
 /** An upstream refusal about the call's own input (wrong password, wrong code) rather than the upstream's health or the session. */

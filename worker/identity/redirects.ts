@@ -1,5 +1,7 @@
+import type { ModalKey } from "../../messages/modals";
 import type { AppContext } from "../context";
 import { logEvent } from "../log";
+import type { Show } from "../render";
 
 /**
  * ARCHITECTURE §3/§8: a redirect_to from upstream is followed only to an exact allowed origin: the site
@@ -20,17 +22,23 @@ export function allowedRedirect(c: AppContext, target: string): URL | undefined 
 
 /**
  * After a successful login, sign-up or consent call: 303 to the upstream's redirect_to when it is allowed;
- * otherwise the SPEC §8 modal to show ('もう一度やり直してください' when it is missing).
+ * otherwise the page shows a SPEC §8 modal ('もう一度やり直してください' when it is missing, unless the call
+ * says otherwise: consent without redirect_to is the generic unexpected error).
  */
-export function continueTo(c: AppContext, redirectTo: string | undefined): Response | "retry" | "unexpectedError" {
-  if (!redirectTo) return "retry";
+export function continueTo(
+  c: AppContext,
+  redirectTo: string | undefined,
+  show: Show,
+  whenMissing: ModalKey = "retry",
+): Response | Promise<Response> {
+  if (!redirectTo) return show({ modal: whenMissing });
   const url = allowedRedirect(c, redirectTo);
   if (!url) {
     logEvent("warn", "redirect_refused", {
       requestId: c.get("requestId"),
       origin: URL.canParse(redirectTo) ? new URL(redirectTo).origin : "unparsable",
     });
-    return "unexpectedError";
+    return show({ modal: "unexpectedError" });
   }
   return c.redirect(url.toString(), 303);
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { appOriginForCsp } from "../authorization";
 import type { AppEnv } from "../context";
+import { appOriginForCsp } from "../flow/authorization";
 import { readSealed, sealedCookies } from "../session/cookies";
 
 /**
@@ -14,7 +14,7 @@ export function appFormAction(): MiddlewareHandler<AppEnv> {
   return async function appFormAction(c, next) {
     if (getCookie(c, sealedCookies.authRequest.name, "host") !== undefined) {
       const authRequest = await readSealed(c, "authRequest");
-      const origin = authRequest ? appOriginForCsp(authRequest) : undefined;
+      const origin = authRequest ? appOriginForCsp(authRequest.query) : undefined;
       if (origin) c.set("formActionOrigins", [...c.get("formActionOrigins"), origin]);
     }
     await next();

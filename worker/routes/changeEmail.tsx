@@ -1,28 +1,21 @@
-import { Hono } from "hono";
 import { z } from "zod";
 import { ChangeEmail } from "../../pages/ChangeEmail";
 import { ChangeEmailResult, changeEmailResults } from "../../pages/ChangeEmailResult";
-import { ParameterError } from "../../pages/ParameterError";
-import type { AppEnv } from "../context";
-import { forgetAuthRequest } from "../forgetAuthRequest";
-import { knownPathTenant } from "../pathTenant";
+import { forgetAuthRequest } from "../flow/forgetAuthRequest";
 import { queryValue } from "../queryParams";
-import { renderPage } from "../render";
+import type { ScreenLoader } from "../routeKinds";
 
-export const changeEmailRoutes = new Hono<AppEnv>();
+// SPEC §2 ChangeEmail (view emailChange). Without a token the page still renders: its action silently does
+// nothing (SPEC §6); the request itself is the account-journeys issue's.
+export const changeEmailScreen: ScreenLoader<undefined> = async () => ({ state: undefined, page: <ChangeEmail /> });
 
-// Without a token the page still renders: its action silently does nothing (SPEC §6).
-changeEmailRoutes.get("/changeEmail", (c) => renderPage(c, <ChangeEmail />));
+export const changeEmailResultQuery = z.object({ client_id: queryValue, result: z.enum(changeEmailResults) });
 
-const changeEmailResultQuery = z.object({
-  client_id: queryValue,
-  result: z.enum(changeEmailResults),
-});
-
-// SPEC §2 ChangeEmailResult: where the confirmation mails' links land; without a known result there is nothing to show.
-changeEmailRoutes.get("/:tenantId/changeEmail", knownPathTenant(), (c) => {
+/** SPEC §2 ChangeEmailResult: where the confirmation mails' links land; without a known result there is nothing to show. */
+export const changeEmailResultScreen: ScreenLoader<undefined, z.infer<typeof changeEmailResultQuery>> = async (
+  c,
+  query,
+) => {
   forgetAuthRequest(c);
-  const parsed = changeEmailResultQuery.safeParse(c.req.query());
-  if (!parsed.success) return renderPage(c, <ParameterError />, 400);
-  return renderPage(c, <ChangeEmailResult result={parsed.data.result} />);
-});
+  return { state: undefined, page: <ChangeEmailResult result={query.result} /> };
+};

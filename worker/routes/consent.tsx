@@ -1,57 +1,46 @@
-import { Hono } from "hono";
 import { z } from "zod";
 import { Consent } from "../../pages/Consent";
-import type { AppContext, AppEnv } from "../context";
-import { readForm } from "../formBody";
+import type { AppContext } from "../context";
+import type { emptyForm } from "../formFields";
 import { acceptConsent } from "../identity/client";
-import { modalForFailure } from "../identity/outcomes";
+import { failure } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
-import { knownPathTenant } from "../pathTenant";
 import { challengeValue, queryValue, scopeValue } from "../queryParams";
-import { renderPage } from "../render";
+import { parameterProblem, renderPage } from "../render";
+import type { FormHandler, ScreenLoader } from "../routeKinds";
 import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
+import type { ConsentState } from "../session/state";
 
 // SPEC §2 Consent: the OAuth2 server sends the partner service's user here with a consent challenge. The
 // challenge goes into a sealed cookie and out of the address bar at once, so no page or script sees it.
-export const consentRoutes = new Hono<AppEnv>();
 
-const consentQuery = z.object({
-  client_id: queryValue,
-  scope: scopeValue,
-  consent_challenge: challengeValue,
-});
+/** The OAuth2 server's consent link carries the challenge; the page it then redirects to does not. */
+export const consentQuery = z.union([
+  z.object({ client_id: queryValue, scope: scopeValue, consent_challenge: challengeValue }),
+  z.object({ client_id: queryValue.optional(), scope: scopeValue.optional(), consent_challenge: z.never().optional() }),
+]);
 
-const consentPage = (c: AppContext) => `/${c.get("brand").id}/consent`;
+export const consentScreen: ScreenLoader<ConsentState> = async (c) => {
+  const consent = await readSealed(c, "consent");
+  return consent ? { state: consent, page: <Consent clientId={consent.clientId} /> } : undefined;
+};
 
-consentRoutes.get("/:tenantId/consent", knownPathTenant(), async (c) => {
-  if (c.req.query("consent_challenge") !== undefined) {
-    const parsed = consentQuery.safeParse(c.req.query());
-    if (!parsed.success) return renderPage(c, <Consent modal="parameterError" />, 400);
-    const { client_id: clientId, scope, consent_challenge: consentChallenge } = parsed.data;
-    await writeSealed(c, "consent", { consentChallenge, clientId, scope });
-    return c.redirect(`${consentPage(c)}?${new URLSearchParams({ client_id: clientId, scope })}`, 303);
+export async function showConsent(c: AppContext, query: z.infer<typeof consentQuery>): Promise<Response> {
+  if (query.consent_challenge === undefined) {
+    const loaded = await consentScreen(c, undefined);
+    return loaded ? renderPage(c, loaded.page) : parameterProblem(c);
   }
-  const consent = await readSealed(c, "consent");
-  if (!consent) return renderPage(c, <Consent modal="parameterError" />, 400);
-  return renderPage(c, <Consent clientId={consent.clientId} />);
-});
+  const { client_id: clientId, scope, consent_challenge: consentChallenge } = query;
+  await writeSealed(c, "consent", { consentChallenge, clientId, scope });
+  const page = `/${c.get("brand").id}/consent`;
+  return c.redirect(`${page}?${new URLSearchParams({ client_id: clientId, scope })}`, 303);
+}
 
-consentRoutes.post("/:tenantId/consent", knownPathTenant(), async (c) => {
-  const consent = await readSealed(c, "consent");
-  const form = await readForm(c, z.object({}));
-  if (!consent || !form.ok) return renderPage(c, <Consent modal="parameterError" />, 400);
-  const agreed = await acceptConsent(
-    c,
-    consent.consentChallenge,
-    consent.scope.split(" ").filter(Boolean),
-    deviceId(c),
-  );
-  if (!agreed.ok) return renderPage(c, <Consent clientId={consent.clientId} modal={modalForFailure(agreed)} />, 502);
+export const submitConsent: FormHandler<ConsentState, typeof emptyForm> = async (c, { state, show }) => {
+  const agreed = await acceptConsent(c, state.consentChallenge, state.scope.split(" ").filter(Boolean), deviceId(c));
+  if (!agreed.ok) return show(failure(agreed));
   // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
   clearSealed(c, "consent");
-  const next = continueTo(c, agreed.data.redirect_to);
   // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
-  return next instanceof Response
-    ? next
-    : renderPage(c, <Consent clientId={consent.clientId} modal="unexpectedError" />, 502);
-});
+  return continueTo(c, agreed.data.redirect_to, show, "unexpectedError");
+};

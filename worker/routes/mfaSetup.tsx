@@ -1,50 +1,47 @@
-import { Hono } from "hono";
-import { z } from "zod";
 import { MfaSetup } from "../../pages/MfaSetup";
 import { MfaSetupSms } from "../../pages/MfaSetupSms";
 import { MfaSetupTotp } from "../../pages/MfaSetupTotp";
 import { brandById } from "../../themes/brands";
-import { appAuthorizeUrl, appRedirectUri } from "../authorization";
-import type { AppEnv } from "../context";
-import { readForm } from "../formBody";
-import { renderPage } from "../render";
+import { appAuthorizeUrl, appRedirectUri } from "../flow/authorization";
+import type { emptyForm } from "../formFields";
+import type { FormHandler, ScreenLoader } from "../routeKinds";
+import type { AuthRequest } from "../session/authRequest";
 import { readSealed } from "../session/cookies";
+import type { TokenState } from "../session/state";
 
-// SPEC §2/§4 MFA setup: only for a signed-in user (the tokens cookie); a missing token is the parameter problem (SPEC §8).
-export const mfaSetupRoutes = new Hono<AppEnv>();
+// SPEC §2/§4 MFA setup: only for a signed-in user (the tokens cookie); a missing token is the parameter problem
+// (SPEC §8). The choice screen offers only the brand's allowed factors (SPEC §6). Requesting the secret and
+// confirming the code are the account-journeys issue's.
 
-mfaSetupRoutes.get("/mfa/setup", async (c) => {
-  if (!(await readSealed(c, "tokens"))) return renderPage(c, <MfaSetup modal="parameterError" />, 400);
-  return renderPage(c, <MfaSetup />);
-});
+export const mfaSetupScreen: ScreenLoader<TokenState> = async (c) => {
+  const tokens = await readSealed(c, "tokens");
+  return tokens ? { state: tokens, page: <MfaSetup /> } : undefined;
+};
 
-// The choice screen offers only the brand's allowed factors (SPEC §6); the set-up POSTs must refuse the others,
-// since on these paths the brand comes only from the last-service cookie.
-mfaSetupRoutes.get("/mfa/setup/TOTP", async (c) => {
-  if (!(await readSealed(c, "tokens"))) return renderPage(c, <MfaSetupTotp modal="parameterError" />, 400);
-  // The secret is requested from the identity API in a later issue; until it arrives the page shows the spinner.
-  return renderPage(c, <MfaSetupTotp />);
-});
+export const totpSetupScreen: ScreenLoader<TokenState> = async (c) => {
+  const tokens = await readSealed(c, "tokens");
+  // Until the identity API issues the secret, the page shows the spinner in its place.
+  return tokens ? { state: tokens, page: <MfaSetupTotp /> } : undefined;
+};
 
-mfaSetupRoutes.get("/mfa/setup/SMS", async (c) => {
-  if (!(await readSealed(c, "tokens"))) return renderPage(c, <MfaSetupSms modal="parameterError" />, 400);
-  return renderPage(c, <MfaSetupSms />);
-});
+export const smsSetupScreen: ScreenLoader<TokenState> = async (c) => {
+  const tokens = await readSealed(c, "tokens");
+  return tokens ? { state: tokens, page: <MfaSetupSms /> } : undefined;
+};
+
+/** 'Set up later' needs the tokens and the app's auth request. */
+export const skipScreen: ScreenLoader<AuthRequest> = async (c) => {
+  const [tokens, authRequest] = await Promise.all([readSealed(c, "tokens"), readSealed(c, "authRequest")]);
+  return tokens && authRequest ? { state: authRequest, page: <MfaSetup /> } : undefined;
+};
 
 /**
  * SPEC §4 skip path ('set up later', only where NONE is allowed): the MFA-setup view returns to the app's
  * URL; every other view authorizes again for the app with prompt cleared, so the app gets its code.
  */
-mfaSetupRoutes.post("/mfa/setup/skip", async (c) => {
-  const [tokens, authRequest, form] = await Promise.all([
-    readSealed(c, "tokens"),
-    readSealed(c, "authRequest"),
-    readForm(c, z.object({})),
-  ]);
-  if (!tokens || !authRequest || !form.ok) return renderPage(c, <MfaSetup modal="parameterError" />, 400);
+export const skipMfaSetup: FormHandler<AuthRequest, typeof emptyForm> = (c, { state: authRequest, show }) => {
   // The service of the app's request decides, not whichever brand the page was last shown in.
-  if (!(brandById(authRequest.serviceId) ?? c.get("brand")).mfaTypes.includes("NONE"))
-    return renderPage(c, <MfaSetup />, 403);
-  if (authRequest.view === "mfaSetUp") return c.redirect(appRedirectUri(authRequest), 303);
+  if (!(brandById(authRequest.serviceId) ?? c.get("brand")).mfaTypes.includes("NONE")) return show({ status: 403 });
+  if (authRequest.query.view === "mfaSetUp") return c.redirect(appRedirectUri(authRequest.query), 303);
   return c.redirect(appAuthorizeUrl(authRequest, undefined), 303);
-});
+};

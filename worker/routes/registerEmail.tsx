@@ -1,9 +1,6 @@
-import { Hono } from "hono";
 import { RegisterEmail } from "../../pages/RegisterEmail";
-import type { AppEnv } from "../context";
-import { renderPage } from "../render";
+import type { ScreenLoader } from "../routeKinds";
 
-// SPEC §2 RegisterEmail. Without a token the page still renders: its actions silently do nothing (SPEC §6).
-export const registerEmailRoutes = new Hono<AppEnv>();
-
-registerEmailRoutes.get("/registerEmail", (c) => renderPage(c, <RegisterEmail />));
+// SPEC §2 RegisterEmail. Without a token the page still renders: its actions silently do nothing (SPEC §6);
+// sending and confirming the code are the account-journeys issue's.
+export const registerEmailScreen: ScreenLoader<undefined> = async () => ({ state: undefined, page: <RegisterEmail /> });

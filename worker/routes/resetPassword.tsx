@@ -1,24 +1,37 @@
-import { Hono } from "hono";
+import { z } from "zod";
+import { NewPassword, type NewPasswordVariant } from "../../pages/NewPassword";
 import { ResetPassword } from "../../pages/ResetPassword";
 import { ResetPasswordSendMail } from "../../pages/ResetPasswordSendMail";
-import type { AppEnv } from "../context";
-import { forgetAuthRequest } from "../forgetAuthRequest";
-import { clientIdQuery } from "../queryParams";
-import { renderPage } from "../render";
+import { forgetAuthRequest } from "../flow/forgetAuthRequest";
+import { type clientIdQuery, queryValue } from "../queryParams";
+import type { ScreenLoader } from "../routeKinds";
 
-// SPEC §2: both pages need client_id (the service of the reset mail); without it, the parameter-problem modal.
-export const resetPasswordRoutes = new Hono<AppEnv>();
+// SPEC §2 password reset: the pages are reached outside any app's authorization (a link, a mail), so they
+// first forget the stored auth request and take the service from client_id. Sending the mail and setting the
+// new password are the account-journeys issue's.
 
-resetPasswordRoutes.get("/resetPassword", (c) => {
+export const resetPasswordScreen: ScreenLoader<undefined, z.infer<typeof clientIdQuery>> = async (c, query) => {
   forgetAuthRequest(c);
-  const parsed = clientIdQuery.safeParse(c.req.query());
-  if (!parsed.success) return renderPage(c, <ResetPassword modal="parameterError" />, 400);
-  return renderPage(c, <ResetPassword clientId={parsed.data.client_id} />);
-});
+  return { state: undefined, page: <ResetPassword clientId={query.client_id} /> };
+};
 
-resetPasswordRoutes.get("/resetPassword/sendMail", (c) => {
+export const resetMailSentScreen: ScreenLoader<undefined, z.infer<typeof clientIdQuery>> = async (c) => {
   forgetAuthRequest(c);
-  if (!clientIdQuery.safeParse(c.req.query()).success)
-    return renderPage(c, <ResetPasswordSendMail modal="parameterError" />, 400);
-  return renderPage(c, <ResetPasswordSendMail />);
-});
+  return { state: undefined, page: <ResetPasswordSendMail /> };
+};
+
+/** The reset and initiation mails' links carry client_id, code and username. */
+export const newPasswordQuery = z.object({ client_id: queryValue, code: queryValue, username: queryValue });
+
+export function newPasswordScreen(
+  variant: NewPasswordVariant,
+): ScreenLoader<undefined, z.infer<typeof newPasswordQuery>> {
+  return async (c, query) => {
+    forgetAuthRequest(c);
+    const { client_id: clientId, code, username } = query;
+    return {
+      state: undefined,
+      page: <NewPassword variant={variant} clientId={clientId} code={code} username={username} />,
+    };
+  };
+}

@@ -1,54 +1,36 @@
-import { Hono } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { screens } from "../../pages/messages";
-import { SignInMfa, type SignInMfaProps } from "../../pages/SignInMfa";
-import type { AppEnv } from "../context";
-import { readForm, ruleField } from "../formBody";
-import { login } from "../identity/client";
-import { failureStatus, isRefusal, modalStatus } from "../identity/outcomes";
-import { renderPage } from "../render";
-import { deviceId, readSealed } from "../session/cookies";
-import { authStartHref } from "./entry";
-import { continueLogin, failedStepModal } from "./signIn";
+import { SignInMfa } from "../../pages/SignInMfa";
+import { authStartHref } from "../flow/authorization";
+import { loginStep } from "../flow/continueLogin";
+import { ruleField } from "../formFields";
+import { isRefusal } from "../identity/outcomes";
+import type { FormHandler, ScreenLoader } from "../routeKinds";
+import { readSealed } from "../session/cookies";
+import type { SignInSession } from "../session/state";
 
-// SPEC §4: the login answered mfa_sms or mfa_totp, and the sign-in cookie holds that session and type.
-export const signInMfaRoutes = new Hono<AppEnv>();
+// SPEC §2 SignInMFA, §4: the login answered mfa_sms or mfa_totp, and the sign-in cookie holds that session and type.
 
-signInMfaRoutes.get("/signIn/mfa", async (c) => {
+type MfaState = SignInSession & { mfa: NonNullable<SignInSession["mfa"]> };
+
+export const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
   const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
+  if (!signIn?.mfa) return undefined;
   const restartHref = authRequest ? authStartHref(authRequest) : undefined;
-  if (!signIn?.mfa)
-    return renderPage(c, <SignInMfa type="TOTP" restartHref={restartHref} modal="parameterError" />, 400);
-  return renderPage(c, <SignInMfa type={signIn.mfa.type} restartHref={restartHref} />);
-});
+  return {
+    state: { ...signIn, mfa: signIn.mfa },
+    page: <SignInMfa type={signIn.mfa.type} restartHref={restartHref} />,
+  };
+};
 
-signInMfaRoutes.post("/signIn/mfa", async (c) => {
-  const form = await readForm(c, z.object({ mfaCode: ruleField("code") }));
-  const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
-  const restartHref = authRequest ? authStartHref(authRequest) : undefined;
-  const page = (props: Omit<SignInMfaProps, "restartHref">, status: ContentfulStatusCode) =>
-    renderPage(c, <SignInMfa restartHref={restartHref} {...props} />, status);
-  if (!signIn?.mfa) return page({ type: "TOTP", modal: "parameterError" }, 400);
-  const { type, session } = signIn.mfa;
-  if (!form.ok) return page({ type, errors: form.errors }, 422);
+export const signInMfaForm = () => z.object({ mfaCode: ruleField("code") });
 
-  const outcome = await login(c, signIn.loginChallenge, deviceId(c), {
-    flow: type === "SMS" ? "mfa_sms" : "mfa_totp",
-    session,
-    code: form.data.mfaCode,
-  });
-  if (outcome.ok) {
-    const next = await continueLogin(c, signIn, outcome.data);
-    return next instanceof Response ? next : page({ type, modal: next }, modalStatus(next));
-  }
-  if (isRefusal(outcome)) {
+export const submitSignInMfa: FormHandler<MfaState, typeof signInMfaForm> = (c, { state, form, show }) => {
+  const { type, session } = state.mfa;
+  const flow = type === "SMS" ? "mfa_sms" : "mfa_totp";
+  return loginStep(c, state, { flow, session, code: form.mfaCode }, show, (outcome) => {
+    if (!isRefusal(outcome)) return undefined;
     // The session survives a wrong code (the user may try again); an expired code needs a new login.
-    const text = screens.signInMfa;
-    return page(
-      { type, errors: { mfaCode: outcome.problem.type === "expired_code" ? text.codeExpired : text.codeWrong } },
-      401,
-    );
-  }
-  return page({ type, modal: await failedStepModal(c, signIn, outcome) }, failureStatus(outcome));
-});
+    const error = !outcome.ok && outcome.problem.type === "expired_code" ? "mfaCode.expired" : "mfaCode.wrong";
+    return show({ form: { values: {}, errors: { mfaCode: error } }, status: 401 });
+  });
+};

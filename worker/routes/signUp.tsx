@@ -1,148 +1,123 @@
-import { Hono } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { type ModalKey, screens } from "../../pages/messages";
-import { SignUpCheckEmail, type SignUpCheckEmailProps } from "../../pages/SignUpCheckEmail";
-import { SignUpConfirmMail, type SignUpConfirmMailProps } from "../../pages/SignUpConfirmMail";
-import { SignUpInputPassword, type SignUpInputPasswordProps } from "../../pages/SignUpInputPassword";
-import type { AppContext, AppEnv } from "../context";
-import { readForm, ruleField } from "../formBody";
+import { SignUpCheckEmail } from "../../pages/SignUpCheckEmail";
+import { SignUpConfirmMail } from "../../pages/SignUpConfirmMail";
+import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
+import type { AppContext } from "../context";
+import { authStartHref } from "../flow/authorization";
+import { brandRules, type emptyForm, ruleField } from "../formFields";
 import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
-import { failureStatus, isRefusal, modalForFailure, modalStatus } from "../identity/outcomes";
+import { failure, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
-import { renderPage } from "../render";
+import type { Show } from "../render";
+import type { FormHandler, ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
-import { authStartHref } from "./entry";
+import type { SignUpSession } from "../session/state";
 
 // SPEC §2/§4 sign-up: check e-mail → password → e-mail code. Each step needs what the one before left in the
 // sign-up cookie; without it the step shows the parameter-problem modal (SPEC §8).
-export const signUpRoutes = new Hono<AppEnv>();
-
-/** Buttons that post nothing but still must be forms (JSON and other bodies are refused with 415). */
-const emptyForm = z.object({});
-
-// The catalogue has no sign-up wording for a refused code yet; the second-factor screen's says the same.
-const codeRefusal = { wrong: screens.signUpConfirmMail.codeWrong, expired: screens.signUpConfirmMail.codeExpired };
 
 /**
  * The SPEC §8 modal of a refused or failed upstream call. A challenge the upstream no longer knows ends the
  * sign-up state, so a repeated POST shows the parameter problem rather than the same upstream refusal.
  */
-function failureModal(c: AppContext, outcome: Outcome<unknown>): ModalKey {
-  const modal = modalForFailure(outcome);
-  if (modal === "retry") clearSealed(c, "signUp");
-  return modal;
+function showFailure(c: AppContext, outcome: Outcome<unknown>, show: Show): Promise<Response> {
+  const shown = failure(outcome);
+  if (shown.modal === "retry") clearSealed(c, "signUp");
+  return show(shown);
 }
-
-type Page<P> = (props?: P, status?: ContentfulStatusCode) => Promise<Response>;
 
 /** The e-mail step accepts the sign-up state or, from the sign-in screen's link, the sign-in state's challenge. */
-async function checkEmailScreen(c: AppContext) {
+export const checkEmailScreen: ScreenLoader<{ loginChallenge: string }> = async (c) => {
   const [signUp, signIn] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "signIn")]);
-  const page: Page<SignUpCheckEmailProps> = (props = {}, status) =>
-    renderPage(c, <SignUpCheckEmail {...props} />, status);
-  return { loginChallenge: signUp?.loginChallenge ?? signIn?.loginChallenge, page };
-}
+  const loginChallenge = signUp?.loginChallenge ?? signIn?.loginChallenge;
+  return loginChallenge ? { state: { loginChallenge }, page: <SignUpCheckEmail /> } : undefined;
+};
 
-/** The password step shows the e-mail of the sign-up state, read-only. */
-async function inputPasswordScreen(c: AppContext) {
-  const signUp = await readSealed(c, "signUp");
-  const page: Page<Omit<SignUpInputPasswordProps, "email">> = (props = {}, status) =>
-    renderPage(c, <SignUpInputPassword email={signUp?.email ?? ""} {...props} />, status);
-  return { signUp, page };
-}
+export const checkEmailForm = () => z.object({ email: ruleField("email") });
 
-/** The code step; 'fix the e-mail' restarts the app's authorization when the auth request is still stored. */
-async function confirmMailScreen(c: AppContext) {
-  const [signUp, authRequest] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "authRequest")]);
-  const restartHref = authRequest ? authStartHref(authRequest) : undefined;
-  const page: Page<Pick<SignUpConfirmMailProps, "errors" | "modal">> = (props = {}, status) =>
-    renderPage(c, <SignUpConfirmMail email={signUp?.email} restartHref={restartHref} {...props} />, status);
-  return { signUp, page };
-}
-
-signUpRoutes.get("/signUp/checkEmail", async (c) => {
-  const { loginChallenge, page } = await checkEmailScreen(c);
-  return loginChallenge ? page() : page({ modal: "parameterError" }, 400);
-});
-
-signUpRoutes.post("/signUp/checkEmail", async (c) => {
-  const form = await readForm(c, z.object({ email: ruleField("email") }));
-  const { loginChallenge, page } = await checkEmailScreen(c);
-  if (!loginChallenge) return page({ modal: "parameterError" }, 400);
-  if (!form.ok) return page({ email: form.values.email, errors: form.errors }, 422);
-
-  const { email } = form.data;
+export const submitCheckEmail: FormHandler<{ loginChallenge: string }, typeof checkEmailForm> = async (
+  c,
+  { state: { loginChallenge }, form: { email }, show },
+) => {
   const outcome = await registerCheckEmail(c, loginChallenge, email);
-  if (!outcome.ok) return page({ email, modal: failureModal(c, outcome) }, failureStatus(outcome));
-  if (outcome.data.registered) return page({ email, modal: "alreadyRegistered" }, 409);
+  if (!outcome.ok) return showFailure(c, outcome, show);
+  if (outcome.data.registered) return show({ modal: "alreadyRegistered" });
   // A fresh e-mail starts the sign-up over: any username of an earlier attempt is dropped.
   await writeSealed(c, "signUp", { loginChallenge, email });
   return c.redirect("/signUp/inputPassword", 303);
-});
+};
 
-signUpRoutes.get("/signUp/inputPassword", async (c) => {
-  const { signUp, page } = await inputPasswordScreen(c);
-  return signUp?.email ? page() : page({ modal: "parameterError" }, 400);
-});
+type WithEmail = SignUpSession & { email: string };
 
-signUpRoutes.post("/signUp/inputPassword", async (c) => {
-  const form = await readForm(c, z.object({ password: ruleField("password", { serviceId: c.get("brand").id }) }));
-  const { signUp, page } = await inputPasswordScreen(c);
-  if (!signUp?.email) return page({ modal: "parameterError" }, 400);
-  // The password is never handed back to the page; the e-mail comes from the state, never from the form.
-  if (!form.ok) return page({ errors: form.errors }, 422);
+/** The password step shows the e-mail of the sign-up state, read-only; the form's e-mail is never used. */
+export const inputPasswordScreen: ScreenLoader<WithEmail> = async (c) => {
+  const signUp = await readSealed(c, "signUp");
+  if (!signUp?.email) return undefined;
+  return { state: { ...signUp, email: signUp.email }, page: <SignUpInputPassword email={signUp.email} /> };
+};
 
-  const { loginChallenge, email } = signUp;
-  const outcome = await register(c, loginChallenge, email, form.data.password);
+export const inputPasswordForm = (c: AppContext) => z.object({ password: ruleField("password", brandRules(c)) });
+
+export const submitInputPassword: FormHandler<WithEmail, typeof inputPasswordForm> = async (
+  c,
+  { state: { loginChallenge, email }, form, show },
+) => {
+  const outcome = await register(c, loginChallenge, email, form.password);
   if (outcome.ok) {
     await writeSealed(c, "signUp", { loginChallenge, email, username: outcome.data.username });
     return c.redirect("/signUp/confirmMail", 303);
   }
-  if (outcome.problem.type === "already_registered") return page({ modal: "alreadyRegistered" }, 409);
-  return page({ modal: failureModal(c, outcome) }, failureStatus(outcome));
-});
+  if (outcome.problem.type === "already_registered") return show({ modal: "alreadyRegistered" });
+  return showFailure(c, outcome, show);
+};
 
-signUpRoutes.post("/signUp/inputPassword/back", async (c) => {
-  await readForm(c, emptyForm);
-  const { signUp, page } = await inputPasswordScreen(c);
-  if (!signUp) return page({ modal: "parameterError" }, 400);
+/** 'Back to the e-mail' works from any sign-up state. */
+export const signUpStateScreen: ScreenLoader<SignUpSession> = async (c) => {
+  const signUp = await readSealed(c, "signUp");
+  return signUp ? { state: signUp, page: <SignUpInputPassword email={signUp.email} /> } : undefined;
+};
+
+export const submitBackToEmail: FormHandler<SignUpSession, typeof emptyForm> = async (c, { state }) => {
   // SPEC §2: going back deletes what was entered; the challenge stays for the next e-mail.
-  await writeSealed(c, "signUp", { loginChallenge: signUp.loginChallenge });
+  await writeSealed(c, "signUp", { loginChallenge: state.loginChallenge });
   return c.redirect("/signUp/checkEmail", 303);
-});
+};
 
-signUpRoutes.get("/signUp/confirmMail", async (c) => {
-  const { signUp, page } = await confirmMailScreen(c);
-  return signUp?.username ? page() : page({ modal: "parameterError" }, 400);
-});
+type WithUsername = SignUpSession & { username: string };
 
-signUpRoutes.post("/signUp/confirmMail", async (c) => {
-  const form = await readForm(c, z.object({ code: ruleField("code") }));
-  const { signUp, page } = await confirmMailScreen(c);
-  if (!signUp?.username) return page({ modal: "parameterError" }, 400);
-  if (!form.ok) return page({ errors: form.errors }, 422);
+/** The code step; 'fix the e-mail' restarts the app's authorization when the auth request is still stored. */
+export const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
+  const [signUp, authRequest] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "authRequest")]);
+  if (!signUp?.username) return undefined;
+  const restartHref = authRequest ? authStartHref(authRequest) : undefined;
+  return {
+    state: { ...signUp, username: signUp.username },
+    page: <SignUpConfirmMail email={signUp.email} restartHref={restartHref} />,
+  };
+};
 
-  const outcome = await registerConfirm(c, signUp.loginChallenge, signUp.username, form.data.code);
+export const confirmMailForm = () => z.object({ code: ruleField("code") });
+
+export const submitConfirmMail: FormHandler<WithUsername, typeof confirmMailForm> = async (
+  c,
+  { state, form, show },
+) => {
+  const outcome = await registerConfirm(c, state.loginChallenge, state.username, form.code);
   if (outcome.ok) {
     // The challenge is spent once the upstream accepts the code; cleared before continueTo builds its response.
     clearSealed(c, "signUp");
-    const next = continueTo(c, outcome.data.redirect_to);
-    return next instanceof Response ? next : page({ modal: next }, modalStatus(next));
+    return continueTo(c, outcome.data.redirect_to, show);
   }
   if (isRefusal(outcome)) {
-    const error = outcome.problem.type === "expired_code" ? codeRefusal.expired : codeRefusal.wrong;
-    return page({ errors: { code: error } }, 401);
+    const error = outcome.problem.type === "expired_code" ? "code.expired" : "code.wrong";
+    return show({ form: { values: {}, errors: { code: error } }, status: 401 });
   }
-  return page({ modal: failureModal(c, outcome) }, failureStatus(outcome));
-});
+  return showFailure(c, outcome, show);
+};
 
-signUpRoutes.post("/signUp/confirmMail/resend", async (c) => {
-  await readForm(c, emptyForm);
-  const { signUp, page } = await confirmMailScreen(c);
-  if (!signUp?.username) return page({ modal: "parameterError" }, 400);
-  const outcome = await registerResend(c, signUp.loginChallenge, signUp.username);
-  if (!outcome.ok) return page({ modal: failureModal(c, outcome) }, failureStatus(outcome));
+export const submitResend: FormHandler<WithUsername, typeof emptyForm> = async (c, { state, show }) => {
+  const outcome = await registerResend(c, state.loginChallenge, state.username);
+  if (!outcome.ok) return showFailure(c, outcome, show);
   // The code screen already says a code went to the address; the new code replaces the old one upstream.
   return c.redirect("/signUp/confirmMail", 303);
-});
+};

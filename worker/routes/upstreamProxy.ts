@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { UpstreamUnavailableError, upstreamFetch } from "../identity/upstream";
 import { logEvent } from "../log";
@@ -75,23 +75,16 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
   }
 }
 
-export const upstreamProxy = new Hono<AppEnv>();
-
-export const PROXIED_PREFIXES = ["/auth/*", "/oauth2/*", "/.well-known/*"] as const;
-
-for (const prefix of PROXIED_PREFIXES) {
-  upstreamProxy.all(prefix, async (c) => {
-    if (!isProxiedCall(c.req.method, c.req.path)) return c.json({ type: "not_found", detail: "No such call." }, 404);
-    const url = new URL(c.req.url);
-    return relay(c, `${url.pathname}${url.search}`);
-  });
-}
+/** `/auth/*`, `/oauth2/*`, `/.well-known/*`: only the allow-listed calls pass; anything else under them is 404. */
+export const relayAllowedCall: MiddlewareHandler<AppEnv> = async function relayAllowedCall(c) {
+  if (!isProxiedCall(c.req.method, c.req.path)) return c.json({ type: "not_found", detail: "No such call." }, 404);
+  const url = new URL(c.req.url);
+  return relay(c, `${url.pathname}${url.search}`);
+};
 
 /** The emulator's developer endpoints, only where the emulator is bound (wrangler's dev environment). */
-export const emulatorDevProxy = new Hono<AppEnv>();
-
-emulatorDevProxy.all("/__emulator/*", async (c, next) => {
+export const relayToEmulator: MiddlewareHandler<AppEnv> = async function relayToEmulator(c, next) {
   if (!c.env.IDENTITY || c.env.APP_ENV !== "dev") return next();
   const url = new URL(c.req.url);
   return relay(c, `${url.pathname}${url.search}`);
-});
+};

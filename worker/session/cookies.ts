@@ -1,16 +1,11 @@
 import { deleteCookie, generateCookie, getCookie, setCookie } from "hono/cookie";
 import type { z } from "zod";
 import type { AppContext } from "../context";
+import { authRequestSchema } from "./authRequest";
 import { parseSessionKeys } from "./keys";
 import { randomString } from "./random";
 import { seal, unseal } from "./sealed";
-import {
-  authRequestSchema,
-  consentStateSchema,
-  signInSessionSchema,
-  signUpSessionSchema,
-  tokenStateSchema,
-} from "./state";
+import { consentStateSchema, signInSessionSchema, signUpSessionSchema, tokenStateSchema } from "./state";
 
 /** Browsers drop a cookie whose name, value and attributes pass 4,096 bytes. */
 export const COOKIE_SIZE_LIMIT = 4096;

@@ -5,38 +5,6 @@ import { z } from "zod";
 const short = z.string().max(256);
 const opaque = z.string().max(2048);
 
-export const viewSchema = z.enum([
-  "extSignIn",
-  "signIn",
-  "signInWithCheckUsername",
-  "signInForceTOTPMFA",
-  "signUp",
-  "mfaSetUp",
-  "passwordChange",
-  "emailChange",
-]);
-export type View = z.infer<typeof viewSchema>;
-
-export const authRequestSchema = z.object({
-  clientId: short,
-  serviceId: short,
-  appUrl: z.string().max(512),
-  scope: z.string().max(512),
-  state: z.string().max(512),
-  callbackPath: z.string().max(256),
-  codeChallenge: z.string().max(128),
-  codeChallengeMethod: z.string().max(16),
-  view: viewSchema,
-  prompt: short.optional(),
-  hashedUserId: short.optional(),
-  autoFillUserName: short.optional(),
-  signInMode: short.optional(),
-  navigateMFASetupFlow: z.boolean().optional(),
-  /** The site's own PKCE verifier and state, for own views that come back to /callback. */
-  own: z.object({ codeVerifier: z.string().length(64), state: short }).optional(),
-});
-export type AuthRequest = z.infer<typeof authRequestSchema>;
-
 export const signInSessionSchema = z.object({
   loginChallenge: opaque,
   username: short.optional(),

@@ -1,6 +1,6 @@
 import { getCookie } from "hono/cookie";
-import type { AppContext } from "./context";
-import { clearSealed, sealedCookies } from "./session/cookies";
+import type { AppContext } from "../context";
+import { clearSealed, sealedCookies } from "../session/cookies";
 
 /**
  * SPEC §2: the reset, reset-sent, new-password and change-e-mail-result pages first clear the stored auth request

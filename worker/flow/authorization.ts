@@ -1,9 +1,9 @@
 import { base64url, decodeJwt } from "jose";
-import type { Brand } from "../themes/schema";
-import type { AppContext } from "./context";
-import { readSealed, writeSealed } from "./session/cookies";
-import { randomString } from "./session/random";
-import type { AuthRequest, View } from "./session/state";
+import type { Brand } from "../../themes/schema";
+import type { AppContext } from "../context";
+import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
+import { readSealed, writeSealed } from "../session/cookies";
+import { randomString } from "../session/random";
 
 // ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
 
@@ -29,17 +29,17 @@ export async function sha256Hex(value: string): Promise<string> {
 export const siteCallbackUrl = (c: AppContext) => `${new URL(c.req.url).origin}/callback`;
 
 /** The app's own redirect URI: its app_url with its callback path (SPEC §3 auth request). */
-export function appRedirectUri(authRequest: Pick<AuthRequest, "appUrl" | "callbackPath">): string {
-  return new URL(authRequest.callbackPath || "", authRequest.appUrl).toString();
+export function appRedirectUri(query: Pick<AppAuthQuery, "app_url" | "callback_path">): string {
+  return new URL(query.callback_path ?? "", query.app_url).toString();
 }
 
 // Schemes that must never be allowed as a form target, whatever an app claims as its URL.
 const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:", "about:"]);
 
 /** The origin a browser finally lands on for the app (for CSP form-action); an app's custom scheme gives its scheme. */
-export function appOriginForCsp(authRequest: Pick<AuthRequest, "appUrl" | "callbackPath">): string | undefined {
+export function appOriginForCsp(query: Pick<AppAuthQuery, "app_url" | "callback_path">): string | undefined {
   try {
-    const url = new URL(appRedirectUri(authRequest));
+    const url = new URL(appRedirectUri(query));
     if (url.protocol === "https:" || url.protocol === "http:") return url.origin;
     return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !UNSAFE_SCHEMES.has(url.protocol) ? url.protocol : undefined;
   } catch {
@@ -54,22 +54,22 @@ function authorizeUrl(params: Record<string, string | undefined>): string {
 }
 
 /** Authorize for the app: its client, state, scope and PKCE, back to its own redirect URI. */
-export function appAuthorizeUrl(authRequest: AuthRequest, prompt: string | undefined): string {
+export function appAuthorizeUrl({ query }: AuthRequest, prompt: string | undefined): string {
   return authorizeUrl({
     response_type: "code",
-    client_id: authRequest.clientId,
-    redirect_uri: appRedirectUri(authRequest),
-    state: authRequest.state,
-    scope: authRequest.scope,
-    code_challenge: authRequest.codeChallenge,
-    code_challenge_method: authRequest.codeChallengeMethod,
+    client_id: query.client_id,
+    redirect_uri: appRedirectUri(query),
+    state: query.state,
+    scope: query.scope ?? "",
+    code_challenge: query.code_challenge,
+    code_challenge_method: query.code_challenge_method,
     view: "extSignIn",
     prompt,
   });
 }
 
 /** Authorize for the site itself (own views): the site's state and PKCE, back to /callback. */
-export async function ownAuthorizeUrl(
+async function ownAuthorizeUrl(
   c: AppContext,
   authRequest: AuthRequest,
   brand: Brand,
@@ -79,63 +79,42 @@ export async function ownAuthorizeUrl(
   if (!own) throw new Error("an own-view authorization needs the site's PKCE verifier and state");
   return authorizeUrl({
     response_type: "code",
-    client_id: authRequest.clientId,
+    client_id: authRequest.query.client_id,
     redirect_uri: siteCallbackUrl(c),
     state: own.state,
     scope: brand.consentTarget ? "" : OWN_SCOPE,
     code_challenge: await s256(own.codeVerifier),
     code_challenge_method: "S256",
-    view: authRequest.view,
+    view: authRequest.query.view,
     prompt,
   });
 }
 
-export interface AppAuthorization {
-  clientId: string;
-  view: View;
-  appUrl: string;
-  state: string;
-  scope?: string | undefined;
-  callbackPath?: string | undefined;
-  codeChallenge: string;
-  codeChallengeMethod: string;
-  prompt?: string | undefined;
-  hashedUserId?: string | undefined;
-  autoFillUserName?: string | undefined;
-  signInMode?: string | undefined;
+/**
+ * Restarting the app's authorization from a stored auth request (the sign-up 'fix the e-mail' link, the SMS
+ * 'start over'): the very query the app sent to /{tenantId}/auth.
+ */
+export function authStartHref({ serviceId, query }: AuthRequest): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
+  return `/${encodeURIComponent(serviceId)}/auth?${params}`;
 }
 
 /**
  * SPEC §2 entry: store the auth request and send the browser to the authorization endpoint, forcing
  * prompt=login unless the app names the user who is signed in here already.
  */
-export async function startAuthorization(c: AppContext, brand: Brand, app: AppAuthorization): Promise<Response> {
+export async function startAuthorization(c: AppContext, brand: Brand, query: AppAuthQuery): Promise<Response> {
   const tokens = await readSealed(c, "tokens");
-  const sameUser = app.hashedUserId !== undefined && tokens !== undefined && app.hashedUserId === tokens.hashedUserName;
-  const prompt = sameUser ? app.prompt : "login";
-  const authRequest: AuthRequest = {
-    clientId: app.clientId,
-    serviceId: brand.id,
-    appUrl: app.appUrl,
-    scope: app.scope ?? "",
-    state: app.state,
-    callbackPath: app.callbackPath ?? "",
-    codeChallenge: app.codeChallenge,
-    codeChallengeMethod: app.codeChallengeMethod,
-    view: app.view,
-    ...(app.prompt ? { prompt: app.prompt } : {}),
-    ...(app.hashedUserId ? { hashedUserId: app.hashedUserId } : {}),
-    ...(app.autoFillUserName ? { autoFillUserName: app.autoFillUserName } : {}),
-    signInMode: app.signInMode ?? "accountNumber",
-    ...(app.view === "extSignIn"
-      ? {}
-      : { own: { codeVerifier: newRandomString(PKCE_VERIFIER_LENGTH), state: newRandomString(32) } }),
-  };
+  const sameUser = query.hashed_user_id !== undefined && query.hashed_user_id === tokens?.hashedUserName;
+  const prompt = sameUser ? query.prompt : "login";
+  const own =
+    query.view === "extSignIn"
+      ? undefined
+      : { codeVerifier: newRandomString(PKCE_VERIFIER_LENGTH), state: newRandomString(32) };
+  const authRequest: AuthRequest = { query, serviceId: brand.id, ...(own ? { own } : {}) };
   await writeSealed(c, "authRequest", authRequest);
-  const target =
-    app.view === "extSignIn"
-      ? appAuthorizeUrl(authRequest, prompt)
-      : await ownAuthorizeUrl(c, authRequest, brand, prompt);
+  const target = own ? await ownAuthorizeUrl(c, authRequest, brand, prompt) : appAuthorizeUrl(authRequest, prompt);
   return c.redirect(target, 302);
 }
 

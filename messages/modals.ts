@@ -1,0 +1,200 @@
+// The modal catalogue: every SPEC §8 modal type and message, and every other modal of SPEC §2, as one typed
+// record. Pages name a record by key; the layout renders it; the worker answers with its status.
+
+/** What a page knows when it renders a modal's text: the brand's names and the mail sender domain. */
+export interface ModalTextContext {
+  providerName: string;
+  /** The service a transferred account comes from (SPEC §8 system transfer), from the brand data. */
+  earlierServiceName: string;
+  senderDomain: string;
+}
+
+type Text = string | ((context: ModalTextContext) => string);
+
+/**
+ * What happens after the modal: `close` (a close button), `back` (history back), `serviceTop` / `app` (a link
+ * out), `next` (a link to where the flow continues, given when the modal opens), `none` (nothing: it stays).
+ */
+export type ModalAfter = "close" | "back" | "serviceTop" | "app" | "next" | "none";
+
+export interface ModalRecord {
+  title: Text;
+  body: Text;
+  /** Points shown as a list under the body. */
+  list?: readonly Text[];
+  /** Closable modals have a close button and close with Escape; the others only offer their `after`. */
+  closable: boolean;
+  after: ModalAfter;
+  /** The label of the `after` link, where it differs from the usual one. */
+  actionLabel?: string;
+  /** The HTTP status of a page that the server answers with this modal open. */
+  status: 200 | 400 | 401 | 403 | 409 | 500 | 502 | 503;
+}
+
+const tryLater = "しばらく時間をおいてお試しください";
+const parameterProblem = "パラメータに不備がありました";
+
+export const modals = {
+  // SPEC §8 modal types.
+  unexpectedError: { title: "エラーが発生しました", body: tryLater, closable: true, after: "close", status: 502 },
+  systemError: { title: "エラーが発生しました", body: tryLater, closable: true, after: "close", status: 502 },
+  maintenance: {
+    title: "システムメンテナンス中",
+    body: "ただいまメンテナンス中です",
+    closable: false,
+    after: "none",
+    status: 503,
+  },
+  information: { title: "", body: "", closable: true, after: "close", status: 200 },
+  requirePasswordInit: {
+    title: "パスワードの設定が必要です",
+    body: "ご登録のメールアドレス宛にパスワード設定用のメールを送信しました。メールに記載されたリンクからパスワードを設定してください。",
+    closable: false,
+    after: "serviceTop",
+    status: 403,
+  },
+  // SPEC §2 entry and callback, §8 missing state.
+  parameterError: {
+    title: parameterProblem,
+    body: "アプリに戻ってやり直しをお願いします",
+    closable: false,
+    after: "back",
+    status: 400,
+  },
+  callbackParameterError: {
+    title: parameterProblem,
+    body: "最初からやり直してください",
+    closable: false,
+    after: "back",
+    status: 400,
+  },
+  // SPEC §4/§8 specific messages.
+  retry: { title: "もう一度やり直してください", body: "", closable: true, after: "close", status: 409 },
+  loginFailed: {
+    title: "ログインIDまたはパスワードが間違っています",
+    body: "確認の上、もう一度お試しください",
+    closable: true,
+    after: "close",
+    status: 401,
+  },
+  alreadyRegistered: {
+    title: "既にアカウントをお持ちかもしれません",
+    body: "ログインに進んでください",
+    closable: true,
+    after: "close",
+    status: 409,
+  },
+  tokenExpired: {
+    title: "認証情報の有効期限が切れています",
+    body: "アプリに戻って初めからやり直してください",
+    closable: true,
+    after: "close",
+    status: 401,
+  },
+  otherTab: {
+    title: "操作が中断されました",
+    body: "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。",
+    closable: false,
+    after: "none",
+    status: 200,
+  },
+  transferReset: {
+    title: "パスワードの再設定が必要です",
+    body: ({ earlierServiceName }) =>
+      `${earlierServiceName}からのサービス移行にともない、パスワードの再設定が必要です。ご登録のメールアドレス宛にパスワード設定用のメールを送信しました。メールに記載されたリンクからパスワードを設定してください。`,
+    closable: true,
+    after: "close",
+    status: 403,
+  },
+  transferElsewhere: {
+    title: "新規登録はできません",
+    body: ({ providerName, earlierServiceName }) =>
+      `${providerName}の別のサービス（${earlierServiceName}）でアカウントの移行手続き中のため、現在新規登録はできません。移行のご案内は${earlierServiceName}でご確認ください。`,
+    closable: true,
+    after: "close",
+    status: 403,
+  },
+  // SPEC §2 help and warning modals, opened by a control on the page.
+  support: { title: "お問い合わせ先", body: "", closable: true, after: "close", status: 200 },
+  whatIsId: {
+    title: ({ providerName }) => `${providerName}IDとは`,
+    body: ({ providerName }) =>
+      `ご登録いただいたメールアドレスが${providerName}IDになります。${providerName}IDは、${providerName}が提供する各サービスで共通してご利用いただけます。`,
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  smsHelp: {
+    title: "SMSが届かない場合",
+    body: "しばらく待ってもSMSが届かない場合は、お手数ですが最初からやり直してください。",
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  mailHelp: {
+    title: "メールが届かない場合",
+    body: "",
+    list: [
+      "迷惑メールフォルダに振り分けられていないかご確認ください。",
+      ({ senderDomain }) => `「${senderDomain}」からのメールを受信できるよう、受信許可の設定をお願いします。`,
+      "入力したメールアドレスが間違っている、または無効なメールアドレスの可能性があります。",
+    ],
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  signUpBackWarning: {
+    title: "入力内容が削除されます",
+    body: "メールアドレスの入力画面に戻ると、入力した内容は削除されます。よろしいですか？",
+    closable: false,
+    after: "none",
+    status: 200,
+  },
+  smsSendWarning: {
+    title: "SMSの送信について",
+    body: "認証コードのSMSは海外から送信されます。海外からのSMSを受信できない設定の場合は、設定を変更してください。",
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  // SPEC §2/§4 results of a completed action: not closable, one way on.
+  passwordReset: {
+    title: "パスワードを変更しました",
+    body: "新しいパスワードでログインしてください。",
+    closable: false,
+    after: "app",
+    status: 200,
+  },
+  passwordChanged: { title: "パスワードを変更しました", body: "", closable: false, after: "serviceTop", status: 200 },
+  emailCodeConfirmed: {
+    title: "確認コードを確認しました",
+    body: "",
+    closable: false,
+    after: "next",
+    actionLabel: "次へ進む",
+    status: 200,
+  },
+  changeEmailSent: {
+    title: "確認メールを送信しました",
+    body: "これまでご登録のメールアドレス宛に確認メールを送信しました。メールに記載されたリンクから手続きを進めてください。",
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  mfaSetupDone: {
+    title: "認証が完了しました",
+    body: "2段階認証を設定しました",
+    closable: false,
+    after: "next",
+    status: 200,
+  },
+} as const satisfies Record<string, ModalRecord>;
+
+export type ModalKey = keyof typeof modals;
+
+/** A modal's text with the request's names filled in. */
+export function modalText(key: ModalKey, context: ModalTextContext): { title: string; body: string; list: string[] } {
+  const record: ModalRecord = modals[key];
+  const fill = (text: Text) => (typeof text === "function" ? text(context) : text);
+  return { title: fill(record.title), body: fill(record.body), list: (record.list ?? []).map(fill) };
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { BLANK, type FieldRuleName, type RuleContext, runRule } from "../forms/rules";
+import type { AppContext } from "./context";
+
+/** A form field checked by the same rule the islands run while typing (forms/rules.ts); the issue names its message. */
+export function ruleField(rule: FieldRuleName, ctx: RuleContext = {}) {
+  return z
+    .string()
+    .max(1024)
+    .superRefine((value, check) => {
+      const outcome = runRule(rule, value, ctx);
+      if (outcome !== null) check.addIssue({ code: "custom", message: outcome === BLANK ? "field.required" : outcome });
+    });
+}
+
+/** The rule context of this request's brand (SPEC §5: one service's passwords follow relaxed rules). */
+export function brandRules(c: AppContext): RuleContext {
+  return { passwordRules: c.get("brand").passwordRules };
+}
+
+/** A form with no fields: buttons that post nothing but must still be forms. */
+export const emptyForm = () => z.object({});

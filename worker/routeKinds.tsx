@@ -1,0 +1,199 @@
+import { zValidator } from "@hono/zod-validator";
+import type { MiddlewareHandler } from "hono";
+import type { ReactElement } from "react";
+import type { z } from "zod";
+import { fieldPresets } from "../forms/fields";
+import { type FieldMessageKey, fieldMessages } from "../messages/ja";
+import type { AppContext, AppEnv } from "./context";
+import { formBodyOnly } from "./middleware/formBodyOnly";
+import { type Outcome, parameterProblem, renderPage, type Show } from "./render";
+
+// The kinds of route the table in routes.tsx is made of. Each kind brings its own checks, so a route module
+// holds only what differs: how its screen loads, which form it reads, what it does with the upstream's answer.
+
+/** A screen ready to render, with the journey state a form on it goes on with. */
+export interface Screen<S> {
+  state: S;
+  page: ReactElement;
+}
+
+/** Loads a screen from the request's cookies (and its checked query); undefined when the journey state is missing. */
+export type ScreenLoader<S, Q = undefined> = (c: AppContext, query: Q) => Promise<Screen<S> | undefined>;
+
+/** How a form's fields are checked; a function, as the rules may depend on the brand (SPEC §5). */
+export type FormSchema = (c: AppContext) => z.ZodType;
+
+/** What a form route does with its screen's state and the checked fields; `show` renders the screen again. */
+export type FormHandler<S, F extends FormSchema> = (
+  c: AppContext,
+  input: { state: S; form: z.infer<ReturnType<F>>; show: Show },
+) => Response | Promise<Response>;
+
+export interface RouteEntry {
+  method: "GET" | "POST" | "ALL";
+  path: string;
+  /** The route's name in the product's words. */
+  name: string;
+  /**
+   * `page`: the site's own screens and forms, behind the CSRF origin check, the brand resolution and the app's
+   * form-action; `bare`: the narrow upstream proxy and the health check, which answer JSON and need none of it.
+   */
+  surface: "page" | "bare";
+  /** A /{tenantId}/… path must name the brand the request resolved to, else 404. */
+  pathTenant: boolean;
+  handlers: MiddlewareHandler<AppEnv>[];
+}
+
+interface Options {
+  pathTenant?: boolean;
+}
+
+type QueryOf<Q> = Q extends z.ZodType ? z.infer<Q> : undefined;
+
+/** SPEC §2/§8: a query that does not fit its schema shows the parameter-problem modal (400), never a 500. */
+function checkedQuery(schema: z.ZodType | undefined, modal?: "callbackParameterError"): MiddlewareHandler<AppEnv>[] {
+  if (!schema) return [];
+  const check = zValidator("query", schema, (result, c) =>
+    result.success ? undefined : parameterProblem(c as unknown as AppContext, modal),
+  );
+  return [check as unknown as MiddlewareHandler<AppEnv>];
+}
+
+function validQuery<Q>(c: AppContext, schema: z.ZodType | undefined): QueryOf<Q> {
+  return (schema ? c.req.valid("query" as never) : undefined) as QueryOf<Q>;
+}
+
+const PASSWORD_FIELDS = new Set<string>(
+  Object.values(fieldPresets)
+    .filter((preset) => preset.type === "password")
+    .map((preset) => preset.name),
+);
+
+/** What the user typed, to show again: strings only, and never a password. */
+function keptValues(posted: unknown): Record<string, string> {
+  const entries = Object.entries(posted && typeof posted === "object" ? posted : {});
+  return Object.fromEntries(
+    entries.filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string" && !PASSWORD_FIELDS.has(entry[0]),
+    ),
+  );
+}
+
+/** Each field's first problem, as a message key: a rule names one; length or absence is 'required'. */
+function fieldErrors(error: z.core.$ZodError): Partial<Record<string, FieldMessageKey>> {
+  const errors: Partial<Record<string, FieldMessageKey>> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "");
+    if (field in errors) continue;
+    errors[field] = issue.message in fieldMessages ? (issue.message as FieldMessageKey) : "field.required";
+  }
+  return errors;
+}
+
+function showScreen(c: AppContext, page: ReactElement, posted: unknown): Show {
+  const values = keptValues(posted);
+  return (outcome: Outcome) =>
+    renderPage(c, page, { ...outcome, form: { values, errors: outcome.form?.errors ?? {} } });
+}
+
+/** A screen shown by GET: its query checked, its journey state loaded (either missing: the parameter modal). */
+export function screen<S, Q extends z.ZodType | undefined = undefined>(
+  path: string,
+  name: string,
+  options: Options & { query?: Q; screen: ScreenLoader<S, QueryOf<Q>> },
+): RouteEntry {
+  return {
+    method: "GET",
+    path,
+    name,
+    surface: "page",
+    pathTenant: options.pathTenant ?? false,
+    handlers: [
+      ...checkedQuery(options.query),
+      async function showScreenRoute(c) {
+        const loaded = await options.screen(c, validQuery<Q>(c, options.query));
+        return loaded ? renderPage(c, loaded.page) : parameterProblem(c);
+      },
+    ],
+  };
+}
+
+/** A GET that acts rather than shows (the entry, the callback): its query checked, then the handler. */
+export function endpoint<Q extends z.ZodType | undefined = undefined>(
+  path: string,
+  name: string,
+  options: Options & { query?: Q; parameterModal?: "callbackParameterError" },
+  handler: (c: AppContext, query: QueryOf<Q>) => Response | Promise<Response>,
+): RouteEntry {
+  return {
+    method: "GET",
+    path,
+    name,
+    surface: "page",
+    pathTenant: options.pathTenant ?? false,
+    handlers: [
+      ...checkedQuery(options.query, options.parameterModal),
+      async function endpointRoute(c) {
+        return handler(c, validQuery<Q>(c, options.query));
+      },
+    ],
+  };
+}
+
+/**
+ * A form POSTed on a screen: forms only (415 otherwise), the screen's journey state (else the parameter modal),
+ * the fields checked by the shared rules (else the screen again with each field's message, 422), then the handler.
+ */
+export function form<S, F extends FormSchema>(
+  path: string,
+  name: string,
+  options: Options & { screen: ScreenLoader<S>; form: F },
+  handler: FormHandler<S, F>,
+): RouteEntry {
+  const loadedScreen = new WeakMap<AppContext, Screen<S>>();
+  return {
+    method: "POST",
+    path,
+    name,
+    surface: "page",
+    pathTenant: options.pathTenant ?? false,
+    handlers: [
+      formBodyOnly(),
+      async function loadScreen(c, next) {
+        const loaded = await options.screen(c, undefined);
+        if (!loaded) return parameterProblem(c);
+        loadedScreen.set(c, loaded);
+        await next();
+      },
+      function checkForm(c, next) {
+        const check = zValidator("form", options.form(c), (result) => {
+          const loaded = loadedScreen.get(c);
+          if (result.success || !loaded) return undefined;
+          return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
+        });
+        return (check as unknown as MiddlewareHandler<AppEnv>)(c, next);
+      },
+      async function formRoute(c) {
+        const loaded = loadedScreen.get(c);
+        if (!loaded) throw new Error(`${name}: the screen was not loaded before the form was read`);
+        const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
+        return handler(c, { state: loaded.state, form: posted, show: showScreen(c, loaded.page, posted) });
+      },
+    ],
+  };
+}
+
+/** A route without the page middleware: the upstream proxy (its handler decides what passes), the health check. */
+export function bare(
+  method: RouteEntry["method"],
+  path: string,
+  name: string,
+  handler: MiddlewareHandler<AppEnv>,
+): RouteEntry {
+  return { method, path, name, surface: "bare", pathTenant: false, handlers: [handler] };
+}
+
+/** The last route: every path no other route answered is the brand's not-found page. */
+export function notFound(name: string, handler: MiddlewareHandler<AppEnv>): RouteEntry {
+  return { method: "ALL", path: "*", name, surface: "page", pathTenant: false, handlers: [handler] };
+}

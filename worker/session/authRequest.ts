@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+// SPEC §2 entry parameters and §3 auth request: the app's query, as one schema with one type. The entry parses
+// it, the auth-request cookie stores it unchanged, and the callback, the MFA skip path, the restart links and
+// the tests all read the same names. Its bounds are therefore the cookie's bounds too.
+
+export const viewSchema = z.enum([
+  "extSignIn",
+  "signIn",
+  "signInWithCheckUsername",
+  "signInForceTOTPMFA",
+  "signUp",
+  "mfaSetUp",
+  "passwordChange",
+  "emailChange",
+]);
+export type View = z.infer<typeof viewSchema>;
+
+const value = z.string().min(1).max(256);
+
+export const appAuthQuerySchema = z.object({
+  client_id: value,
+  view: viewSchema,
+  app_url: z.string().min(1).max(512),
+  callback_path: z.string().max(256).optional(),
+  state: z.string().min(1).max(512),
+  /** Space-separated; empty is a valid scope (the partner service requests none). */
+  scope: z.string().max(512).optional(),
+  code_challenge: z.string().min(1).max(128),
+  code_challenge_method: z.enum(["S256", "plain"]),
+  prompt: value.optional(),
+  hashed_user_id: value.optional(),
+  autoFillUserName: value.optional(),
+  sign_in_mode: value.optional(),
+});
+export type AppAuthQuery = z.infer<typeof appAuthQuerySchema>;
+
+export const authRequestSchema = z.object({
+  query: appAuthQuerySchema,
+  /** The service of the app's client_id: after sign-in the brand comes from here, never from a later query. */
+  serviceId: z.string().max(64),
+  /** SPEC §2 "after sign-in": an unverified e-mail must be followed by MFA setup. */
+  navigateMFASetupFlow: z.boolean().optional(),
+  /** The site's own PKCE verifier and state, for own views that come back to /callback. */
+  own: z.object({ codeVerifier: z.string().length(64), state: z.string().max(256) }).optional(),
+});
+export type AuthRequest = z.infer<typeof authRequestSchema>;
