@@ -27,10 +27,10 @@ function Checklist({
             data-met={ok}
           >
             <span aria-hidden="true" className="checklist-mark">
-              {ok ? "✓" : "・"}
+              {ok ? common.checklistMarkMet : common.checklistMarkUnmet}
             </span>
             {passwordChecklistLabels[check]}
-            <span className="visually-hidden">（{ok ? common.checklistMet : common.checklistUnmet}）</span>
+            <span className="visually-hidden">{ok ? common.checklistMet : common.checklistUnmet}</span>
           </li>
         ))}
       </ul>
