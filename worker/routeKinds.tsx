@@ -96,29 +96,7 @@ function showScreen(c: AppContext, page: ReactElement, posted: unknown): Show {
     renderPage(c, page, { ...outcome, form: { values, errors: outcome.form?.errors ?? {} } });
 }
 
-/** A screen shown by GET: its query checked, its journey state loaded (either missing: the parameter modal). */
-export function screen<S, Q extends z.ZodType | undefined = undefined>(
-  path: string,
-  name: string,
-  options: Options & { query?: Q; screen: ScreenLoader<S, QueryOf<Q>> },
-): RouteEntry {
-  return {
-    method: "GET",
-    path,
-    name,
-    surface: "page",
-    pathTenant: options.pathTenant ?? false,
-    handlers: [
-      ...checkedQuery(options.query),
-      async function showScreenRoute(c) {
-        const loaded = await options.screen(c, validQuery<Q>(c, options.query));
-        return loaded ? renderPage(c, loaded.page) : parameterProblem(c);
-      },
-    ],
-  };
-}
-
-/** A GET that acts rather than shows (the entry, the callback): its query checked, then the handler. */
+/** A GET that acts (the entry, the callback): its query checked (else the parameter modal), then the handler. */
 export function endpoint<Q extends z.ZodType | undefined = undefined>(
   path: string,
   name: string,
@@ -140,15 +118,39 @@ export function endpoint<Q extends z.ZodType | undefined = undefined>(
   };
 }
 
+/** A screen shown by GET: its query checked, its journey state loaded (either missing: the parameter modal). */
+export function screen<S, Q extends z.ZodType | undefined = undefined>(
+  path: string,
+  name: string,
+  step: Options & { query?: Q; screen: ScreenLoader<S, QueryOf<Q>> },
+): RouteEntry {
+  return endpoint(path, name, step, async (c, query) => {
+    const loaded = await step.screen(c, query);
+    return loaded ? renderPage(c, loaded.page) : parameterProblem(c);
+  });
+}
+
+/** A screen with a form: how it loads, how its fields are checked, what its POST does. Route modules export these. */
+export interface FormStep<S, F extends FormSchema> {
+  screen: ScreenLoader<S>;
+  form: F;
+  submit: FormHandler<S, F>;
+}
+
+/** Declares a form step with its types inferred, so `submit` needs no annotations. */
+export function formStep<S, F extends FormSchema>(step: FormStep<S, F>): FormStep<S, F> {
+  return step;
+}
+
 /**
  * A form POSTed on a screen: forms only (415 otherwise), the screen's journey state (else the parameter modal),
- * the fields checked by the shared rules (else the screen again with each field's message, 422), then the handler.
+ * the fields checked by the shared rules (else the screen again with each field's message, 422), then submit.
  */
 export function form<S, F extends FormSchema>(
   path: string,
   name: string,
-  options: Options & { screen: ScreenLoader<S>; form: F },
-  handler: FormHandler<S, F>,
+  step: FormStep<S, F>,
+  options: Options = {},
 ): RouteEntry {
   const loadedScreen = new WeakMap<AppContext, Screen<S>>();
   return {
@@ -160,24 +162,24 @@ export function form<S, F extends FormSchema>(
     handlers: [
       formBodyOnly(),
       async function loadScreen(c, next) {
-        const loaded = await options.screen(c, undefined);
+        const loaded = await step.screen(c, undefined);
         if (!loaded) return parameterProblem(c);
         loadedScreen.set(c, loaded);
         await next();
       },
       function checkForm(c, next) {
-        const check = zValidator("form", options.form(c), (result) => {
+        const check = zValidator("form", step.form(c), (result) => {
           const loaded = loadedScreen.get(c);
           if (result.success || !loaded) return undefined;
           return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
         });
         return (check as unknown as MiddlewareHandler<AppEnv>)(c, next);
       },
-      async function formRoute(c) {
+      async function submitForm(c) {
         const loaded = loadedScreen.get(c);
         if (!loaded) throw new Error(`${name}: the screen was not loaded before the form was read`);
         const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
-        return handler(c, { state: loaded.state, form: posted, show: showScreen(c, loaded.page, posted) });
+        return step.submit(c, { state: loaded.state, form: posted, show: showScreen(c, loaded.page, posted) });
       },
     ],
   };
@@ -196,4 +198,9 @@ export function bare(
 /** The last route: every path no other route answered is the brand's not-found page. */
 export function notFound(name: string, handler: MiddlewareHandler<AppEnv>): RouteEntry {
   return { method: "ALL", path: "*", name, surface: "page", pathTenant: false, handlers: [handler] };
+}
+
+/** A screen that needs no journey state: it always renders (what its form needs is checked when it posts). */
+export function plainScreen(page: ReactElement): { screen: ScreenLoader<undefined> } {
+  return { screen: async () => ({ state: undefined, page }) };
 }

@@ -1,31 +1,29 @@
 import { ErrorPage } from "../pages/ErrorPage";
 import { NotFound } from "../pages/NotFound";
-import { emptyForm } from "./formFields";
-import { clientIdQuery } from "./queryParams";
 import { renderPage } from "./render";
 import { bare, endpoint, form, notFound, type RouteEntry, screen } from "./routeKinds";
 import { callbackQuery, receiveCallback } from "./routes/callback";
-import { changeEmailResultQuery, changeEmailResultScreen, changeEmailScreen } from "./routes/changeEmail";
-import { changePasswordScreen } from "./routes/changePassword";
-import {
-  forcedPasswordForm,
-  forcedPasswordScreen,
-  submitForcedPassword,
-} from "./routes/changePasswordInForceChangePassword";
-import { consentQuery, consentScreen, showConsent, submitConsent } from "./routes/consent";
+import { changeEmail, changeEmailResult } from "./routes/changeEmail";
+import { changePassword } from "./routes/changePassword";
+import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
+import { consent, consentQuery, showConsent } from "./routes/consent";
 import { enter, entryQuery, startForTenant } from "./routes/entry";
-import { mfaSetupScreen, skipMfaSetup, skipScreen, smsSetupScreen, totpSetupScreen } from "./routes/mfaSetup";
-import { registerEmailScreen } from "./routes/registerEmail";
-import { newPasswordQuery, newPasswordScreen, resetMailSentScreen, resetPasswordScreen } from "./routes/resetPassword";
-import { signInForm, signInScreen, submitSignIn } from "./routes/signIn";
-import { signInMfaForm, signInMfaScreen, submitSignInMfa } from "./routes/signInMfa";
-import * as signUp from "./routes/signUp";
+import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
+import { registerEmail } from "./routes/registerEmail";
+import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
+import { signIn } from "./routes/signIn";
+import { signInMfa } from "./routes/signInMfa";
+import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from "./routes/signUp";
 import { relayAllowedCall, relayToEmulator } from "./routes/upstreamProxy";
 import { appAuthQuerySchema } from "./session/authRequest";
 
+const inPath = { pathTenant: true } as const;
+
 /**
- * The one route table: every path and method the site answers, in SPEC §2 order, with the kind that gives it its
- * checks (routeKinds.tsx), its journey state and form, and its handler. Hono tries the rows in order.
+ * The one route table: every path and method the site answers, in SPEC §2 order. The kind of a row
+ * (routeKinds.tsx) gives it its checks: `screen` a GET page (query, journey state), `form` its POST (form body,
+ * journey state, fields by the shared rules), `endpoint` a GET that acts, `bare` no page middleware. Hono tries
+ * the rows in order.
  */
 export const routeTable: readonly RouteEntry[] = [
   // The narrow proxy the app and OAuth2 clients use (ARCHITECTURE §3). First: '/oauth2/auth' would otherwise
@@ -36,7 +34,7 @@ export const routeTable: readonly RouteEntry[] = [
 
   // SPEC §2 entry and callback (ARCHITECTURE §4).
   endpoint("/", "entry", { query: entryQuery }, enter),
-  endpoint("/:tenantId/auth", "authRedirect", { pathTenant: true, query: appAuthQuerySchema }, startForTenant),
+  endpoint("/:tenantId/auth", "authRedirect", { ...inPath, query: appAuthQuerySchema }, startForTenant),
   endpoint(
     "/callback",
     "callback",
@@ -45,86 +43,44 @@ export const routeTable: readonly RouteEntry[] = [
   ),
 
   // Sign-up.
-  screen("/signUp/checkEmail", "signUpCheckEmail", { screen: signUp.checkEmailScreen }),
-  form(
-    "/signUp/checkEmail",
-    "signUpCheckEmail",
-    { screen: signUp.checkEmailScreen, form: signUp.checkEmailForm },
-    signUp.submitCheckEmail,
-  ),
-  screen("/signUp/inputPassword", "signUpInputPassword", { screen: signUp.inputPasswordScreen }),
-  form(
-    "/signUp/inputPassword",
-    "signUpInputPassword",
-    { screen: signUp.inputPasswordScreen, form: signUp.inputPasswordForm },
-    signUp.submitInputPassword,
-  ),
-  form(
-    "/signUp/inputPassword/back",
-    "signUpBackToEmail",
-    { screen: signUp.signUpStateScreen, form: emptyForm },
-    signUp.submitBackToEmail,
-  ),
-  screen("/signUp/confirmMail", "signUpConfirmMail", { screen: signUp.confirmMailScreen }),
-  form(
-    "/signUp/confirmMail",
-    "signUpConfirmMail",
-    { screen: signUp.confirmMailScreen, form: signUp.confirmMailForm },
-    signUp.submitConfirmMail,
-  ),
-  form(
-    "/signUp/confirmMail/resend",
-    "signUpResendCode",
-    { screen: signUp.confirmMailScreen, form: emptyForm },
-    signUp.submitResend,
-  ),
+  screen("/signUp/checkEmail", "signUpCheckEmail", checkEmail),
+  form("/signUp/checkEmail", "signUpCheckEmail", checkEmail),
+  screen("/signUp/inputPassword", "signUpInputPassword", inputPassword),
+  form("/signUp/inputPassword", "signUpInputPassword", inputPassword),
+  form("/signUp/inputPassword/back", "signUpBackToEmail", backToEmail),
+  screen("/signUp/confirmMail", "signUpConfirmMail", confirmMail),
+  form("/signUp/confirmMail", "signUpConfirmMail", confirmMail),
+  form("/signUp/confirmMail/resend", "signUpResendCode", resendCode),
 
   // Sign-in, second factor, forced new password.
-  screen("/signIn", "signIn", { screen: signInScreen }),
-  form("/signIn", "signIn", { screen: signInScreen, form: signInForm }, submitSignIn),
-  screen("/signIn/mfa", "signInMfa", { screen: signInMfaScreen }),
-  form("/signIn/mfa", "signInMfa", { screen: signInMfaScreen, form: signInMfaForm }, submitSignInMfa),
-  screen("/changePasswordInForceChangePassword", "forcedPassword", { screen: forcedPasswordScreen }),
-  form(
-    "/changePasswordInForceChangePassword",
-    "forcedPassword",
-    { screen: forcedPasswordScreen, form: forcedPasswordForm },
-    submitForcedPassword,
-  ),
+  screen("/signIn", "signIn", signIn),
+  form("/signIn", "signIn", signIn),
+  screen("/signIn/mfa", "signInMfa", signInMfa),
+  form("/signIn/mfa", "signInMfa", signInMfa),
+  screen("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
+  form("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
 
-  // Consent of the partner service.
-  endpoint("/:tenantId/consent", "consent", { pathTenant: true, query: consentQuery }, showConsent),
-  form("/:tenantId/consent", "consent", { pathTenant: true, screen: consentScreen, form: emptyForm }, submitConsent),
+  // Consent of the partner service: the link's challenge moves into a cookie, then the screen.
+  endpoint("/:tenantId/consent", "consent", { ...inPath, query: consentQuery }, showConsent),
+  form("/:tenantId/consent", "consent", consent, inPath),
 
-  // Password reset and initiation.
-  screen("/resetPassword", "resetPassword", { query: clientIdQuery, screen: resetPasswordScreen }),
-  screen("/resetPassword/sendMail", "resetPasswordSendMail", { query: clientIdQuery, screen: resetMailSentScreen }),
-  screen("/:tenantId/forgotPassword", "forgotPassword", {
-    pathTenant: true,
-    query: newPasswordQuery,
-    screen: newPasswordScreen("forgotPassword"),
-  }),
-  screen("/:tenantId/initiatePassword", "initiatePassword", {
-    pathTenant: true,
-    query: newPasswordQuery,
-    screen: newPasswordScreen("initiatePassword"),
-  }),
+  // Password reset and initiation (reached from mail links).
+  screen("/resetPassword", "resetPassword", resetPassword),
+  screen("/resetPassword/sendMail", "resetPasswordSendMail", resetMailSent),
+  screen("/:tenantId/forgotPassword", "forgotPassword", { ...inPath, ...forgotPassword }),
+  screen("/:tenantId/initiatePassword", "initiatePassword", { ...inPath, ...initiatePassword }),
 
   // Account changes for a signed-in user.
-  screen("/registerEmail", "registerEmail", { screen: registerEmailScreen }),
-  screen("/changePassword", "changePassword", { screen: changePasswordScreen }),
-  screen("/changeEmail", "changeEmail", { screen: changeEmailScreen }),
-  screen("/:tenantId/changeEmail", "changeEmailResult", {
-    pathTenant: true,
-    query: changeEmailResultQuery,
-    screen: changeEmailResultScreen,
-  }),
+  screen("/registerEmail", "registerEmail", registerEmail),
+  screen("/changePassword", "changePassword", changePassword),
+  screen("/changeEmail", "changeEmail", changeEmail),
+  screen("/:tenantId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
 
   // Two-factor setup.
-  screen("/mfa/setup", "mfaSetup", { screen: mfaSetupScreen }),
-  form("/mfa/setup/skip", "mfaSetupSkip", { screen: skipScreen, form: emptyForm }, skipMfaSetup),
-  screen("/mfa/setup/TOTP", "mfaSetupTotp", { screen: totpSetupScreen }),
-  screen("/mfa/setup/SMS", "mfaSetupSms", { screen: smsSetupScreen }),
+  screen("/mfa/setup", "mfaSetup", mfaSetup),
+  form("/mfa/setup/skip", "mfaSetupSkip", skipMfaSetup),
+  screen("/mfa/setup/TOTP", "mfaSetupTotp", totpSetup),
+  screen("/mfa/setup/SMS", "mfaSetupSms", smsSetup),
 
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => renderPage(c, <ErrorPage />)),

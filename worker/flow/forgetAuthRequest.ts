@@ -1,5 +1,8 @@
 import { getCookie } from "hono/cookie";
+import type { ReactElement } from "react";
+import type { z } from "zod";
 import type { AppContext } from "../context";
+import type { ScreenLoader } from "../routeKinds";
 import { clearSealed, sealedCookies } from "../session/cookies";
 
 /**
@@ -9,4 +12,18 @@ import { clearSealed, sealedCookies } from "../session/cookies";
  */
 export function forgetAuthRequest(c: AppContext): void {
   if (getCookie(c, sealedCookies.authRequest.name, "host") !== undefined) clearSealed(c, "authRequest");
+}
+
+/** A page of that list: its query checked by the route, the auth request forgotten, the page made from the query. */
+export function mailLinkScreen<Q extends z.ZodType>(
+  query: Q,
+  page: (query: z.infer<Q>) => ReactElement,
+): { query: Q; screen: ScreenLoader<undefined, z.infer<Q>> } {
+  return {
+    query,
+    screen: async (c, checked) => {
+      forgetAuthRequest(c);
+      return { state: undefined, page: page(checked) };
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { ChangePasswordInForceChangePassword } from "../../pages/ChangePasswordI
 import type { AppContext } from "../context";
 import { loginStep } from "../flow/continueLogin";
 import { brandRules, ruleField } from "../formFields";
-import type { FormHandler, ScreenLoader } from "../routeKinds";
+import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
 
@@ -12,7 +12,7 @@ import type { SignInSession } from "../session/state";
 
 type ForcedState = SignInSession & { forceChangePassword: { session: string } };
 
-export const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
+const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
   const signIn = await readSealed(c, "signIn");
   if (!signIn?.forceChangePassword) return undefined;
   return {
@@ -21,13 +21,15 @@ export const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
   };
 };
 
-export const forcedPasswordForm = (c: AppContext) => z.object({ newPassword: ruleField("password", brandRules(c)) });
-
-export const submitForcedPassword: FormHandler<ForcedState, typeof forcedPasswordForm> = (c, { state, form, show }) =>
-  loginStep(
-    c,
-    state,
-    { flow: "new_password", session: state.forceChangePassword.session, password: form.newPassword },
-    show,
-    () => undefined,
-  );
+export const forcedPassword = formStep({
+  screen: forcedPasswordScreen,
+  form: (c: AppContext) => z.object({ newPassword: ruleField("password", brandRules(c)) }),
+  submit: (c, { state, form, show }) => {
+    const body = {
+      flow: "new_password",
+      session: state.forceChangePassword.session,
+      password: form.newPassword,
+    } as const;
+    return loginStep(c, state, body, show, () => undefined);
+  },
+});

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { Consent } from "../../pages/Consent";
 import type { AppContext } from "../context";
-import type { emptyForm } from "../formFields";
+import { emptyForm } from "../formFields";
 import { acceptConsent } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { challengeValue, queryValue, scopeValue } from "../queryParams";
 import { parameterProblem, renderPage } from "../render";
-import type { FormHandler, ScreenLoader } from "../routeKinds";
+import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
 import type { ConsentState } from "../session/state";
 
@@ -20,7 +20,7 @@ export const consentQuery = z.union([
   z.object({ client_id: queryValue.optional(), scope: scopeValue.optional(), consent_challenge: z.never().optional() }),
 ]);
 
-export const consentScreen: ScreenLoader<ConsentState> = async (c) => {
+const consentScreen: ScreenLoader<ConsentState> = async (c) => {
   const consent = await readSealed(c, "consent");
   return consent ? { state: consent, page: <Consent clientId={consent.clientId} /> } : undefined;
 };
@@ -36,11 +36,16 @@ export async function showConsent(c: AppContext, query: z.infer<typeof consentQu
   return c.redirect(`${page}?${new URLSearchParams({ client_id: clientId, scope })}`, 303);
 }
 
-export const submitConsent: FormHandler<ConsentState, typeof emptyForm> = async (c, { state, show }) => {
-  const agreed = await acceptConsent(c, state.consentChallenge, state.scope.split(" ").filter(Boolean), deviceId(c));
-  if (!agreed.ok) return show(failure(agreed));
-  // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
-  clearSealed(c, "consent");
-  // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
-  return continueTo(c, agreed.data.redirect_to, show, "unexpectedError");
-};
+export const consent = formStep({
+  screen: consentScreen,
+  form: emptyForm,
+  submit: async (c, { state, show }) => {
+    const scopes = state.scope.split(" ").filter(Boolean);
+    const agreed = await acceptConsent(c, state.consentChallenge, scopes, deviceId(c));
+    if (!agreed.ok) return show(failure(agreed));
+    // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
+    clearSealed(c, "consent");
+    // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
+    return continueTo(c, agreed.data.redirect_to, show, "unexpectedError");
+  },
+});

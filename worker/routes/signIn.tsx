@@ -6,7 +6,7 @@ import { loginStep } from "../flow/continueLogin";
 import { systemTransferNotice } from "../flow/systemTransfer";
 import { brandRules, ruleField } from "../formFields";
 import { isRefusal, isSystemTransfer } from "../identity/outcomes";
-import type { FormHandler, ScreenLoader } from "../routeKinds";
+import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 
 // SPEC §2 SignIn, §4: login ID and password. Reached from the OAuth2 server's login URL (the sign-in cookie)
@@ -17,7 +17,7 @@ interface SignInState {
   clientId: string | undefined;
 }
 
-export const signInScreen: ScreenLoader<SignInState> = async (c) => {
+const signInScreen: ScreenLoader<SignInState> = async (c) => {
   const [signIn, signUp, authRequest] = await Promise.all([
     readSealed(c, "signIn"),
     readSealed(c, "signUp"),
@@ -30,19 +30,20 @@ export const signInScreen: ScreenLoader<SignInState> = async (c) => {
   return { state: { loginChallenge, clientId }, page: <SignIn clientId={clientId} username={username} /> };
 };
 
-export const signInForm = (c: AppContext) =>
-  z.object({ username: ruleField("loginId"), password: ruleField("password", brandRules(c)) });
-
-export const submitSignIn: FormHandler<SignInState, typeof signInForm> = (c, { state, form, show }) =>
-  loginStep(
-    c,
-    { loginChallenge: state.loginChallenge, username: form.username },
-    { flow: "email_password", ...form },
-    show,
-    (outcome) => {
-      if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
-      // A locked account answers exactly like a wrong password (SPEC §8 failed login).
-      if (isRefusal(outcome)) return show({ modal: "loginFailed" });
-      return undefined;
-    },
-  );
+export const signIn = formStep({
+  screen: signInScreen,
+  form: (c: AppContext) => z.object({ username: ruleField("loginId"), password: ruleField("password", brandRules(c)) }),
+  submit: (c, { state, form, show }) =>
+    loginStep(
+      c,
+      { loginChallenge: state.loginChallenge, username: form.username },
+      { flow: "email_password", ...form },
+      show,
+      (outcome) => {
+        if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
+        // A locked account answers exactly like a wrong password (SPEC §8 failed login).
+        if (isRefusal(outcome)) return show({ modal: "loginFailed" });
+        return undefined;
+      },
+    ),
+});

@@ -4,7 +4,7 @@ import { authStartHref } from "../flow/authorization";
 import { loginStep } from "../flow/continueLogin";
 import { ruleField } from "../formFields";
 import { isRefusal } from "../identity/outcomes";
-import type { FormHandler, ScreenLoader } from "../routeKinds";
+import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
 
@@ -12,7 +12,7 @@ import type { SignInSession } from "../session/state";
 
 type MfaState = SignInSession & { mfa: NonNullable<SignInSession["mfa"]> };
 
-export const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
+const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
   const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
   if (!signIn?.mfa) return undefined;
   const restartHref = authRequest ? authStartHref(authRequest) : undefined;
@@ -22,15 +22,17 @@ export const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
   };
 };
 
-export const signInMfaForm = () => z.object({ mfaCode: ruleField("code") });
-
-export const submitSignInMfa: FormHandler<MfaState, typeof signInMfaForm> = (c, { state, form, show }) => {
-  const { type, session } = state.mfa;
-  const flow = type === "SMS" ? "mfa_sms" : "mfa_totp";
-  return loginStep(c, state, { flow, session, code: form.mfaCode }, show, (outcome) => {
-    if (!isRefusal(outcome)) return undefined;
-    // The session survives a wrong code (the user may try again); an expired code needs a new login.
-    const error = !outcome.ok && outcome.problem.type === "expired_code" ? "mfaCode.expired" : "mfaCode.wrong";
-    return show({ form: { values: {}, errors: { mfaCode: error } }, status: 401 });
-  });
-};
+export const signInMfa = formStep({
+  screen: signInMfaScreen,
+  form: () => z.object({ mfaCode: ruleField("code") }),
+  submit: (c, { state, form, show }) => {
+    const { type, session } = state.mfa;
+    const flow = type === "SMS" ? "mfa_sms" : "mfa_totp";
+    return loginStep(c, state, { flow, session, code: form.mfaCode }, show, (outcome) => {
+      if (!isRefusal(outcome)) return undefined;
+      // The session survives a wrong code (the user may try again); an expired code needs a new login.
+      const error = !outcome.ok && outcome.problem.type === "expired_code" ? "mfaCode.expired" : "mfaCode.wrong";
+      return show({ form: { values: {}, errors: { mfaCode: error } }, status: 401 });
+    });
+  },
+});

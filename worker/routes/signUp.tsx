@@ -4,12 +4,12 @@ import { SignUpConfirmMail } from "../../pages/SignUpConfirmMail";
 import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import type { AppContext } from "../context";
 import { authStartHref } from "../flow/authorization";
-import { brandRules, type emptyForm, ruleField } from "../formFields";
+import { brandRules, emptyForm, ruleField } from "../formFields";
 import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import type { Show } from "../render";
-import type { FormHandler, ScreenLoader } from "../routeKinds";
+import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { SignUpSession } from "../session/state";
 
@@ -27,66 +27,64 @@ function showFailure(c: AppContext, outcome: Outcome<unknown>, show: Show): Prom
 }
 
 /** The e-mail step accepts the sign-up state or, from the sign-in screen's link, the sign-in state's challenge. */
-export const checkEmailScreen: ScreenLoader<{ loginChallenge: string }> = async (c) => {
-  const [signUp, signIn] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "signIn")]);
-  const loginChallenge = signUp?.loginChallenge ?? signIn?.loginChallenge;
-  return loginChallenge ? { state: { loginChallenge }, page: <SignUpCheckEmail /> } : undefined;
-};
-
-export const checkEmailForm = () => z.object({ email: ruleField("email") });
-
-export const submitCheckEmail: FormHandler<{ loginChallenge: string }, typeof checkEmailForm> = async (
-  c,
-  { state: { loginChallenge }, form: { email }, show },
-) => {
-  const outcome = await registerCheckEmail(c, loginChallenge, email);
-  if (!outcome.ok) return showFailure(c, outcome, show);
-  if (outcome.data.registered) return show({ modal: "alreadyRegistered" });
-  // A fresh e-mail starts the sign-up over: any username of an earlier attempt is dropped.
-  await writeSealed(c, "signUp", { loginChallenge, email });
-  return c.redirect("/signUp/inputPassword", 303);
-};
+export const checkEmail = formStep({
+  screen: async (c) => {
+    const [signUp, signIn] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "signIn")]);
+    const loginChallenge = signUp?.loginChallenge ?? signIn?.loginChallenge;
+    return loginChallenge ? { state: { loginChallenge }, page: <SignUpCheckEmail /> } : undefined;
+  },
+  form: () => z.object({ email: ruleField("email") }),
+  submit: async (c, { state: { loginChallenge }, form: { email }, show }) => {
+    const outcome = await registerCheckEmail(c, loginChallenge, email);
+    if (!outcome.ok) return showFailure(c, outcome, show);
+    if (outcome.data.registered) return show({ modal: "alreadyRegistered" });
+    // A fresh e-mail starts the sign-up over: any username of an earlier attempt is dropped.
+    await writeSealed(c, "signUp", { loginChallenge, email });
+    return c.redirect("/signUp/inputPassword", 303);
+  },
+});
 
 type WithEmail = SignUpSession & { email: string };
 
 /** The password step shows the e-mail of the sign-up state, read-only; the form's e-mail is never used. */
-export const inputPasswordScreen: ScreenLoader<WithEmail> = async (c) => {
+const inputPasswordScreen: ScreenLoader<WithEmail> = async (c) => {
   const signUp = await readSealed(c, "signUp");
   if (!signUp?.email) return undefined;
   return { state: { ...signUp, email: signUp.email }, page: <SignUpInputPassword email={signUp.email} /> };
 };
 
-export const inputPasswordForm = (c: AppContext) => z.object({ password: ruleField("password", brandRules(c)) });
-
-export const submitInputPassword: FormHandler<WithEmail, typeof inputPasswordForm> = async (
-  c,
-  { state: { loginChallenge, email }, form, show },
-) => {
-  const outcome = await register(c, loginChallenge, email, form.password);
-  if (outcome.ok) {
-    await writeSealed(c, "signUp", { loginChallenge, email, username: outcome.data.username });
-    return c.redirect("/signUp/confirmMail", 303);
-  }
-  if (outcome.problem.type === "already_registered") return show({ modal: "alreadyRegistered" });
-  return showFailure(c, outcome, show);
-};
+export const inputPassword = formStep({
+  screen: inputPasswordScreen,
+  form: (c: AppContext) => z.object({ password: ruleField("password", brandRules(c)) }),
+  submit: async (c, { state: { loginChallenge, email }, form, show }) => {
+    const outcome = await register(c, loginChallenge, email, form.password);
+    if (outcome.ok) {
+      await writeSealed(c, "signUp", { loginChallenge, email, username: outcome.data.username });
+      return c.redirect("/signUp/confirmMail", 303);
+    }
+    if (outcome.problem.type === "already_registered") return show({ modal: "alreadyRegistered" });
+    return showFailure(c, outcome, show);
+  },
+});
 
 /** 'Back to the e-mail' works from any sign-up state. */
-export const signUpStateScreen: ScreenLoader<SignUpSession> = async (c) => {
-  const signUp = await readSealed(c, "signUp");
-  return signUp ? { state: signUp, page: <SignUpInputPassword email={signUp.email} /> } : undefined;
-};
-
-export const submitBackToEmail: FormHandler<SignUpSession, typeof emptyForm> = async (c, { state }) => {
-  // SPEC §2: going back deletes what was entered; the challenge stays for the next e-mail.
-  await writeSealed(c, "signUp", { loginChallenge: state.loginChallenge });
-  return c.redirect("/signUp/checkEmail", 303);
-};
+export const backToEmail = formStep({
+  screen: async (c) => {
+    const signUp = await readSealed(c, "signUp");
+    return signUp ? { state: signUp, page: <SignUpInputPassword email={signUp.email} /> } : undefined;
+  },
+  form: emptyForm,
+  submit: async (c, { state }) => {
+    // SPEC §2: going back deletes what was entered; the challenge stays for the next e-mail.
+    await writeSealed(c, "signUp", { loginChallenge: state.loginChallenge });
+    return c.redirect("/signUp/checkEmail", 303);
+  },
+});
 
 type WithUsername = SignUpSession & { username: string };
 
 /** The code step; 'fix the e-mail' restarts the app's authorization when the auth request is still stored. */
-export const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
+const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
   const [signUp, authRequest] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "authRequest")]);
   if (!signUp?.username) return undefined;
   const restartHref = authRequest ? authStartHref(authRequest) : undefined;
@@ -96,28 +94,31 @@ export const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
   };
 };
 
-export const confirmMailForm = () => z.object({ code: ruleField("code") });
+export const confirmMail = formStep({
+  screen: confirmMailScreen,
+  form: () => z.object({ code: ruleField("code") }),
+  submit: async (c, { state, form, show }) => {
+    const outcome = await registerConfirm(c, state.loginChallenge, state.username, form.code);
+    if (outcome.ok) {
+      // The challenge is spent once the upstream accepts the code; cleared before continueTo builds its response.
+      clearSealed(c, "signUp");
+      return continueTo(c, outcome.data.redirect_to, show);
+    }
+    if (isRefusal(outcome)) {
+      const error = outcome.problem.type === "expired_code" ? "code.expired" : "code.wrong";
+      return show({ form: { values: {}, errors: { code: error } }, status: 401 });
+    }
+    return showFailure(c, outcome, show);
+  },
+});
 
-export const submitConfirmMail: FormHandler<WithUsername, typeof confirmMailForm> = async (
-  c,
-  { state, form, show },
-) => {
-  const outcome = await registerConfirm(c, state.loginChallenge, state.username, form.code);
-  if (outcome.ok) {
-    // The challenge is spent once the upstream accepts the code; cleared before continueTo builds its response.
-    clearSealed(c, "signUp");
-    return continueTo(c, outcome.data.redirect_to, show);
-  }
-  if (isRefusal(outcome)) {
-    const error = outcome.problem.type === "expired_code" ? "code.expired" : "code.wrong";
-    return show({ form: { values: {}, errors: { code: error } }, status: 401 });
-  }
-  return showFailure(c, outcome, show);
-};
-
-export const submitResend: FormHandler<WithUsername, typeof emptyForm> = async (c, { state, show }) => {
-  const outcome = await registerResend(c, state.loginChallenge, state.username);
-  if (!outcome.ok) return showFailure(c, outcome, show);
-  // The code screen already says a code went to the address; the new code replaces the old one upstream.
-  return c.redirect("/signUp/confirmMail", 303);
-};
+export const resendCode = formStep({
+  screen: confirmMailScreen,
+  form: emptyForm,
+  submit: async (c, { state, show }) => {
+    const outcome = await registerResend(c, state.loginChallenge, state.username);
+    if (!outcome.ok) return showFailure(c, outcome, show);
+    // The code screen already says a code went to the address; the new code replaces the old one upstream.
+    return c.redirect("/signUp/confirmMail", 303);
+  },
+});
