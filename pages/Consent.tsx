@@ -1,6 +1,7 @@
 import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { usePage } from "./layout/PageContext";
+import { PostButton } from "./layout/PostButton";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 
@@ -25,13 +26,10 @@ export function Consent({ clientId = "" }: { clientId?: string | undefined }) {
         <li>{text.dataBalance}</li>
       </ul>
       <p>{text.confirm}</p>
-      <form method="post" action={`/${brand.id}/consent`}>
-        {/* The consent challenge and scope stay in the sealed consent cookie, never in the page. */}
-        <input type="hidden" name="client_id" value={clientId} />
-        <button type="submit" className="button">
-          {buttonLabels.agree}
-        </button>
-      </form>
+      {/* The consent challenge and scope stay in the sealed consent cookie, never in the page. */}
+      <PostButton action={`/${brand.id}/consent`} fields={{ client_id: clientId }}>
+        {buttonLabels.agree}
+      </PostButton>
     </Card>
   );
 }

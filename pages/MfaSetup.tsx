@@ -1,6 +1,8 @@
+import type { ReactNode } from "react";
 import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { usePage } from "./layout/PageContext";
+import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
 /** SPEC §2 MFASetup: one button per second factor the brand allows; 'set up later' only where NONE is allowed. */
@@ -13,11 +15,9 @@ export function MfaSetup() {
       links={
         <>
           {brand.mfaTypes.includes("NONE") ? (
-            <form method="post" action="/mfa/setup/skip">
-              <button type="submit" className="link-button">
-                {text.later}
-              </button>
-            </form>
+            <PostButton action="/mfa/setup/skip" look="link">
+              {text.later}
+            </PostButton>
           ) : null}
           <SupportLink />
         </>
@@ -36,6 +36,35 @@ export function MfaSetup() {
           </a>
         ) : null}
       </div>
+    </Card>
+  );
+}
+
+/** The card of a factor's setup screen (TOTP, SMS): its own support message and a way back to the choice. */
+export function MfaFactorCard({
+  title,
+  factor,
+  modals,
+  children,
+}: {
+  title: string;
+  factor: "totp" | "sms";
+  modals?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card
+      title={title}
+      support={factor}
+      links={
+        <>
+          <a href="/mfa/setup">{screens.mfaSetup.backToChoice}</a>
+          <SupportLink />
+        </>
+      }
+      modals={modals}
+    >
+      {children}
     </Card>
   );
 }

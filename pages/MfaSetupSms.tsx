@@ -1,9 +1,8 @@
 import SubmitButton from "../islands/SubmitButton";
 import { buttonLabels, screens } from "../messages/ja";
-import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
-import { SupportLink } from "./layout/SupportModal";
+import { MfaFactorCard } from "./MfaSetup";
 
 const PHONE_FORM_ID = "sms-phone-form";
 
@@ -14,15 +13,9 @@ const PHONE_FORM_ID = "sms-phone-form";
 export function MfaSetupSms() {
   const text = screens.mfaSetupSms;
   return (
-    <Card
+    <MfaFactorCard
       title={text.title}
-      support="sms"
-      links={
-        <>
-          <a href="/mfa/setup">{screens.mfaSetup.backToChoice}</a>
-          <SupportLink />
-        </>
-      }
+      factor="sms"
       modals={
         <CatalogueModal
           name="smsSendWarning"
@@ -49,6 +42,6 @@ export function MfaSetupSms() {
         <Field preset="mfaOtpCode" />
         <SubmitButton label="set" />
       </form>
-    </Card>
+    </MfaFactorCard>
   );
 }

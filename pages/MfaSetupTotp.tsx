@@ -1,10 +1,9 @@
 import SubmitButton from "../islands/SubmitButton";
 import { screens } from "../messages/ja";
-import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { QrCode } from "./layout/QrCode";
 import { Spinner } from "./layout/Spinner";
-import { SupportLink } from "./layout/SupportModal";
+import { MfaFactorCard } from "./MfaSetup";
 
 export interface TotpSecret {
   /** The base32 secret the user may type into the app instead of scanning. */
@@ -22,16 +21,7 @@ export interface MfaSetupTotpProps {
 export function MfaSetupTotp({ secret }: MfaSetupTotpProps) {
   const text = screens.mfaSetupTotp;
   return (
-    <Card
-      title={text.title}
-      support="totp"
-      links={
-        <>
-          <a href="/mfa/setup">{screens.mfaSetup.backToChoice}</a>
-          <SupportLink />
-        </>
-      }
-    >
+    <MfaFactorCard title={text.title} factor="totp">
       <ol className="steps">
         {text.steps.map((step) => (
           <li key={step}>{step}</li>
@@ -48,6 +38,6 @@ export function MfaSetupTotp({ secret }: MfaSetupTotpProps) {
         <Field preset="mfaOtpCode" />
         <SubmitButton label="set" />
       </form>
-    </Card>
+    </MfaFactorCard>
   );
 }

@@ -3,6 +3,7 @@ import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { serviceTopUrl, usePage } from "./layout/PageContext";
+import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
 export interface SignUpConfirmMailProps {
@@ -21,11 +22,9 @@ export function SignUpConfirmMail({ email, restartHref }: SignUpConfirmMailProps
       title={text.title}
       links={
         <>
-          <form method="post" action="/signUp/confirmMail/resend">
-            <button type="submit" className="link-button">
-              {text.resend}
-            </button>
-          </form>
+          <PostButton action="/signUp/confirmMail/resend" look="link">
+            {text.resend}
+          </PostButton>
           <a href={restartHref ?? serviceTopUrl(page)}>{text.fixEmail}</a>
           <SupportLink />
         </>

@@ -3,6 +3,7 @@ import { buttonLabels, common, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
+import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
 /** SPEC §2 SignUpInputPassword: the e-mail read-only, a new password with its live checklist. */
@@ -22,11 +23,7 @@ export function SignUpInputPassword({ email = "" }: { email?: string }) {
           name="signUpBackWarning"
           actions={
             <>
-              <form method="post" action="/signUp/inputPassword/back">
-                <button type="submit" className="button">
-                  {buttonLabels.move}
-                </button>
-              </form>
+              <PostButton action="/signUp/inputPassword/back">{buttonLabels.move}</PostButton>
               <button
                 type="button"
                 className="button button--secondary"
