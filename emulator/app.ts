@@ -1,16 +1,16 @@
 import { Hono } from "hono";
-import { account } from "./account";
-import { emulatorNow } from "./clock";
-import { consent } from "./consent";
-import type { EmulatorHono, Services } from "./context";
-import { devEndpoints } from "./devEndpoints";
-import { playFault } from "./faults";
-import { login } from "./login";
-import { oauth2 } from "./oauth2";
-import { passwordReset } from "./passwordReset";
-import { Problem } from "./problem";
-import { signUp } from "./signUp";
-import { siteOrigin } from "./siteOrigin";
+import { Problem } from "./contract/problem";
+import { account } from "./routes/account";
+import { consent } from "./routes/consent";
+import type { EmulatorHono, Services } from "./routes/context";
+import { devEndpoints } from "./routes/devEndpoints";
+import { login } from "./routes/login";
+import { oauth2 } from "./routes/oauth2";
+import { passwordReset } from "./routes/passwordReset";
+import { signUp } from "./routes/signUp";
+import { siteOrigin } from "./routes/siteOrigin";
+import { emulatorNow } from "./state/clock";
+import { playFault } from "./state/faults";
 
 /** The emulator's routes, run inside the state object so every call sees one consistent store. */
 export function createApp(services: Services): Hono<EmulatorHono> {

@@ -1,14 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Hono } from "hono";
 import { createApp } from "./app";
-import type { EmulatorHono } from "./context";
+import { loadSigningKey, type SigningKey } from "./crypto/signingKey";
 import type { EmulatorEnv } from "./env";
-import { Faults } from "./faults";
-import { Outbox } from "./outbox";
-import { loadSigningKey, type SigningKey } from "./signingKey";
-import { migrate } from "./store";
-import { Tickets } from "./tickets";
-import { Users } from "./users";
+import type { EmulatorHono } from "./routes/context";
+import { Faults } from "./state/faults";
+import { Outbox } from "./state/outbox";
+import { migrate } from "./state/store";
+import { Tickets } from "./state/tickets";
+import { Users } from "./state/users";
 
 /** All emulator state, in one SQLite-backed object named "global": calls are serialised, no races. */
 export class IdentityState extends DurableObject<EmulatorEnv> {

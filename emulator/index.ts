@@ -1,5 +1,5 @@
 import type { EmulatorEnv } from "./env";
-import { dropHeader } from "./faults";
+import { dropHeader } from "./state/faults";
 
 export { IdentityState } from "./identityState";
 

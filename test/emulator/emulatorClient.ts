@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
-import { appRedirectUri, findClient } from "../../emulator/clients";
-import type { OutboxItem } from "../../emulator/outbox";
+import { appRedirectUri, findClient } from "../../emulator/contract/clients";
+import type { OutboxItem } from "../../emulator/state/outbox";
 import { sampleClientIds } from "../../themes/data/clients";
 
 /** The site's origin as the emulator sees it when no X-Forwarded-* headers come along (SITE_ORIGIN). */

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { findClient } from "./clients";
+import { findClient } from "../contract/clients";
+import { lifetimes } from "../contract/lifetimes";
+import { mailCatalogue } from "../contract/mailCatalogue";
+import { passwordProblem } from "../contract/passwordPolicy";
+import { problems } from "../contract/problem";
+import { hashPassword } from "../crypto/passwordHash";
+import { sixDigitCode } from "../crypto/randomValues";
+import { redeemCode } from "../state/tickets";
 import type { EmulatorHono } from "./context";
-import { lifetimes } from "./lifetimes";
-import { mailCatalogue } from "./mailCatalogue";
-import { hashPassword } from "./passwordHash";
-import { passwordProblem } from "./passwordPolicy";
-import { problems } from "./problem";
-import { sixDigitCode } from "./randomValues";
 import { jsonBody } from "./requestBody";
-import { redeemCode } from "./tickets";
 
 const clientId = z.string().min(1).max(128);
 const loginId = z.string().min(1).max(256);

@@ -1,5 +1,5 @@
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import { readMeta, writeMeta } from "./store";
+import { readMeta, writeMeta } from "../state/store";
 
 export interface SigningKey {
   kid: string;

@@ -1,17 +1,17 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { findClient } from "../contract/clients";
+import { lifetimes } from "../contract/lifetimes";
+import { mailCatalogue } from "../contract/mailCatalogue";
+import { passwordProblem } from "../contract/passwordPolicy";
+import { problems } from "../contract/problem";
+import { hashPassword } from "../crypto/passwordHash";
+import { sixDigitCode } from "../crypto/randomValues";
+import { redeemCode, requireLive } from "../state/tickets";
+import { newUser } from "../state/users";
 import { acceptLogin } from "./authorizationFlow";
-import { findClient } from "./clients";
 import type { EmulatorHono } from "./context";
-import { lifetimes } from "./lifetimes";
-import { mailCatalogue } from "./mailCatalogue";
-import { hashPassword } from "./passwordHash";
-import { passwordProblem } from "./passwordPolicy";
-import { problems } from "./problem";
-import { sixDigitCode } from "./randomValues";
 import { jsonBody } from "./requestBody";
-import { redeemCode, requireLive } from "./tickets";
-import { newUser } from "./users";
 
 type EmulatorContext = Context<EmulatorHono>;
 

@@ -1,19 +1,19 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { findClient, type OAuthClient } from "../contract/clients";
+import { lifetimes } from "../contract/lifetimes";
+import { mailCatalogue } from "../contract/mailCatalogue";
+import { passwordProblem } from "../contract/passwordPolicy";
+import { problems } from "../contract/problem";
+import { hashPassword, verifyPassword } from "../crypto/passwordHash";
+import { randomToken, sixDigitCode } from "../crypto/randomValues";
+import { verifyAccessToken } from "../crypto/tokens";
+import { newTotpSecret, totpValidates } from "../crypto/totp";
+import { redeemCode, sameCode } from "../state/tickets";
+import type { User } from "../state/users";
 import { redirect } from "./authorizationFlow";
-import { findClient, type OAuthClient } from "./clients";
 import type { EmulatorHono } from "./context";
-import { lifetimes } from "./lifetimes";
-import { mailCatalogue } from "./mailCatalogue";
-import { hashPassword, verifyPassword } from "./passwordHash";
-import { passwordProblem } from "./passwordPolicy";
-import { problems } from "./problem";
-import { randomToken, sixDigitCode } from "./randomValues";
 import { jsonBody } from "./requestBody";
-import { redeemCode, sameCode } from "./tickets";
-import { verifyAccessToken } from "./tokens";
-import { newTotpSecret, totpValidates } from "./totp";
-import type { User } from "./users";
 
 type EmulatorContext = Context<EmulatorHono>;
 

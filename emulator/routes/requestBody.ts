@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { problems } from "./problem";
+import { problems } from "../contract/problem";
 
 /** Names the fields that failed, never their values (they may be passwords). */
 export function describeIssues(error: z.ZodError): string {

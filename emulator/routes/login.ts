@@ -1,18 +1,18 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { findClient } from "../contract/clients";
+import { lifetimes, maxFailedPasswords } from "../contract/lifetimes";
+import { mailCatalogue } from "../contract/mailCatalogue";
+import { passwordProblem } from "../contract/passwordPolicy";
+import { Problem, problems } from "../contract/problem";
+import { hashPassword, verifyPassword } from "../crypto/passwordHash";
+import { randomToken, sixDigitCode } from "../crypto/randomValues";
+import { totpValidates } from "../crypto/totp";
+import { redeemCode, requireLive, type TicketKinds } from "../state/tickets";
+import type { User } from "../state/users";
 import { acceptLogin, endBrowserSession } from "./authorizationFlow";
-import { findClient } from "./clients";
 import type { EmulatorHono } from "./context";
-import { lifetimes, maxFailedPasswords } from "./lifetimes";
-import { mailCatalogue } from "./mailCatalogue";
-import { hashPassword, verifyPassword } from "./passwordHash";
-import { passwordProblem } from "./passwordPolicy";
-import { Problem, problems } from "./problem";
-import { randomToken, sixDigitCode } from "./randomValues";
 import { jsonBody } from "./requestBody";
-import { redeemCode, requireLive, type TicketKinds } from "./tickets";
-import { totpValidates } from "./totp";
-import type { User } from "./users";
 
 type EmulatorContext = Context<EmulatorHono>;
 

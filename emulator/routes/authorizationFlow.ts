@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { type AuthorizationRequest, resumeUrl } from "./authorizationRequest";
-import { findClient } from "./clients";
+import { type AuthorizationRequest, resumeUrl } from "../contract/authorizationRequest";
+import { findClient } from "../contract/clients";
+import { lifetimes } from "../contract/lifetimes";
+import { randomToken } from "../crypto/randomValues";
 import type { EmulatorHono } from "./context";
-import { lifetimes } from "./lifetimes";
-import { randomToken } from "./randomValues";
 
 type EmulatorContext = Context<EmulatorHono>;
 

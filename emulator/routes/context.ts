@@ -1,10 +1,10 @@
 import type { Hono } from "hono";
-import type { EmulatorEnv } from "./env";
-import type { Faults } from "./faults";
-import type { Outbox } from "./outbox";
-import type { SigningKey } from "./signingKey";
-import type { Tickets } from "./tickets";
-import type { Users } from "./users";
+import type { SigningKey } from "../crypto/signingKey";
+import type { EmulatorEnv } from "../env";
+import type { Faults } from "../state/faults";
+import type { Outbox } from "../state/outbox";
+import type { Tickets } from "../state/tickets";
+import type { Users } from "../state/users";
 
 /** The state object's stores, built once per Durable Object instance. */
 export interface Services {

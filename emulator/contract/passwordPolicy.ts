@@ -1,6 +1,6 @@
-import { passwordChecklist } from "../forms/rules";
-import type { PasswordCheck } from "../messages/ja";
-import { rawBrands } from "../themes/data/brands";
+import { passwordChecklist } from "../../forms/rules";
+import type { PasswordCheck } from "../../messages/ja";
+import { rawBrands } from "../../themes/data/brands";
 
 // The upstream enforces the same SPEC §5 rules the site's forms check, so it shares their one definition,
 // and reads each service's password rules from the same brand data.

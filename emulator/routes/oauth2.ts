@@ -1,5 +1,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { authorizationQuerySchema, toAuthorizationRequest } from "../contract/authorizationRequest";
+import { findClient, registeredRedirectUris } from "../contract/clients";
+import { lifetimes } from "../contract/lifetimes";
+import { base64url } from "../crypto/base64url";
+import { randomToken } from "../crypto/randomValues";
+import { accessTokenLifetimeSeconds, signAccessToken, signIdToken } from "../crypto/tokens";
+import { sameCode, type TicketKinds } from "../state/tickets";
 import {
   browserSessionUser,
   continueAuthorization,
@@ -8,15 +15,8 @@ import {
   redirectWithError,
   startBrowserSession,
 } from "./authorizationFlow";
-import { authorizationQuerySchema, toAuthorizationRequest } from "./authorizationRequest";
-import { base64url } from "./base64url";
-import { findClient, registeredRedirectUris } from "./clients";
 import type { EmulatorHono } from "./context";
-import { lifetimes } from "./lifetimes";
-import { randomToken } from "./randomValues";
 import { describeIssues, queryParams } from "./requestBody";
-import { sameCode, type TicketKinds } from "./tickets";
-import { accessTokenLifetimeSeconds, signAccessToken, signIdToken } from "./tokens";
 
 type EmulatorContext = Context<EmulatorHono>;
 

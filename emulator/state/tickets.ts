@@ -1,5 +1,5 @@
-import type { AuthorizationRequest } from "./authorizationRequest";
-import { problems } from "./problem";
+import type { AuthorizationRequest } from "../contract/authorizationRequest";
+import { problems } from "../contract/problem";
 
 /**
  * Every single-use, expiring thing the emulator hands out, by kind: challenges, verifiers,

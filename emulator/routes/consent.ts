@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { findClient } from "../contract/clients";
+import { problems } from "../contract/problem";
+import { requireLive } from "../state/tickets";
 import { acceptConsent } from "./authorizationFlow";
-import { findClient } from "./clients";
 import type { EmulatorHono } from "./context";
-import { problems } from "./problem";
 import { jsonBody } from "./requestBody";
-import { requireLive } from "./tickets";
 
 const challenge = z.string().min(1).max(4096);
 

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { oauthClients, registeredRedirectUris } from "./clients";
-import { clockOffset, setClockOffset } from "./clock";
+import { oauthClients, registeredRedirectUris } from "../contract/clients";
+import { Problem, problems } from "../contract/problem";
+import { hashPassword } from "../crypto/passwordHash";
+import { clockOffset, setClockOffset } from "../state/clock";
+import { compilePattern, faultSchema } from "../state/faults";
+import { resetState } from "../state/store";
+import { newUser, type User } from "../state/users";
 import type { EmulatorHono } from "./context";
-import { compilePattern, faultSchema } from "./faults";
 import { outboxPage, outboxStyles } from "./outboxPage";
-import { hashPassword } from "./passwordHash";
-import { Problem, problems } from "./problem";
 import { jsonBody } from "./requestBody";
-import { resetState } from "./store";
-import { newUser, type User } from "./users";
 
 const seedUserSchema = z.object({
   email: z.email().max(254),

@@ -1,4 +1,4 @@
-import type { OutboxItem } from "./outbox";
+import type { OutboxItem } from "../state/outbox";
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

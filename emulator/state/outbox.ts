@@ -1,4 +1,4 @@
-import type { Message } from "./mailCatalogue";
+import type { Message } from "../contract/mailCatalogue";
 
 export interface OutboxItem {
   to: string;

@@ -1,5 +1,5 @@
-import { rawBrands } from "../themes/data/brands";
-import { clients as clientServices } from "../themes/data/clients";
+import { rawBrands } from "../../themes/data/brands";
+import { clients as clientServices } from "../../themes/data/clients";
 
 /** An OAuth2 client as the emulator registers it: public, PKCE S256 only, no secret. */
 export interface OAuthClient {
