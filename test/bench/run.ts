@@ -7,7 +7,7 @@ import { type SealedCookieName, sealedCookies } from "../../worker/session/cooki
 import { parseSessionKeys } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
-import { type ScreenState, screenCases } from "../screens";
+import { type ScreenState, screenCases } from "../support/screens";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page against a static asset
 // on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
-import { type SealedCookieName, type SealedState, sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { seal } from "../../worker/session/sealed";
+import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
+import { sealedCookie as sealed } from "../support/forms";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 
 export function launchChromium(): Promise<Browser> {
@@ -18,10 +17,8 @@ function devSessionKeys(): string {
 }
 
 /** A Cookie header value holding one sealed state, as the worker itself would have written it. */
-export async function sealedCookie<N extends SealedCookieName>(which: N, value: SealedState<N>): Promise<string> {
-  const spec = sealedCookies[which];
-  const token = await seal(spec.name, value, { keys: parseSessionKeys(devSessionKeys()), ttlSeconds: 600 });
-  return `__Host-${spec.name}=${token}`;
+export function sealedCookie<N extends SealedCookieName>(which: N, value: SealedState<N>): Promise<string> {
+  return sealed(devSessionKeys(), which, value);
 }
 
 /**

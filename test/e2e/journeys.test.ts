@@ -2,8 +2,9 @@ import { TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
+import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, PASSWORD, watchSecrets } from "./journeys";
+import { type App, emulator, expectNothingSecretInPage, newContext, openApp, watchSecrets } from "./journeys";
 
 // Issue 4 journeys in Chromium against the built site and the emulator, with JavaScript on and off.
 

@@ -1,39 +1,15 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { appStart } from "../appStart";
+import type { View } from "../../worker/session/authRequest";
+import { appStart } from "../support/appStart";
+import { emulatorClient } from "../support/emulatorClient";
 
 // Helpers for the journeys of issue 4 in Chromium: the emulator's developer endpoints, an app that starts
 // the authorization and catches its redirect, and the "nothing secret reaches the page" check.
 
-export const PASSWORD = "Passw0rd!";
-
+/** The emulator's developer endpoints over HTTP, through the previewed site. */
 export function emulator(baseUrl: string) {
-  const call = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${baseUrl}/__emulator${path}`, {
-      ...init,
-      headers: { "Content-Type": "application/json", ...(init.headers ?? {}) },
-    });
-    if (response.status >= 400) throw new Error(`emulator ${path}: ${response.status} ${await response.text()}`);
-    return response;
-  };
-  return {
-    reset: () => call("/reset", { method: "POST" }),
-    seed: (user: Record<string, unknown>) =>
-      call("/users", { method: "POST", body: JSON.stringify({ password: PASSWORD, emailVerified: true, ...user }) }),
-    async latest(to: string): Promise<{ code?: string; link?: string; subject: string; text: string }> {
-      const items = (await (await call(`/outbox?to=${encodeURIComponent(to)}`)).json()) as Array<{
-        code?: string;
-        link?: string;
-        subject: string;
-        text: string;
-      }>;
-      if (!items[0]) throw new Error(`no mail or SMS to ${to}`);
-      return items[0];
-    },
-    async count(to: string): Promise<number> {
-      return ((await (await call(`/outbox?to=${encodeURIComponent(to)}`)).json()) as unknown[]).length;
-    },
-  };
+  return emulatorClient((path, init) => fetch(`${baseUrl}${path}`, { ...init, redirect: "manual" }));
 }
 
 export interface App {
@@ -52,7 +28,7 @@ export async function openApp(
   baseUrl: string,
   serviceId: string,
   clientId: string,
-  view = "signIn",
+  view: View = "signIn",
 ): Promise<App> {
   const start = await appStart({ serviceId, clientId }, view);
   let resolve!: (url: URL) => void;

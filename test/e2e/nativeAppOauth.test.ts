@@ -3,8 +3,9 @@ import * as oauth from "oauth4webapi";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
+import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium } from "./browser";
-import { emulator, newContext, openApp, PASSWORD } from "./journeys";
+import { emulator, newContext, openApp } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
 // /{tenantId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and

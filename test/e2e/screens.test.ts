@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { type ScreenBrand, type ScreenCase, screenCases } from "../screens";
+import { type ScreenBrand, type ScreenCase, screenCases } from "../support/screens";
 import { launchChromium, sealedCookie, withCookies } from "./browser";
 
 // Every screen for the neutral theme and three brands: a screenshot, an axe audit (no serious or critical

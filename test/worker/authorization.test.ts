@@ -1,9 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
+import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
-import { appStart as startQuery } from "../appStart";
-import { get, ORIGIN, sealedCookie, setCookies } from "./helpers";
-import { emulatorDev, Journey, PASSWORD } from "./journey";
+import { appStart as startQuery } from "../support/appStart";
+import { setCookies } from "../support/cookieJar";
+import { PASSWORD } from "../support/emulatorClient";
+import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
+import { Journey } from "./journey";
 
 const brands = {
   gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
@@ -12,10 +15,9 @@ const brands = {
 };
 type BrandKey = keyof typeof brands;
 
-const appStart = (brand: BrandKey, view: string, extra: Record<string, string> = {}) =>
+const appStart = (brand: BrandKey, view: View, extra: Partial<AppAuthQuery> = {}) =>
   startQuery(brands[brand], view, extra);
 
-const emulator = emulatorDev();
 const seed = (email: string, extra: Record<string, unknown> = {}) => emulator.seed({ email, ...extra });
 
 /** The app opens the site; the user signs in at the OAuth2 server's login URL; the browser comes back to /callback. */
@@ -170,7 +172,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     ["mfaSetUp", "/mfa/setup"],
     ["passwordChange", "/changePassword"],
     ["emailChange", "/changeEmail"],
-  ])("view %s continues to %s", async (view, next) => {
+  ] as const)("view %s continues to %s", async (view, next) => {
     await seed(`${view.toLowerCase()}@example.com`);
     const callback = await signIn(
       new Journey(),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { routeTable } from "../../worker/routes";
 import type { SealedCookieName } from "../../worker/session/cookies";
-import { screenCases } from "../screens";
+import { screenCases } from "../support/screens";
 import { get, sealedCookie } from "./helpers";
 
 // Every form on every screen posts to a route of the one route table (ARCHITECTURE §2). The POSTs below are

@@ -1,19 +1,15 @@
 import { env, SELF } from "cloudflare:test";
-import { type SealedCookieName, type SealedState, sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { seal } from "../../worker/session/sealed";
+import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
+import { emulatorClient } from "../support/emulatorClient";
+import { formPost, sealedCookie as sealed } from "../support/forms";
+
+// The workerd layer's way to the site: SELF, at a fixed public origin, with the dev environment's keys.
 
 export const ORIGIN = "https://signin.test";
 
-/** A cookie header value holding one sealed state, as the worker itself would have written it. */
-export async function sealedCookie<N extends SealedCookieName>(
-  which: N,
-  value: SealedState<N>,
-  ttlSeconds = 600,
-): Promise<string> {
-  const spec = sealedCookies[which];
-  const token = await seal(spec.name, value, { keys: parseSessionKeys(env.SESSION_KEYS), ttlSeconds });
-  return `__Host-${spec.name}=${token}`;
+/** A Cookie header value holding one sealed state, sealed with this environment's keys. */
+export function sealedCookie<N extends SealedCookieName>(which: N, value: SealedState<N>, ttlSeconds = 600) {
+  return sealed(env.SESSION_KEYS ?? "", which, value, ttlSeconds);
 }
 
 export function get(path: string, cookies: string[] = [], headers: Record<string, string> = {}): Promise<Response> {
@@ -29,24 +25,9 @@ export function postForm(
   cookies: string[] = [],
   origin = ORIGIN,
 ): Promise<Response> {
-  return SELF.fetch(`${ORIGIN}${path}`, {
-    method: "POST",
-    body: new URLSearchParams(form),
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      Origin: origin,
-      ...(cookies.length ? { Cookie: cookies.join("; ") } : {}),
-    },
-    redirect: "manual",
-  });
+  const headers = { Origin: origin, ...(cookies.length ? { Cookie: cookies.join("; ") } : {}) };
+  return SELF.fetch(`${ORIGIN}${path}`, formPost(form, headers));
 }
 
-export function setCookies(response: Response): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of response.headers.getSetCookie()) {
-    const [pair = ""] = line.split(";");
-    const at = pair.indexOf("=");
-    out.set(pair.slice(0, at), line);
-  }
-  return out;
-}
+/** The emulator's developer endpoints, reached through the site as under `npm run dev`. */
+export const emulator = emulatorClient((path, init) => SELF.fetch(`${ORIGIN}${path}`, { ...init, redirect: "manual" }));

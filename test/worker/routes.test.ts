@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
-import { screenCases } from "../screens";
-import { get, sealedCookie, setCookies } from "./helpers";
+import { setCookies } from "../support/cookieJar";
+import { screenCases } from "../support/screens";
+import { get, sealedCookie } from "./helpers";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 

@@ -4,13 +4,15 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { fieldMessages, screens } from "../../messages/ja";
 import { modals as modalMessages, modalText } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
+import type { View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { type SignInSession, signInSessionSchema } from "../../worker/session/state";
-import type { AppBrand } from "../appStart";
-import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { emulatorDev, Journey, PASSWORD, reachLoginScreen } from "./journey";
+import type { AppBrand } from "../support/appStart";
+import { PASSWORD } from "../support/emulatorClient";
+import { emulator, ORIGIN, postForm, sealedCookie } from "./helpers";
+import { Journey, reachLoginScreen } from "./journey";
 
 // Issue 4 items 2, 3, 4 and 10: the sign-in POSTs (credentials, second factor, forced new password) against
 // the emulator, through the site exactly as a browser without JavaScript would post them.
@@ -19,8 +21,6 @@ const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
 type Brand = AppBrand;
-
-const emulator = emulatorDev();
 
 beforeEach(async () => {
   await emulator.reset();
@@ -34,7 +34,7 @@ interface SignInScreen {
 }
 
 /** The app opens the site for `view`; the OAuth2 server's login URL stores the challenge and lands on the sign-in screen. */
-async function openSignIn(brand: Brand = GUNGNIR, view = "signIn"): Promise<SignInScreen> {
+async function openSignIn(brand: Brand = GUNGNIR, view: View = "signIn"): Promise<SignInScreen> {
   const journey = new Journey();
   const { challenge, response } = await reachLoginScreen(journey, brand, view);
   expect(challenge.length).toBeGreaterThan(15);
@@ -273,7 +273,7 @@ describe("POST /signIn/mfa", () => {
     expect(html).toMatch(new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}`));
     const [sms] = await emulator.outbox(phone);
     expect(sms?.code).toMatch(/^\d{6}$/);
-    expectNoSecrets(html, [sms!.code, (await signInState(screen.journey))!.mfa!.session, screen.challenge]);
+    expectNoSecrets(html, [sms!.code!, (await signInState(screen.journey))!.mfa!.session, screen.challenge]);
     await expectLoginAccepted(await screen.journey.postForm("/signIn/mfa", { mfaCode: sms!.code! }), screen.journey);
   });
 

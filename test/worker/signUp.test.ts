@@ -3,13 +3,15 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { buttonLabels, fieldMessages, screens } from "../../messages/ja";
 import { modals as modalMessages } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
+import type { View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { type SignUpSession, signUpSessionSchema } from "../../worker/session/state";
-import type { AppBrand } from "../appStart";
-import { ORIGIN, postForm, sealedCookie } from "./helpers";
-import { emulatorDev, Journey, PASSWORD, reachLoginScreen } from "./journey";
+import type { AppBrand } from "../support/appStart";
+import { PASSWORD } from "../support/emulatorClient";
+import { emulator, ORIGIN, postForm, sealedCookie } from "./helpers";
+import { Journey, reachLoginScreen } from "./journey";
 
 // Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
 // through the site exactly as a browser without JavaScript would post them.
@@ -17,8 +19,6 @@ import { emulatorDev, Journey, PASSWORD, reachLoginScreen } from "./journey";
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
 type Brand = AppBrand;
-
-const emulator = emulatorDev();
 
 beforeEach(async () => {
   await emulator.reset();
@@ -32,7 +32,7 @@ interface SignUpScreen {
 }
 
 /** The app opens the site with view signUp; the OAuth2 server's login URL stores the challenge and lands on the e-mail step. */
-async function openSignUp(brand: Brand = GUNGNIR, view = "signUp"): Promise<SignUpScreen> {
+async function openSignUp(brand: Brand = GUNGNIR, view: View = "signUp"): Promise<SignUpScreen> {
   const journey = new Journey();
   const { challenge, response } = await reachLoginScreen(journey, brand, view);
   expect(challenge.length).toBeGreaterThan(15);

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { allBrands, brandById, defaultBrand } from "../../themes/brands";
 import { sampleClientIds } from "../../themes/data/clients";
 import { resolveBrand } from "../../worker/middleware/tenant";
-import { get, sealedCookie, setCookies } from "./helpers";
+import { setCookies } from "../support/cookieJar";
+import { get, sealedCookie } from "./helpers";
 
 describe("tenant resolution order (ARCHITECTURE §6)", () => {
   it.each([

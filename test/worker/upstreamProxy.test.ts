@@ -4,17 +4,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
-import { get, ORIGIN } from "./helpers";
-
-async function emulator(path: string, init: RequestInit = {}) {
-  return SELF.fetch(`${ORIGIN}/__emulator${path}`, {
-    ...init,
-    headers: { "Content-Type": "application/json", ...(init.headers ?? {}) },
-  });
-}
+import { emulator, get, ORIGIN } from "./helpers";
 
 afterEach(async () => {
-  await emulator("/faults", { method: "DELETE" });
+  await emulator.clearFaults();
 });
 
 describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
@@ -59,22 +52,15 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
   });
 
   it("answers 504 when the upstream is slower than the timeout, 502 when the connection drops", async () => {
-    await emulator("/faults", {
-      method: "POST",
-      body: JSON.stringify({
-        method: "GET",
-        pathPattern: "/auth/health",
-        times: 1,
-        delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 500,
-      }),
+    await emulator.fault({
+      method: "GET",
+      pathPattern: "/auth/health",
+      delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 500,
     });
     const slow = await get("/auth/health");
     expect(slow.status).toBe(504);
     expect(await slow.json()).toMatchObject({ type: "upstream_timeout" });
-    await emulator("/faults", {
-      method: "POST",
-      body: JSON.stringify({ method: "GET", pathPattern: "/auth/health", times: 1, drop: true }),
-    });
+    await emulator.fault({ method: "GET", pathPattern: "/auth/health", drop: true });
     const dropped = await get("/auth/health");
     expect(dropped.status).toBe(502);
     expect((await get("/auth/health")).status).toBe(200);
@@ -83,13 +69,9 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
 
 describe("the OAuth2 session through the proxy", () => {
   it("relays the emulator's session cookie both ways, like a real upstream's", async () => {
-    await emulator("/reset", { method: "POST" });
+    await emulator.reset();
     const email = "proxy.user@example.com";
-    const seeded = await emulator("/users", {
-      method: "POST",
-      body: JSON.stringify({ email, password: "Passw0rd!", emailVerified: true }),
-    });
-    expect(seeded.status).toBe(201);
+    expect(await emulator.seed({ email })).toBeTruthy();
     const verifier = generateRandomCodeVerifier();
     const query = new URLSearchParams({
       response_type: "code",
@@ -140,9 +122,7 @@ describe("the OAuth2 session through the proxy", () => {
 
 describe("developer endpoints", () => {
   it("reach the emulator in the dev environment", async () => {
-    const response = await emulator("/outbox?to=nobody@example.com");
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual([]);
+    expect(await emulator.outbox("nobody@example.com")).toEqual([]);
   });
 
   it("do not exist without the emulator binding (production)", async () => {

@@ -1,6 +1,8 @@
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 
-// How a brand's app opens the site (SPEC §2 entry): one definition for the workerd and the browser tests.
+// How a brand's app opens the site (SPEC §2 entry): one definition for the workerd and the browser tests, typed
+// by the schema the entry parses it with.
 
 export interface AppBrand {
   serviceId: string;
@@ -9,9 +11,9 @@ export interface AppBrand {
 
 export const APP_STATE = "app-state-0001";
 
-export async function appStart(brand: AppBrand, view: string, extra: Record<string, string> = {}) {
+export async function appStart(brand: AppBrand, view: View, extra: Partial<AppAuthQuery> = {}) {
   const verifier = generateRandomCodeVerifier();
-  const query = new URLSearchParams({
+  const query: AppAuthQuery = {
     client_id: brand.clientId,
     view,
     app_url: `https://app.${brand.serviceId}.example`,
@@ -21,9 +23,11 @@ export async function appStart(brand: AppBrand, view: string, extra: Record<stri
     code_challenge: await calculatePKCECodeChallenge(verifier),
     code_challenge_method: "S256",
     ...extra,
-  });
+  };
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
   return {
-    path: `/${brand.serviceId}/auth?${query}`,
+    path: `/${brand.serviceId}/auth?${params}`,
     verifier,
     appRedirect: `https://app.${brand.serviceId}.example/oauth/callback`,
   };

@@ -1,4 +1,4 @@
-import type { SealedCookieName, SealedState } from "../worker/session/cookies";
+import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 
 // Every SPEC §2 screen with the query and cookie state it needs to render for real: one list for the
 // browser tests (screenshots, axe, no-JS) and the benchmark.

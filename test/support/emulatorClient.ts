@@ -1,0 +1,83 @@
+// The emulator's developer endpoints (emulator/README.md), for every test layer: the workerd tests reach them
+// through the site or the emulator worker itself, the browser tests over HTTP. Each layer gives its own fetch.
+
+/** Answers a path of the site or the emulator (`/__emulator/…`), without following redirects. */
+export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** A mail or SMS as the outbox answers it (GET /__emulator/outbox, newest first). */
+export interface OutboxItem {
+  to: string;
+  kind: "email" | "sms";
+  subject: string;
+  text: string;
+  code: string | null;
+  link: string | null;
+  sentAt: string;
+}
+
+/** The password seeded users get unless a test says otherwise. */
+export const PASSWORD = "Passw0rd!";
+
+export interface SeedUser {
+  email: string;
+  password?: string;
+  emailVerified?: boolean;
+  confirmed?: boolean;
+  mfa?: "none" | { totp: string } | { sms: string };
+  forceChangePassword?: boolean;
+  transferInProgress?: boolean;
+}
+
+export interface Fault {
+  /** The call's method; POST unless given. */
+  method?: string;
+  pathPattern: string;
+  status?: number;
+  body?: unknown;
+  delayMs?: number;
+  malformed?: boolean;
+  drop?: boolean;
+  /** How many matching calls get it; one unless given. */
+  times?: number;
+}
+
+export function emulatorClient(fetcher: Fetcher) {
+  const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    const response = await fetcher(`/__emulator${path}`, init);
+    if (response.status >= 400) throw new Error(`emulator ${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  const send = (path: string, body: unknown, method = "POST") =>
+    call(path, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const outbox = async (to: string): Promise<OutboxItem[]> =>
+    (await call(`/outbox?to=${encodeURIComponent(to)}`)).json();
+  const latest = async (to: string): Promise<OutboxItem> => {
+    const [item] = await outbox(to);
+    if (!item) throw new Error(`no mail or SMS to ${to}`);
+    return item;
+  };
+  return {
+    reset: () => call("/reset", { method: "POST" }),
+    /** Seeds a user (verified, with PASSWORD, unless the test says otherwise); answers its username. */
+    async seed(user: SeedUser): Promise<string> {
+      const response = await send("/users", { password: PASSWORD, emailVerified: true, ...user });
+      return ((await response.json()) as { username: string }).username;
+    },
+    /** The next matching upstream call gets the injected answer. */
+    fault: (fault: Fault) => send("/faults", { method: "POST", times: 1, ...fault }),
+    clearFaults: () => call("/faults", { method: "DELETE" }),
+    clock: (offsetMs: number) => send("/clock", { offsetMs }),
+    outbox,
+    latest,
+    async latestCode(to: string): Promise<string> {
+      const { code } = await latest(to);
+      if (!code || !/^\d{6}$/.test(code)) throw new Error(`the latest message to ${to} has no 6-digit code`);
+      return code;
+    },
+    async count(to: string): Promise<number> {
+      return (await outbox(to)).length;
+    },
+  };
+}
+
+export type EmulatorClient = ReturnType<typeof emulatorClient>;

@@ -1,0 +1,28 @@
+import { type SealedCookieName, type SealedState, sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { seal } from "../../worker/session/sealed";
+
+// How a browser posts the site's forms and what state the site would have left in its cookies: one definition
+// for the workerd and the browser tests.
+
+/** A form POST as a browser sends it from one of the site's own pages. */
+export function formPost(form: Record<string, string>, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: "POST",
+    body: new URLSearchParams(form),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    redirect: "manual",
+  };
+}
+
+/** A Cookie header value holding one sealed state, as the worker itself would have written it. */
+export async function sealedCookie<N extends SealedCookieName>(
+  sessionKeys: string,
+  which: N,
+  value: SealedState<N>,
+  ttlSeconds = 600,
+): Promise<string> {
+  const spec = sealedCookies[which];
+  const token = await seal(spec.name, value, { keys: parseSessionKeys(sessionKeys), ttlSeconds });
+  return `__Host-${spec.name}=${token}`;
+}
