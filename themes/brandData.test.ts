@@ -68,8 +68,15 @@ describe("the brand data", () => {
     expect(targets[0]?.providerName).toBe(brand("client").providerName);
   });
 
-  test("names the earlier service of liqueur-lemon for the system-transfer notice", () => {
+  test("names the earlier service of liqueur-lemon, the one service in system transfer (SPEC §8)", () => {
     expect(brand("liqueur-lemon").transfer?.earlierServiceName).toBeTruthy();
+    expect(rawBrands.filter(({ transfer }) => transfer).map(({ id }) => id)).toEqual(["liqueur-lemon"]);
+  });
+
+  test("gives liqueur-lemon, and only it, the relaxed password rules (SPEC §5)", () => {
+    expect(rawBrands.filter(({ passwordRules }) => passwordRules === "relaxed").map(({ id }) => id)).toEqual([
+      "liqueur-lemon",
+    ]);
   });
 
   test("allows only TOTP and NONE for the ASTOMO-like service and the default theme (SPEC §6)", () => {

@@ -114,6 +114,15 @@ describe("rawBrandDataSchema", () => {
     );
   });
 
+  test("rejects a second brand in system transfer, and password rules other than standard or relaxed", () => {
+    const second = { ...validBrand, id: "gungnir-second", transfer: { earlierServiceName: "旧サービス" } };
+    expect(dataIssues((copy) => ({ ...copy, brands: [...copy.brands, second] }))).toContain(
+      "brands: at most one brand may be in system transfer",
+    );
+    expect(rawBrandSchema.safeParse({ ...validBrand, passwordRules: "lenient" }).success).toBe(false);
+    expect(rawBrandSchema.parse(validBrand).passwordRules).toBe("standard");
+  });
+
   test("rejects a default brand that is a service or a consent target", () => {
     expect(dataIssues((copy) => ({ ...copy, default: { ...copy.default, id: "client" } }))).toContain(
       'default.id: the default brand must have the id "default", used by no service',
