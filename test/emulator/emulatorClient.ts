@@ -1,14 +1,14 @@
 import { SELF } from "cloudflare:test";
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { appRedirectUri, findClient } from "../../emulator/contract/clients";
-import type { OutboxItem } from "../../emulator/state/outbox";
 import { sampleClientIds } from "../../themes/data/clients";
+import { emulatorClient, PASSWORD } from "../support/emulatorClient";
 
 /** The site's origin as the emulator sees it when no X-Forwarded-* headers come along (SITE_ORIGIN). */
 export const site = "http://localhost:5173";
 export const clientId = sampleClientIds.client;
 export const siteCallback = `${site}/callback`;
-export const strongPassword = "Passw0rd!";
+export const strongPassword = PASSWORD;
 
 export function serviceOf(client: string): string {
   const found = findClient(client);
@@ -32,42 +32,20 @@ export function postJson(path: string, body: unknown, init: RequestInit = {}): P
   });
 }
 
+/** The emulator's developer endpoints, through the same client as the site's tests (test/support/). */
+const dev = emulatorClient(call);
+
 export async function resetEmulator(): Promise<void> {
-  const response = await call("/__emulator/reset", { method: "POST" });
-  if (response.status !== 200) throw new Error(`reset failed: ${response.status}`);
+  await dev.reset();
 }
 
 export async function setClock(offsetMs: number): Promise<void> {
-  const response = await postJson("/__emulator/clock", { offsetMs });
-  if (response.status !== 200) throw new Error(`clock failed: ${response.status}`);
+  await dev.clock(offsetMs);
 }
 
-export interface SeedUser {
-  email: string;
-  password?: string;
-  emailVerified?: boolean;
-  confirmed?: boolean;
-  mfa?: "none" | { totp: string } | { sms: string };
-  forceChangePassword?: boolean;
-  transferInProgress?: boolean;
-}
-
-export async function seedUser(user: SeedUser): Promise<string> {
-  const response = await postJson("/__emulator/users", { password: strongPassword, ...user });
-  if (response.status !== 201) throw new Error(`seed failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { username: string }).username;
-}
-
-export async function outbox(to: string): Promise<OutboxItem[]> {
-  const response = await call(`/__emulator/outbox?to=${encodeURIComponent(to)}`);
-  return (await response.json()) as OutboxItem[];
-}
-
-export async function latestMail(to: string): Promise<OutboxItem> {
-  const [item] = await outbox(to);
-  if (item === undefined) throw new Error(`no mail for ${to}`);
-  return item;
-}
+export const seedUser = dev.seed;
+export const outbox = dev.outbox;
+export const latestMail = dev.latest;
 
 /** PKCE from oauth4webapi, so the emulator's S256 check is held to an implementation it does not share. */
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
