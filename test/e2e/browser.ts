@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { sealedCookie as sealed } from "../support/forms";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
@@ -27,4 +27,14 @@ export function sealedCookie<N extends SealedCookieName>(which: N, value: Sealed
  */
 export async function withCookies(context: BrowserContext, cookies: string[]): Promise<void> {
   if (cookies.length) await context.setExtraHTTPHeaders({ Cookie: cookies.join("; ") });
+}
+
+/** Opens a URL in the page and answers the scripts it requested on the way. */
+export async function scriptsLoadedBy(page: Page, url: string): Promise<string[]> {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
+  await page.goto(url);
+  return scripts;
 }

@@ -48,16 +48,17 @@ describe("the native app with oauth4webapi", () => {
       const callback = await app.received;
 
       const params = oauth.validateAuthResponse(as, client, callback, "app-state-0001");
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        app.redirectUri,
-        app.codeVerifier,
-        insecure,
-      );
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+      const grant = () =>
+        oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          oauth.None(),
+          params,
+          app.redirectUri,
+          app.codeVerifier,
+          insecure,
+        );
+      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant());
       expect(tokens.token_type.toLowerCase()).toBe("bearer");
 
       const jwks = createRemoteJWKSet(new URL(as.jwks_uri!));
@@ -66,16 +67,7 @@ describe("the native app with oauth4webapi", () => {
       expect(payload.sub).toBeTruthy();
 
       // The same code a second time is refused.
-      const again = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        app.redirectUri,
-        app.codeVerifier,
-        insecure,
-      );
-      await expect(oauth.processAuthorizationCodeResponse(as, client, again)).rejects.toThrow();
+      await expect(oauth.processAuthorizationCodeResponse(as, client, await grant())).rejects.toThrow();
     } finally {
       await context.close();
     }

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { launchChromium, sealedCookie, withCookies } from "./browser";
+import { launchChromium, scriptsLoadedBy, sealedCookie, withCookies } from "./browser";
 
 // SPEC §1 native bridge in Chromium playing the app's webview (docs/native-bridge.md): the app's
 // User-Agent marker and a stand-in for react-native-webview's `window.ReactNativeWebView`.
@@ -161,12 +161,7 @@ describe("native bridge in a plain browser", () => {
     const { context } = await webView(BROWSER_UA);
     try {
       const page = await context.newPage();
-      const scripts: string[] = [];
-      page.on("request", (request) => {
-        if (request.resourceType() === "script") scripts.push(request.url());
-      });
-      await page.goto(`${baseUrl}/no/such/page`);
-      expect(scripts).toEqual([]);
+      expect(await scriptsLoadedBy(page, `${baseUrl}/no/such/page`)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buttonLabels } from "../../messages/ja";
 import { sampleClientIds } from "../../themes/data/clients";
-import { launchChromium } from "./browser";
+import { launchChromium, scriptsLoadedBy } from "./browser";
 
 // SPEC §4/§8 session guard in Chromium: the tab that acts last keeps the session, the other one is disabled.
 
@@ -108,12 +108,7 @@ describe("session guard (SPEC §4, §8)", () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const scripts: string[] = [];
-      page.on("request", (request) => {
-        if (request.resourceType() === "script") scripts.push(request.url());
-      });
-      await page.goto(`${baseUrl}/no/such/page`);
-      expect(scripts).toEqual([]);
+      expect(await scriptsLoadedBy(page, `${baseUrl}/no/such/page`)).toEqual([]);
       expect(await page.locator('[data-island="SessionGuard"]').count()).toBe(0);
     } finally {
       await context.close();

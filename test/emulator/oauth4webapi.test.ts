@@ -47,6 +47,11 @@ beforeEach(async () => {
   await seedUser({ email });
 });
 
+/** The token request of the authorization-code grant, as a public client with PKCE. */
+function grant(as: oauth.AuthorizationServer, params: URLSearchParams, codeVerifier: string): Promise<Response> {
+  return oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, codeVerifier, httpOptions);
+}
+
 describe("authorization code + PKCE with oauth4webapi", () => {
   it("gets a code at the registered redirect URI, exchanges it and validates the token against the JWKS", async () => {
     const as = await discover();
@@ -57,15 +62,7 @@ describe("authorization code + PKCE with oauth4webapi", () => {
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
 
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      redirectUri,
-      codeVerifier,
-      httpOptions,
-    );
+    const response = await grant(as, params, codeVerifier);
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.refresh_token).toBeTruthy();
@@ -91,15 +88,7 @@ describe("authorization code + PKCE with oauth4webapi", () => {
     const state = oauth.generateRandomState();
     const callback = await authorize(as, redirectUri, await oauth.calculatePKCECodeChallenge(codeVerifier), state);
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      redirectUri,
-      oauth.generateRandomCodeVerifier(),
-      httpOptions,
-    );
+    const response = await grant(as, params, oauth.generateRandomCodeVerifier());
     await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({
       error: "invalid_grant",
     });
@@ -112,19 +101,7 @@ describe("authorization code + PKCE with oauth4webapi", () => {
     const callback = await authorize(as, redirectUri, await oauth.calculatePKCECodeChallenge(codeVerifier), state);
     const params = oauth.validateAuthResponse(as, client, callback, state);
     const exchange = async () =>
-      oauth.processAuthorizationCodeResponse(
-        as,
-        client,
-        await oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          oauth.None(),
-          params,
-          redirectUri,
-          codeVerifier,
-          httpOptions,
-        ),
-      );
+      oauth.processAuthorizationCodeResponse(as, client, await grant(as, params, codeVerifier));
     await expect(exchange()).resolves.toMatchObject({ token_type: "bearer" });
     await expect(exchange()).rejects.toMatchObject({ error: "invalid_grant" });
   });

@@ -20,22 +20,28 @@ const appStart = (brand: BrandKey, view: View, extra: Partial<AppAuthQuery> = {}
 
 const seed = (email: string, extra: Record<string, unknown> = {}) => emulator.seed({ email, ...extra });
 
-/** The app opens the site; the user signs in at the OAuth2 server's login URL; the browser comes back to /callback. */
-async function signIn(journey: Journey, startPath: string, email: string) {
+/** The app opens the site and the OAuth2 server sends the browser to its login URL; answers the challenge. */
+async function reachLoginUrl(journey: Journey, startPath: string): Promise<string> {
   const toOauth = await journey.request(startPath);
   expect(toOauth.status).toBe(302);
   const toLogin = await journey.request(toOauth.headers.get("Location")!);
   const loginUrl = new URL(toLogin.headers.get("Location")!);
-  const loginChallenge = loginUrl.searchParams.get("login_challenge")!;
   expect((await journey.request(loginUrl.toString())).status).toBe(303);
-  const login = await journey.postJson("/auth/v1/login", {
-    login_challenge: loginChallenge,
-    flow: "email_password",
-    username: email,
-    password: PASSWORD,
-    remember: false,
-    device_id: "D".repeat(32),
-  });
+  return loginUrl.searchParams.get("login_challenge")!;
+}
+
+/** A login step posted through the site's proxy, as the native app does (SPEC §7). */
+function upstreamLogin(journey: Journey, loginChallenge: string, body: Record<string, unknown>): Promise<Response> {
+  const step = { login_challenge: loginChallenge, remember: false, device_id: "D".repeat(32), ...body };
+  return journey.postJson("/auth/v1/login", step);
+}
+
+const withPassword = (email: string) => ({ flow: "email_password", username: email, password: PASSWORD });
+
+/** The app opens the site; the user signs in at the OAuth2 server's login URL; the browser comes back to /callback. */
+async function signIn(journey: Journey, startPath: string, email: string) {
+  const loginChallenge = await reachLoginUrl(journey, startPath);
+  const login = await upstreamLogin(journey, loginChallenge, withPassword(email));
   expect(login.status).toBe(201);
   const { redirect_to } = (await login.json()) as { redirect_to: string };
   const toCallback = await journey.request(redirect_to);
@@ -137,28 +143,14 @@ describe("callback and after sign-in (SPEC §2)", () => {
   it("a second factor the service does not allow goes to /mfa/setup", async () => {
     await seed("sms@example.com", { mfa: { sms: "+8109012345678" } });
     const journey = new Journey();
-    const start = await appStart("totpOnly", "signIn");
-    const toOauth = await journey.request(start.path);
-    const toLogin = await journey.request(toOauth.headers.get("Location")!);
-    const loginUrl = new URL(toLogin.headers.get("Location")!);
-    await journey.request(loginUrl.toString());
-    const first = await journey.postJson("/auth/v1/login", {
-      login_challenge: loginUrl.searchParams.get("login_challenge"),
-      flow: "email_password",
-      username: "sms@example.com",
-      password: PASSWORD,
-      remember: false,
-      device_id: "D".repeat(32),
-    });
+    const loginChallenge = await reachLoginUrl(journey, (await appStart("totpOnly", "signIn")).path);
+    const first = await upstreamLogin(journey, loginChallenge, withPassword("sms@example.com"));
     const { additional_flow } = (await first.json()) as { additional_flow: { session: string } };
     const outbox = await emulator.outbox("+8109012345678");
-    const second = await journey.postJson("/auth/v1/login", {
-      login_challenge: loginUrl.searchParams.get("login_challenge"),
+    const second = await upstreamLogin(journey, loginChallenge, {
       flow: "mfa_sms",
       session: additional_flow.session,
       code: outbox[0]!.code,
-      remember: false,
-      device_id: "D".repeat(32),
     });
     const { redirect_to } = (await second.json()) as { redirect_to: string };
     const toCallback = await journey.request(redirect_to);
@@ -218,17 +210,8 @@ describe("callback and after sign-in (SPEC §2)", () => {
   it("refuses a state that does not match, and a code used twice", async () => {
     await seed("state@example.com");
     const journey = new Journey();
-    const toOauth = await journey.request((await appStart("gungnir", "signIn")).path);
-    const loginUrl = new URL((await journey.request(toOauth.headers.get("Location")!)).headers.get("Location")!);
-    await journey.request(loginUrl.toString());
-    const login = await journey.postJson("/auth/v1/login", {
-      login_challenge: loginUrl.searchParams.get("login_challenge"),
-      flow: "email_password",
-      username: "state@example.com",
-      password: PASSWORD,
-      remember: false,
-      device_id: "D".repeat(32),
-    });
+    const loginChallenge = await reachLoginUrl(journey, (await appStart("gungnir", "signIn")).path);
+    const login = await upstreamLogin(journey, loginChallenge, withPassword("state@example.com"));
     const callback = new URL(
       (await journey.request(((await login.json()) as { redirect_to: string }).redirect_to)).headers.get("Location")!,
     );
