@@ -1,19 +1,10 @@
+import type { OutboxItem } from "../../emulator/state/outbox";
+
 // The emulator's developer endpoints (emulator/README.md), for every test layer: the workerd tests reach them
 // through the site or the emulator worker itself, the browser tests over HTTP. Each layer gives its own fetch.
 
 /** Answers a path of the site or the emulator (`/__emulator/…`), without following redirects. */
 export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
-
-/** A mail or SMS as the outbox answers it (GET /__emulator/outbox, newest first). */
-export interface OutboxItem {
-  to: string;
-  kind: "email" | "sms";
-  subject: string;
-  text: string;
-  code: string | null;
-  link: string | null;
-  sentAt: string;
-}
 
 /** The password seeded users get unless a test says otherwise. */
 export const PASSWORD = "Passw0rd!";
