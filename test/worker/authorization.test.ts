@@ -20,33 +20,27 @@ const appStart = (brand: BrandKey, view: View, extra: Partial<AppAuthQuery> = {}
 
 const seed = (email: string, extra: Record<string, unknown> = {}) => emulator.seed({ email, ...extra });
 
-/** The app opens the site and the OAuth2 server sends the browser to its login URL; answers the challenge. */
-async function reachLoginUrl(journey: Journey, startPath: string): Promise<string> {
+/** The app opens the site and the OAuth2 server sends the browser to its login URL, then to the sign-in screen. */
+async function reachSignIn(journey: Journey, startPath: string): Promise<void> {
   const toOauth = await journey.request(startPath);
   expect(toOauth.status).toBe(302);
   const toLogin = await journey.request(toOauth.headers.get("Location")!);
-  const loginUrl = new URL(toLogin.headers.get("Location")!);
-  expect((await journey.request(loginUrl.toString())).status).toBe(303);
-  return loginUrl.searchParams.get("login_challenge")!;
+  expect((await journey.request(toLogin.headers.get("Location")!)).status).toBe(303);
 }
 
-/** A login step posted through the site's proxy, as the native app does (SPEC §7). */
-function upstreamLogin(journey: Journey, loginChallenge: string, body: Record<string, unknown>): Promise<Response> {
-  const step = { login_challenge: loginChallenge, remember: false, device_id: "D".repeat(32), ...body };
-  return journey.postJson("/auth/v1/login", step);
-}
-
-const withPassword = (email: string) => ({ flow: "email_password", username: email, password: PASSWORD });
-
-/** The app opens the site; the user signs in at the OAuth2 server's login URL; the browser comes back to /callback. */
-async function signIn(journey: Journey, startPath: string, email: string) {
-  const loginChallenge = await reachLoginUrl(journey, startPath);
-  const login = await upstreamLogin(journey, loginChallenge, withPassword(email));
-  expect(login.status).toBe(201);
-  const { redirect_to } = (await login.json()) as { redirect_to: string };
-  const toCallback = await journey.request(redirect_to);
+/** A step of the site's sign-in screens; answers where the OAuth2 server's redirect_to sends the browser. */
+async function signInStep(journey: Journey, path: string, form: Record<string, string>): Promise<URL> {
+  const step = await journey.postForm(path, form);
+  expect(step.status).toBe(303);
+  const toCallback = await journey.request(step.headers.get("Location")!);
   expect(toCallback.status).toBe(302);
-  const callback = new URL(toCallback.headers.get("Location")!);
+  return new URL(toCallback.headers.get("Location")!);
+}
+
+/** The app opens the site; the user signs in on the site's screen; the browser comes back to /callback. */
+async function signIn(journey: Journey, startPath: string, email: string) {
+  await reachSignIn(journey, startPath);
+  const callback = await signInStep(journey, "/signIn", { username: email, password: PASSWORD });
   expect(`${callback.origin}${callback.pathname}`).toBe(`${ORIGIN}/callback`);
   return journey.request(callback.toString());
 }
@@ -143,18 +137,11 @@ describe("callback and after sign-in (SPEC §2)", () => {
   it("a second factor the service does not allow goes to /mfa/setup", async () => {
     await seed("sms@example.com", { mfa: { sms: "+8109012345678" } });
     const journey = new Journey();
-    const loginChallenge = await reachLoginUrl(journey, (await appStart("totpOnly", "signIn")).path);
-    const first = await upstreamLogin(journey, loginChallenge, withPassword("sms@example.com"));
-    const { additional_flow } = (await first.json()) as { additional_flow: { session: string } };
-    const outbox = await emulator.outbox("+8109012345678");
-    const second = await upstreamLogin(journey, loginChallenge, {
-      flow: "mfa_sms",
-      session: additional_flow.session,
-      code: outbox[0]!.code,
-    });
-    const { redirect_to } = (await second.json()) as { redirect_to: string };
-    const toCallback = await journey.request(redirect_to);
-    const callback = await journey.request(toCallback.headers.get("Location")!);
+    await reachSignIn(journey, (await appStart("totpOnly", "signIn")).path);
+    const toMfa = await journey.postForm("/signIn", { username: "sms@example.com", password: PASSWORD });
+    expect(toMfa.headers.get("Location")).toBe("/signIn/mfa");
+    const mfaCode = await emulator.latestCode("+8109012345678");
+    const callback = await journey.request((await signInStep(journey, "/signIn/mfa", { mfaCode })).toString());
     expect(callback.status).toBe(303);
     expect(callback.headers.get("Location")).toBe("/mfa/setup");
   });
@@ -210,11 +197,8 @@ describe("callback and after sign-in (SPEC §2)", () => {
   it("refuses a state that does not match, and a code used twice", async () => {
     await seed("state@example.com");
     const journey = new Journey();
-    const loginChallenge = await reachLoginUrl(journey, (await appStart("gungnir", "signIn")).path);
-    const login = await upstreamLogin(journey, loginChallenge, withPassword("state@example.com"));
-    const callback = new URL(
-      (await journey.request(((await login.json()) as { redirect_to: string }).redirect_to)).headers.get("Location")!,
-    );
+    await reachSignIn(journey, (await appStart("gungnir", "signIn")).path);
+    const callback = await signInStep(journey, "/signIn", { username: "state@example.com", password: PASSWORD });
     const forged = new URL(callback);
     forged.searchParams.set("state", "someone-elses-state");
     const wrongState = await journey.request(forged.toString());

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
+import { PASSWORD } from "../support/emulatorClient";
 import { emulator, get, ORIGIN } from "./helpers";
+import { Journey } from "./journey";
 
 afterEach(async () => {
   await emulator.clearFaults();
@@ -13,23 +15,94 @@ afterEach(async () => {
 describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
   it.each([
     ["GET", "/auth/health", true],
-    ["POST", "/auth/v1/login", true],
-    ["GET", "/auth/v1/login", true],
-    ["PATCH", "/auth/v1/user/password", true],
-    ["POST", "/auth/v1/user/password", false],
+    ["GET", "/auth/v1/logout", true],
     ["GET", "/auth/v1/user/profile", true],
     ["DELETE", "/auth/v1/user/profile", false],
-    ["POST", "/auth/v1/register/confirm/resend", true],
-    ["POST", "/auth/v1/register/other", false],
-    ["GET", "/auth/v1/tenants/gungnir-aurora/loginHint/abc123", true],
-    ["GET", "/auth/v1/tenants/../admin/loginHint/x", false],
+    // The site's forms make these calls themselves; from outside they are a side door (issue 9, finding 2, 6).
+    ["POST", "/auth/v1/login", false],
+    ["GET", "/auth/v1/login", false],
+    ["POST", "/auth/v1/password/forgot", false],
+    ["POST", "/auth/v1/password/confirm", false],
+    ["POST", "/auth/v1/register/checkEmail", false],
+    ["POST", "/auth/v1/register/confirm/resend", false],
+    ["PATCH", "/auth/v1/user/password", false],
+    ["PATCH", "/auth/v1/user/email", false],
+    ["POST", "/auth/v1/consent", false],
+    ["GET", "/auth/v1/tenants/gungnir-aurora/loginHint/abc123", false],
     ["GET", "/oauth2/auth", true],
     ["POST", "/oauth2/token", true],
     ["POST", "/oauth2/revoke", false],
     ["GET", "/admin/clients", false],
     ["GET", "/.well-known/jwks.json", true],
+    ["GET", "/.well-known/openid-configuration", true],
   ])("%s %s allowed: %s", (method, path, allowed) => {
     expect(isProxiedCall(method, path)).toBe(allowed);
+  });
+
+  it.each([
+    ["a cross-site page (Fetch Metadata)", { "Sec-Fetch-Site": "cross-site" }, 403],
+    ["a same-site sibling (Fetch Metadata)", { "Sec-Fetch-Site": "same-site" }, 403],
+    ["an old browser on another origin", { Origin: "https://evil.example" }, 403],
+    ["a cross-site page with a bearer token", { "Sec-Fetch-Site": "cross-site", Authorization: "Bearer t" }, 400],
+    ["the site's own page", { "Sec-Fetch-Site": "same-origin", Origin: ORIGIN }, 400],
+    ["a native app (no browser headers)", {}, 400],
+  ])(
+    "refuses a state-changing call from %s unless it is the site's own or carries a bearer",
+    async (_, headers, status) => {
+      const response = await SELF.fetch(`${ORIGIN}/oauth2/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: "grant_type=authorization_code&code=nope",
+      });
+      expect(response.status).toBe(status);
+    },
+  );
+
+  it("forwards only allow-listed headers and the upstream's own session cookie, and rewrites its Set-Cookie", async () => {
+    const seen: Request[] = [];
+    const upstream = {
+      async fetch(request: Request) {
+        seen.push(request);
+        const headers = new Headers({ "Content-Type": "application/json", "X-Upstream-Secret": "internal" });
+        headers.append("Set-Cookie", "oauth2_authentication_session=s2; Path=/; Domain=evil.example; SameSite=None");
+        headers.append("Set-Cookie", "__Host-tokens=planted; Path=/; Secure; HttpOnly");
+        headers.append("Set-Cookie", "tracker=1; Path=/");
+        return new Response("{}", { status: 200, headers });
+      },
+    };
+    const stubbed = { ...env, IDENTITY: upstream } as unknown as Env;
+    const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const browserHeaders = {
+      Cookie: "__Host-tokens=secret-token; __Host-sign-in=sealed; oauth2_authentication_session=s1; other=x",
+      Authorization: "Bearer app-token",
+      "X-Evil": "1",
+      "X-Device-Id": "D".repeat(32),
+    };
+    const oauth = await app.fetch(
+      new Request(`${ORIGIN}/oauth2/auth?client_id=x`, { headers: browserHeaders }),
+      stubbed,
+      ctx,
+    );
+    const profile = await app.fetch(
+      new Request(`${ORIGIN}/auth/v1/user/profile`, { headers: browserHeaders }),
+      stubbed,
+      ctx,
+    );
+    const [toOauth, toProfile] = seen;
+    expect(toOauth?.headers.get("cookie")).toBe("oauth2_authentication_session=s1");
+    expect(toProfile?.headers.get("cookie")).toBeNull();
+    for (const sent of seen) {
+      expect(sent.headers.get("authorization")).toBe("Bearer app-token");
+      expect(sent.headers.get("x-device-id")).toBe("D".repeat(32));
+      expect(sent.headers.get("x-evil")).toBeNull();
+      expect(sent.headers.get("x-forwarded-host")).toBe(new URL(ORIGIN).host);
+    }
+    for (const answer of [oauth, profile]) {
+      expect(answer.headers.getSetCookie()).toEqual([
+        "oauth2_authentication_session=s2; Path=/oauth2; Secure; HttpOnly; SameSite=Lax",
+      ]);
+      expect(answer.headers.get("x-upstream-secret")).toBeNull();
+    }
   });
 
   it("relays an allowed call to the upstream and answers others with 404", async () => {
@@ -87,22 +160,13 @@ describe("the OAuth2 session through the proxy", () => {
     expect(toLogin.status).toBe(302);
     const loginUrl = new URL(toLogin.headers.get("Location")!);
     expect(loginUrl.origin).toBe(ORIGIN);
-    const loginChallenge = loginUrl.searchParams.get("login_challenge")!;
 
-    const login = await SELF.fetch(`${ORIGIN}/auth/v1/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        login_challenge: loginChallenge,
-        flow: "email_password",
-        username: email,
-        password: "Passw0rd!",
-        remember: false,
-        device_id: "A".repeat(32),
-      }),
-    });
-    expect(login.status).toBe(201);
-    const { redirect_to } = (await login.json()) as { redirect_to: string };
+    // The user signs in on the site's own screen; the site answers with the OAuth2 server's redirect_to.
+    const journey = new Journey();
+    expect((await journey.request(loginUrl.toString())).status).toBe(303);
+    const login = await journey.postForm("/signIn", { username: email, password: PASSWORD });
+    expect(login.status).toBe(303);
+    const redirect_to = login.headers.get("Location")!;
     expect(new URL(redirect_to).origin).toBe(ORIGIN);
 
     const afterLogin = await get(new URL(redirect_to).pathname + new URL(redirect_to).search);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AppContext } from "../context";
 import { logEvent } from "../log";
 import { UpstreamUnavailableError, upstreamFetch } from "./upstream";
+import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 
 // The typed client of SPEC §7: every call the site makes, its body and the response it expects. An
 // outcome is a value (ok with data, or a problem); only a broken upstream contract is an exception.
@@ -27,23 +28,12 @@ interface CallOptions<S extends z.ZodType> {
   response: S;
 }
 
-// Our own cookies never go upstream; the upstream's own (e.g. its OAuth2 session) do, like a browser's would.
-function upstreamCookies(c: AppContext): string | undefined {
-  const cookie = c.req.header("cookie");
-  if (!cookie) return undefined;
-  const kept = cookie
-    .split(";")
-    .map((part) => part.trim())
-    .filter((part) => part && !part.startsWith("__Host-"));
-  return kept.length ? kept.join("; ") : undefined;
-}
-
 export async function callIdentity<S extends z.ZodType>(
   c: AppContext,
   options: CallOptions<S>,
 ): Promise<Outcome<z.infer<S>>> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  const cookies = upstreamCookies(c);
+  const cookies = upstreamCookieHeader(c);
   if (cookies) headers.Cookie = cookies;
   if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
   let body: string | undefined;
@@ -70,7 +60,7 @@ export async function callIdentity<S extends z.ZodType>(
     });
     return { ok: false, status: 0, problem: {}, unavailable: error.timedOut ? "timeout" : "unreachable" };
   }
-  for (const line of response.headers.getSetCookie()) c.header("Set-Cookie", line, { append: true });
+  relaySetCookies(c, response.headers, (line) => c.header("Set-Cookie", line, { append: true }));
   const text = await response.text();
   let parsed: unknown;
   try {

@@ -1,29 +1,17 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
 import { UpstreamUnavailableError, upstreamFetch } from "../identity/upstream";
+import { relaySetCookies, upstreamCookieHeader } from "../identity/upstreamCookies";
 import { logEvent } from "../log";
 
-// ARCHITECTURE §3: the browser and the native app see one origin. Only the calls of SPEC §7 (and the
-// OAuth2 discovery documents a standard client reads) pass; everything else under these prefixes is 404.
+// ARCHITECTURE §3: the native app and standard OAuth2 clients see one origin. Only what they need passes: the
+// OAuth2 authorization and token endpoints, discovery, the health check, the signed-in user's profile (bearer)
+// and logout. Every other identity call is the worker's own (the site's forms), so it is not reachable from
+// outside: no password reset, sign-up or e-mail check through the proxy. Everything else under these prefixes
+// is 404. The README lists the same calls.
 const ALLOWED: ReadonlyArray<readonly [method: string, path: RegExp]> = [
   ["GET", /^\/auth\/health$/],
-  ["GET", /^\/auth\/v1\/consent$/],
-  ["POST", /^\/auth\/v1\/consent$/],
-  ["GET", /^\/auth\/v1\/login$/],
-  ["POST", /^\/auth\/v1\/login$/],
-  ["POST", /^\/auth\/v1\/login\/sendOtpEmail$/],
   ["GET", /^\/auth\/v1\/logout$/],
-  ["POST", /^\/auth\/v1\/password\/(forgot|confirm)$/],
-  ["POST", /^\/auth\/v1\/register(\/checkEmail|\/confirm|\/confirm\/resend|\/otpEmail)?$/],
-  ["POST", /^\/auth\/v1\/tenants\/[a-z0-9-]{1,64}\/loginHint$/],
-  ["GET", /^\/auth\/v1\/tenants\/[a-z0-9-]{1,64}\/loginHint\/[A-Za-z0-9_-]{1,128}$/],
-  ["POST", /^\/auth\/v1\/token$/],
-  ["PATCH", /^\/auth\/v1\/user\/email$/],
-  ["POST", /^\/auth\/v1\/user\/email$/],
-  ["GET", /^\/auth\/v1\/user\/email\/confirm$/],
-  ["POST", /^\/auth\/v1\/user\/email\/confirm$/],
-  ["POST", /^\/auth\/v1\/user\/mfa\/(setup|confirm)$/],
-  ["PATCH", /^\/auth\/v1\/user\/password$/],
   ["GET", /^\/auth\/v1\/user\/profile$/],
   ["GET", /^\/oauth2\/auth$/],
   ["POST", /^\/oauth2\/token$/],
@@ -35,22 +23,32 @@ export function isProxiedCall(method: string, path: string): boolean {
   return ALLOWED.some(([allowedMethod, pattern]) => allowedMethod === effective && pattern.test(path));
 }
 
-// Headers a proxy must not pass on (RFC 9110 §7.6.1) plus the ones this proxy sets itself.
-const HOP_BY_HOP = [
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "te",
-  "trailer",
-  "host",
-  "cf-connecting-ip",
-];
+/** The request headers a proxied call may carry upstream; the forwarding headers are set by upstreamFetch. */
+const REQUEST_HEADERS = ["content-type", "accept", "accept-language", "authorization", "x-device-id"];
+/** The response headers the upstream may send back; Set-Cookie is rewritten separately. */
+const RESPONSE_HEADERS = ["content-type", "location", "cache-control", "www-authenticate", "retry-after"];
+
+/**
+ * A state-changing call from a browser must come from the site itself (Fetch Metadata), or carry a bearer token;
+ * a browser without Fetch Metadata is judged by its Origin. Non-browser clients send neither and pass.
+ */
+function crossSiteBrowserCall(c: Context<AppEnv>): boolean {
+  if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return false;
+  if (/^Bearer\s/i.test(c.req.header("authorization") ?? "")) return false;
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined) return site !== "same-origin" && site !== "none";
+  const origin = c.req.header("origin");
+  return origin !== undefined && origin !== new URL(c.req.url).origin;
+}
 
 export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<Response> {
-  const headers = new Headers(c.req.raw.headers);
-  for (const name of HOP_BY_HOP) headers.delete(name);
+  const headers = new Headers();
+  for (const name of REQUEST_HEADERS) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  const session = upstreamCookieHeader(c);
+  if (session && new URL(c.req.url).pathname.startsWith("/oauth2/")) headers.set("cookie", session);
   const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
   try {
     const upstream = await upstreamFetch(c, pathAndQuery, {
@@ -58,9 +56,13 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
       headers,
       ...(hasBody ? { body: await c.req.arrayBuffer() } : {}),
     });
-    const relayed = new Headers(upstream.headers);
-    for (const name of HOP_BY_HOP) relayed.delete(name);
     // A fresh Response: the upstream's headers are immutable, and the security headers go on after.
+    const relayed = new Headers();
+    for (const name of RESPONSE_HEADERS) {
+      const value = upstream.headers.get(name);
+      if (value !== null) relayed.set(name, value);
+    }
+    relaySetCookies(c, upstream.headers, (line) => relayed.append("Set-Cookie", line));
     return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: relayed });
   } catch (error) {
     if (!(error instanceof UpstreamUnavailableError)) throw error;
@@ -78,6 +80,9 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
 /** `/auth/*`, `/oauth2/*`, `/.well-known/*`: only the allow-listed calls pass; anything else under them is 404. */
 export const relayAllowedCall: MiddlewareHandler<AppEnv> = async function relayAllowedCall(c) {
   if (!isProxiedCall(c.req.method, c.req.path)) return c.json({ type: "not_found", detail: "No such call." }, 404);
+  if (crossSiteBrowserCall(c)) {
+    return c.json({ type: "forbidden", detail: "A cross-site call needs a bearer token." }, 403);
+  }
   const url = new URL(c.req.url);
   return relay(c, `${url.pathname}${url.search}`);
 };
