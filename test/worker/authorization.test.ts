@@ -134,6 +134,22 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(setCookies(callback).has(`__Host-${sealedCookies.authRequest.name}`)).toBe(true);
   });
 
+  it("takes the brand from the stored auth request: a client_id on /callback cannot skip the checks (issue 9, finding 4)", async () => {
+    await seed("bypass@example.com", { emailVerified: false });
+    const journey = new Journey();
+    await reachSignIn(journey, (await appStart("gungnir", "signIn")).path);
+    const callback = await signInStep(journey, "/signIn", { username: "bypass@example.com", password: PASSWORD });
+    // The partner service skips the e-mail-verified check; naming its client here must not make it apply.
+    callback.searchParams.set("client_id", sampleClientIds.partner);
+    const forged = await journey.request(callback.toString());
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain("最初からやり直してください");
+    // The same client as the stored request is fine; the checks of the app's own service apply.
+    callback.searchParams.set("client_id", sampleClientIds.gungnir);
+    const honest = await journey.request(callback.toString());
+    expect(honest.headers.get("Location")).toBe("/registerEmail");
+  });
+
   it("a second factor the service does not allow goes to /mfa/setup", async () => {
     await seed("sms@example.com", { mfa: { sms: "+8109012345678" } });
     const journey = new Journey();

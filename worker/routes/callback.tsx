@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { ErrorPage } from "../../pages/ErrorPage";
-import type { MfaType } from "../../themes/schema";
+import { brandById } from "../../themes/brands";
+import type { Brand, MfaType } from "../../themes/schema";
 import type { AppContext } from "../context";
 import { appAuthorizeUrl, sha256Hex, siteCallbackUrl, tokenClaims } from "../flow/authorization";
 import { exchangeCode, type Profile, profile } from "../identity/client";
 import { failure } from "../identity/outcomes";
-import { challengeValue, scopeValue, stateValue } from "../queryParams";
+import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
 import { parameterProblem, renderPage } from "../render";
 import type { AuthRequest } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
@@ -17,6 +18,7 @@ export const callbackQuery = z.object({
   code: challengeValue,
   state: stateValue,
   scope: scopeValue.optional(),
+  client_id: queryValue.optional(),
 });
 
 const preferredToMfaType: Record<Profile["preferred_mfa_setting"], MfaType> = {
@@ -32,10 +34,14 @@ const AFTER_OWN_VIEW: Partial<Record<AuthRequest["query"]["view"], string>> = {
   emailChange: "/changeEmail",
 };
 
-async function afterSignIn(c: AppContext, authRequest: AuthRequest, accessToken: string): Promise<Response> {
+async function afterSignIn(
+  c: AppContext,
+  authRequest: AuthRequest,
+  brand: Brand,
+  accessToken: string,
+): Promise<Response> {
   const next = AFTER_OWN_VIEW[authRequest.query.view];
   if (next) return c.redirect(next, 303);
-  const brand = c.get("brand");
   // The partner service skips the e-mail-verified and MFA checks (SPEC §1).
   if (brand.consentTarget) return c.redirect(appAuthorizeUrl(authRequest, undefined), 302);
   const found = await profile(c, accessToken);
@@ -51,7 +57,15 @@ async function afterSignIn(c: AppContext, authRequest: AuthRequest, accessToken:
 
 export async function receiveCallback(c: AppContext, query: z.infer<typeof callbackQuery>): Promise<Response> {
   const authRequest = await readSealed(c, "authRequest");
-  if (!authRequest?.own || query.state !== authRequest.own.state) return parameterProblem(c, "callbackParameterError");
+  // ARCHITECTURE §8: the brand after sign-in is the stored request's, never the callback query's.
+  const brand = authRequest ? brandById(authRequest.serviceId) : undefined;
+  if (!authRequest?.own || !brand || query.state !== authRequest.own.state) {
+    return parameterProblem(c, "callbackParameterError");
+  }
+  c.set("brand", brand);
+  if (query.client_id !== undefined && query.client_id !== authRequest.query.client_id) {
+    return parameterProblem(c, "callbackParameterError");
+  }
   const exchanged = await exchangeCode(c, {
     clientId: authRequest.query.client_id,
     code: query.code,
@@ -70,5 +84,5 @@ export async function receiveCallback(c: AppContext, query: z.infer<typeof callb
     tokenType: tokens.token_type,
     hashedUserName: await sha256Hex(claims.username),
   });
-  return afterSignIn(c, authRequest, tokens.access_token);
+  return afterSignIn(c, authRequest, brand, tokens.access_token);
 }
