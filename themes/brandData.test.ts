@@ -43,8 +43,8 @@ describe("the brand data", () => {
 
   test("maps every client id to an existing service, covering every family", () => {
     const ids = new Set(rawBrands.map(({ id }) => id));
-    for (const serviceId of Object.values(clients)) expect(ids).toContain(serviceId);
-    const mappedFamilies = new Set(Object.values(clients).map((id) => id.split("-")[0]));
+    for (const { serviceId } of Object.values(clients)) expect(ids).toContain(serviceId);
+    const mappedFamilies = new Set(Object.values(clients).map(({ serviceId }) => serviceId.split("-")[0]));
     expect(mappedFamilies.size).toBe(5);
   });
 
@@ -58,7 +58,15 @@ describe("the brand data", () => {
     ["izarra", "izarra-hamanasu"],
     ["nosh", "nosh-shirotae"],
   ] as const)("sample client id %s maps to %s", (sample, serviceId) => {
-    expect(clients[sampleClientIds[sample]]).toBe(serviceId);
+    expect(clients[sampleClientIds[sample]]?.serviceId).toBe(serviceId);
+  });
+
+  test("registers every client's app redirect URIs as https or the app's own scheme", () => {
+    for (const { serviceId, redirectUris } of Object.values(clients)) {
+      expect(redirectUris).toContain(`https://app.${serviceId}.example/oauth/callback`);
+      for (const uri of redirectUris) expect(new URL(uri).protocol).not.toMatch(/^(http|javascript|data):$/);
+    }
+    expect(clients[sampleClientIds.gungnir]?.redirectUris).toContain("jp.example.aurora://oauth/callback");
   });
 
   test("has exactly one partner-branded consent target, provided by the provider", () => {

@@ -33,7 +33,7 @@ describe("runtime brand accessors", () => {
 
   test("list the client ids of a service in data order, as a copy", () => {
     const lemonClients = clientIdsForService("liqueur-lemon");
-    expect(lemonClients).toEqual(Object.keys(clients).filter((id) => clients[id] === "liqueur-lemon"));
+    expect(lemonClients).toEqual(Object.keys(clients).filter((id) => clients[id]?.serviceId === "liqueur-lemon"));
     expect(lemonClients[0]).toBe(sampleClientIds.lemon);
     lemonClients.pop();
     expect(clientIdsForService("liqueur-lemon")).toHaveLength(2);

@@ -2,9 +2,9 @@ import brandData from "virtual:brand-data";
 import type { Brand } from "./schema";
 
 const brandsById = new Map(brandData.brands.map((brand) => [brand.id, brand]));
-const serviceIdsByClientId = new Map(Object.entries(brandData.clients));
+const clientsById = new Map(Object.entries(brandData.clients));
 const clientIdsByServiceId = new Map<string, string[]>();
-for (const [clientId, serviceId] of serviceIdsByClientId) {
+for (const [clientId, { serviceId }] of clientsById) {
   clientIdsByServiceId.set(serviceId, [...(clientIdsByServiceId.get(serviceId) ?? []), clientId]);
 }
 
@@ -16,7 +16,12 @@ export function brandById(serviceId: string): Brand | undefined {
 }
 
 export function serviceIdForClientId(clientId: string): string | undefined {
-  return serviceIdsByClientId.get(clientId);
+  return clientsById.get(clientId)?.serviceId;
+}
+
+/** The app redirect URIs registered for a client (ARCHITECTURE §8); none for an unknown client. */
+export function registeredRedirectUris(clientId: string): readonly string[] {
+  return clientsById.get(clientId)?.redirectUris ?? [];
 }
 
 export function brandForClientId(clientId: string): Brand | undefined {

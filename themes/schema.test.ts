@@ -5,6 +5,7 @@ import { type RawBrand, type RawBrandData, rawBrandDataSchema, rawBrandSchema } 
 
 const validBrand = rawBrands.find(({ id }) => id === "gungnir-aurora") as RawBrand;
 const data: RawBrandData = { brands: rawBrands, default: defaultBrand, clients };
+const client = (serviceId: string) => ({ serviceId, redirectUris: [`https://app.${serviceId}.example/cb`] });
 
 function brandIssues(change: (brand: RawBrand) => RawBrand): string[] {
   const result = rawBrandSchema.safeParse(change(structuredClone(validBrand)));
@@ -82,15 +83,28 @@ describe("rawBrandDataSchema", () => {
     );
   });
 
+  test.each([
+    ["javascript:alert(1)", "redirect URI scheme not allowed"],
+    ["http://app.example/callback", "redirect URI scheme not allowed"],
+    ["data:text/html,x", "redirect URI scheme not allowed"],
+    ["https://app.example/callback#frag", "redirect URI must not carry a fragment"],
+    ["/relative/callback", "redirect URI must be an absolute URL"],
+  ])("rejects the redirect URI %j", (uri, message) => {
+    const withUri = { serviceId: "client", redirectUris: [uri] };
+    expect(dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, badredirect0001: withUri } }))).toContain(
+      `clients.badredirect0001.redirectUris.0: ${message}`,
+    );
+  });
+
   test("rejects a client mapped to an unknown service", () => {
     expect(
-      dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, unknownclient0001: "gungnir-nowhere" } })),
+      dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, unknownclient0001: client("gungnir-nowhere") } })),
     ).toContain('clients.unknownclient0001: client maps to unknown service "gungnir-nowhere"');
   });
 
   test.each(["Upper-Case-Client", "short", "client id with spaces"])("rejects the client id %j", (clientId) => {
     expect(
-      dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, [clientId]: "client" } })).length,
+      dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, [clientId]: client("client") } })).length,
     ).toBeGreaterThan(0);
   });
 

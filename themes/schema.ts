@@ -133,12 +133,31 @@ export const rawBrandSchema = z
   .superRefine(checkConsentTarget);
 export const brandSchema = z.strictObject({ ...brandFields, support: supportSchema }).superRefine(checkConsentTarget);
 
-const clientMapSchema = z.record(clientIdSchema, serviceIdSchema);
+// Schemes a browser must never be sent to, whatever an app registers (ARCHITECTURE §8).
+const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:", "about:", "http:"]);
+
+/** An app's redirect URI: https, or the app's own scheme (`jp.example.app://…`, `intent://…`); no fragment. */
+const redirectUriSchema = z
+  .string()
+  .max(512)
+  .refine((uri) => URL.canParse(uri), "redirect URI must be an absolute URL")
+  .refine((uri) => !URL.canParse(uri) || !UNSAFE_SCHEMES.has(new URL(uri).protocol), "redirect URI scheme not allowed")
+  .refine((uri) => !uri.includes("#"), "redirect URI must not carry a fragment");
+
+/** An OAuth2 client: the service it belongs to and its app's registered redirect URIs. */
+const clientSchema = z.strictObject({
+  serviceId: serviceIdSchema,
+  redirectUris: z.array(redirectUriSchema).min(1).max(10),
+});
+export type RawClient = z.input<typeof clientSchema>;
+export type Client = z.infer<typeof clientSchema>;
+
+const clientMapSchema = z.record(clientIdSchema, clientSchema);
 
 interface BrandSet {
   brands: readonly { id: string; consentTarget: boolean; transfer?: unknown }[];
   defaultBrand: { id: string; consentTarget: boolean };
-  clients: Record<string, string>;
+  clients: Record<string, { serviceId: string }>;
 }
 
 function checkBrandSet({ brands, defaultBrand, clients }: BrandSet, defaultKey: string, ctx: z.RefinementCtx): void {
@@ -149,7 +168,7 @@ function checkBrandSet({ brands, defaultBrand, clients }: BrandSet, defaultKey: 
     }
     seen.add(brand.id);
   });
-  for (const [clientId, serviceId] of Object.entries(clients)) {
+  for (const [clientId, { serviceId }] of Object.entries(clients)) {
     if (!seen.has(serviceId)) {
       ctx.addIssue({
         code: "custom",

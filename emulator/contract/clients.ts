@@ -1,5 +1,5 @@
 import { rawBrands } from "../../themes/data/brands";
-import { clients as clientServices } from "../../themes/data/clients";
+import { clients as clientRecords } from "../../themes/data/clients";
 
 /** An OAuth2 client as the emulator registers it: public, PKCE S256 only, no secret. */
 export interface OAuthClient {
@@ -7,14 +7,16 @@ export interface OAuthClient {
   serviceId: string;
   /** The partner-branded service asks the user's consent before a code is issued. */
   consentRequired: boolean;
+  /** The app's redirect URIs, registered in the brand data the site checks too (ARCHITECTURE §8). */
+  redirectUris: readonly string[];
 }
 
 const consentTargets = new Set(rawBrands.filter((brand) => brand.consentTarget).map((brand) => brand.id));
 
 export const oauthClients: ReadonlyMap<string, OAuthClient> = new Map(
-  Object.entries(clientServices).map(([id, serviceId]) => [
+  Object.entries(clientRecords).map(([id, { serviceId, redirectUris }]) => [
     id,
-    { id, serviceId, consentRequired: consentTargets.has(serviceId) },
+    { id, serviceId, consentRequired: consentTargets.has(serviceId), redirectUris },
   ]),
 );
 
@@ -27,7 +29,7 @@ export function appRedirectUri(serviceId: string): string {
   return `https://app.${serviceId}.example/oauth/callback`;
 }
 
-/** Exact-match list: the site's own /callback (at the origin the request came through) and the app's. */
+/** Exact-match list: the site's own /callback (at the origin the request came through) and the app's own. */
 export function registeredRedirectUris(client: OAuthClient, site: string): string[] {
-  return [`${site}/callback`, appRedirectUri(client.serviceId)];
+  return [`${site}/callback`, ...client.redirectUris];
 }

@@ -112,6 +112,43 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
   });
 });
 
+describe("registered redirect targets (ARCHITECTURE §8; issue 9, findings 3 and 5)", () => {
+  const authRequestCookie = `__Host-${sealedCookies.authRequest.name}`;
+
+  it.each([
+    ["another site", { app_url: "https://evil.example", callback_path: "/oauth/callback" }],
+    ["an intent:// URL", { app_url: "intent://evil.example", callback_path: "/#Intent;scheme=evil;end" }],
+    ["a path the app did not register", { callback_path: "/other/callback" }],
+    ["another client's app", { app_url: "https://app.nosh-homura.example" }],
+    ["the app's host over http", { app_url: "http://app.gungnir-aurora.example" }],
+    ["a plain PKCE challenge", { code_challenge_method: "plain" }],
+  ])("refuses %s at the entry: 400, the parameter modal, nothing stored", async (_, extra) => {
+    const start = await appStart("gungnir", "signIn", extra as Partial<AppAuthQuery>);
+    for (const path of [start.path, `/?${start.path.split("?")[1]}`]) {
+      const response = await get(path);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("パラメータに不備がありました");
+      expect(setCookies(response).has(authRequestCookie)).toBe(false);
+    }
+  });
+
+  it("sends the browser only to the registered value: the app's own scheme for skip, and it alone in form-action", async () => {
+    await seed("scheme@example.com");
+    const journey = new Journey();
+    const start = await appStart("gungnir", "mfaSetUp", {
+      app_url: "jp.example.aurora://oauth",
+      callback_path: "/callback",
+    });
+    const callback = await signIn(journey, start.path, "scheme@example.com");
+    expect(callback.headers.get("Location")).toBe("/mfa/setup");
+    const setup = await journey.request("/mfa/setup");
+    expect(setup.headers.get("Content-Security-Policy")).toMatch(/form-action 'self' jp\.example\.aurora:(;|$)/);
+    const skipped = await journey.postForm("/mfa/setup/skip", {});
+    expect(skipped.status).toBe(303);
+    expect(skipped.headers.get("Location")).toBe("jp.example.aurora://oauth/callback");
+  });
+});
+
 describe("callback and after sign-in (SPEC §2)", () => {
   it("a verified user without a second factor: tokens stored, then the app gets its code", async () => {
     await seed("plain@example.com");

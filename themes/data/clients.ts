@@ -1,3 +1,5 @@
+import type { RawClient } from "../schema";
+
 /** One client id per kind of service that tests and fixtures reach for by meaning. */
 export const sampleClientIds = {
   client: "dhumuqc8afmvbqhdsrlaji98w9",
@@ -10,28 +12,41 @@ export const sampleClientIds = {
   nosh: "drsshlisthl32a524ocro449ja",
 } as const;
 
-/** External OAuth2 client id → service id; several services have a web and an app client. */
-export const clients: Record<string, string> = {
-  [sampleClientIds.client]: "client",
-  oqawrdtpgg8bzo6gxfo6jx6klb: "client",
-  [sampleClientIds.lemon]: "liqueur-lemon",
-  "0bytrs5pi7z7f780xyyge7xtb2": "liqueur-lemon",
-  [sampleClientIds.partner]: "liqueur-lemon-money-forword",
-  [sampleClientIds.totpOnly]: "izarra-astra",
-  [sampleClientIds.advisor]: "gungnir-minamo",
-  [sampleClientIds.gungnir]: "gungnir-aurora",
-  "4daf6nu5f8rayo55j7n9nw9ute": "gungnir-hayate",
-  sx0xvgukuyfo1kh47tai282lf2: "gungnir-kohaku",
-  bks9llnza0pseenrsshmlwgx6s: "gungnir-hisui",
-  ecxq2p8fcslu80g25uyqmtksut: "gungnir-tsumugi",
-  [sampleClientIds.izarra]: "izarra-hamanasu",
-  "9brxed2u61rriawd3w7za87euj": "izarra-kasumi",
-  "5vkfo5pw84vqqw46u0qtxndowy": "izarra-kotonoha",
-  nawkn7put0expongz4jh1qvovz: "liqueur-ume",
-  hzux3g1a3vx5bpe9rqwsjrm5ap: "liqueur-yuzu",
-  [sampleClientIds.nosh]: "nosh-shirotae",
-  pawlrrw5ug229blt3wrj0zpuy5: "nosh-umikaze",
-  hkjqjupb4w28aych96bbzetwtg: "nosh-homura",
-  "19tbvppb0ydvlgvwh3xp08ygzq": "nosh-tsukimi",
-  cxa1ovdpoeaup7a4tn9lmcu4er: "nosh-chanoki",
+/** The app's registered redirect URI on its own https host (the tests' apps listen there). */
+const appCallback = (serviceId: string) => `https://app.${serviceId}.example/oauth/callback`;
+
+/**
+ * External OAuth2 client id → its service and its app's registered redirect URIs (ARCHITECTURE §8: the entry
+ * accepts no other app_url + callback_path, and the emulator registers its clients from this same list).
+ * Several services have a web and an app client; an app may also register its own URL scheme.
+ */
+export const clients: Record<string, RawClient> = {
+  [sampleClientIds.client]: { serviceId: "client", redirectUris: [appCallback("client")] },
+  oqawrdtpgg8bzo6gxfo6jx6klb: { serviceId: "client", redirectUris: [appCallback("client")] },
+  [sampleClientIds.lemon]: { serviceId: "liqueur-lemon", redirectUris: [appCallback("liqueur-lemon")] },
+  "0bytrs5pi7z7f780xyyge7xtb2": { serviceId: "liqueur-lemon", redirectUris: [appCallback("liqueur-lemon")] },
+  [sampleClientIds.partner]: {
+    serviceId: "liqueur-lemon-money-forword",
+    redirectUris: [appCallback("liqueur-lemon-money-forword")],
+  },
+  [sampleClientIds.totpOnly]: { serviceId: "izarra-astra", redirectUris: [appCallback("izarra-astra")] },
+  [sampleClientIds.advisor]: { serviceId: "gungnir-minamo", redirectUris: [appCallback("gungnir-minamo")] },
+  [sampleClientIds.gungnir]: {
+    serviceId: "gungnir-aurora",
+    redirectUris: [appCallback("gungnir-aurora"), "jp.example.aurora://oauth/callback"],
+  },
+  "4daf6nu5f8rayo55j7n9nw9ute": { serviceId: "gungnir-hayate", redirectUris: [appCallback("gungnir-hayate")] },
+  sx0xvgukuyfo1kh47tai282lf2: { serviceId: "gungnir-kohaku", redirectUris: [appCallback("gungnir-kohaku")] },
+  bks9llnza0pseenrsshmlwgx6s: { serviceId: "gungnir-hisui", redirectUris: [appCallback("gungnir-hisui")] },
+  ecxq2p8fcslu80g25uyqmtksut: { serviceId: "gungnir-tsumugi", redirectUris: [appCallback("gungnir-tsumugi")] },
+  [sampleClientIds.izarra]: { serviceId: "izarra-hamanasu", redirectUris: [appCallback("izarra-hamanasu")] },
+  "9brxed2u61rriawd3w7za87euj": { serviceId: "izarra-kasumi", redirectUris: [appCallback("izarra-kasumi")] },
+  "5vkfo5pw84vqqw46u0qtxndowy": { serviceId: "izarra-kotonoha", redirectUris: [appCallback("izarra-kotonoha")] },
+  nawkn7put0expongz4jh1qvovz: { serviceId: "liqueur-ume", redirectUris: [appCallback("liqueur-ume")] },
+  hzux3g1a3vx5bpe9rqwsjrm5ap: { serviceId: "liqueur-yuzu", redirectUris: [appCallback("liqueur-yuzu")] },
+  [sampleClientIds.nosh]: { serviceId: "nosh-shirotae", redirectUris: [appCallback("nosh-shirotae")] },
+  pawlrrw5ug229blt3wrj0zpuy5: { serviceId: "nosh-umikaze", redirectUris: [appCallback("nosh-umikaze")] },
+  hkjqjupb4w28aych96bbzetwtg: { serviceId: "nosh-homura", redirectUris: [appCallback("nosh-homura")] },
+  "19tbvppb0ydvlgvwh3xp08ygzq": { serviceId: "nosh-tsukimi", redirectUris: [appCallback("nosh-tsukimi")] },
+  cxa1ovdpoeaup7a4tn9lmcu4er: { serviceId: "nosh-chanoki", redirectUris: [appCallback("nosh-chanoki")] },
 };

@@ -1,9 +1,11 @@
 import { base64url, decodeJwt } from "jose";
+import { registeredRedirectUris } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
 import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 import { randomString } from "../session/random";
+import { parameterProblem } from "../render";
 
 // ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
 
@@ -28,18 +30,24 @@ export async function sha256Hex(value: string): Promise<string> {
 
 export const siteCallbackUrl = (c: AppContext) => `${new URL(c.req.url).origin}/callback`;
 
-/** The app's own redirect URI: its app_url with its callback path (SPEC §3 auth request). */
-export function appRedirectUri(query: Pick<AppAuthQuery, "app_url" | "callback_path">): string {
-  return new URL(query.callback_path ?? "", query.app_url).toString();
+/**
+ * ARCHITECTURE §8: the app's redirect URI (its app_url with its callback path, SPEC §3) as registered for its
+ * client in the brand data, or undefined when that pair is not registered: the registered string is what the
+ * site stores and redirects to, never the request's.
+ */
+export function registeredAppRedirect(query: Pick<AppAuthQuery, "client_id" | "app_url" | "callback_path">) {
+  if (!URL.canParse(query.callback_path ?? "", query.app_url)) return undefined;
+  const asked = new URL(query.callback_path ?? "", query.app_url).toString();
+  return registeredRedirectUris(query.client_id).find((registered) => registered === asked);
 }
 
 // Schemes that must never be allowed as a form target, whatever an app claims as its URL.
 const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:", "about:"]);
 
 /** The origin a browser finally lands on for the app (for CSP form-action); an app's custom scheme gives its scheme. */
-export function appOriginForCsp(query: Pick<AppAuthQuery, "app_url" | "callback_path">): string | undefined {
+export function appOriginForCsp(redirectUri: string): string | undefined {
   try {
-    const url = new URL(appRedirectUri(query));
+    const url = new URL(redirectUri);
     if (url.protocol === "https:" || url.protocol === "http:") return url.origin;
     return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !UNSAFE_SCHEMES.has(url.protocol) ? url.protocol : undefined;
   } catch {
@@ -54,11 +62,11 @@ function authorizeUrl(params: Record<string, string | undefined>): string {
 }
 
 /** Authorize for the app: its client, state, scope and PKCE, back to its own redirect URI. */
-export function appAuthorizeUrl({ query }: AuthRequest, prompt: string | undefined): string {
+export function appAuthorizeUrl({ query, redirectUri }: AuthRequest, prompt: string | undefined): string {
   return authorizeUrl({
     response_type: "code",
     client_id: query.client_id,
-    redirect_uri: appRedirectUri(query),
+    redirect_uri: redirectUri,
     state: query.state,
     scope: query.scope ?? "",
     code_challenge: query.code_challenge,
@@ -102,9 +110,12 @@ export function authStartHref({ serviceId, query }: AuthRequest): string {
 
 /**
  * SPEC §2 entry: store the auth request and send the browser to the authorization endpoint, forcing
- * prompt=login unless the app names the user who is signed in here already.
+ * prompt=login unless the app names the user who is signed in here already. An app_url + callback_path that is
+ * not registered for the client is a parameter problem, and nothing is stored.
  */
 export async function startAuthorization(c: AppContext, brand: Brand, query: AppAuthQuery): Promise<Response> {
+  const redirectUri = registeredAppRedirect(query);
+  if (!redirectUri) return parameterProblem(c);
   const tokens = await readSealed(c, "tokens");
   const sameUser = query.hashed_user_id !== undefined && query.hashed_user_id === tokens?.hashedUserName;
   const prompt = sameUser ? query.prompt : "login";
@@ -112,7 +123,7 @@ export async function startAuthorization(c: AppContext, brand: Brand, query: App
     query.view === "extSignIn"
       ? undefined
       : { codeVerifier: newRandomString(PKCE_VERIFIER_LENGTH), state: newRandomString(32) };
-  const authRequest: AuthRequest = { query, serviceId: brand.id, ...(own ? { own } : {}) };
+  const authRequest: AuthRequest = { query, serviceId: brand.id, redirectUri, ...(own ? { own } : {}) };
   await writeSealed(c, "authRequest", authRequest);
   const target = own ? await ownAuthorizeUrl(c, authRequest, brand, prompt) : appAuthorizeUrl(authRequest, prompt);
   return c.redirect(target, 302);

@@ -14,7 +14,7 @@ export function appFormAction(): MiddlewareHandler<AppEnv> {
   return async function appFormAction(c, next) {
     if (getCookie(c, sealedCookies.authRequest.name, "host") !== undefined) {
       const authRequest = await readSealed(c, "authRequest");
-      const origin = authRequest ? appOriginForCsp(authRequest.query) : undefined;
+      const origin = authRequest ? appOriginForCsp(authRequest.redirectUri) : undefined;
       if (origin) c.set("formActionOrigins", [...c.get("formActionOrigins"), origin]);
     }
     await next();

@@ -2,7 +2,7 @@ import { MfaSetup } from "../../pages/MfaSetup";
 import { MfaSetupSms } from "../../pages/MfaSetupSms";
 import { MfaSetupTotp } from "../../pages/MfaSetupTotp";
 import { brandById } from "../../themes/brands";
-import { appAuthorizeUrl, appRedirectUri } from "../flow/authorization";
+import { appAuthorizeUrl } from "../flow/authorization";
 import { signedInScreen } from "../flow/signedIn";
 import { emptyForm } from "../formFields";
 import { formStep } from "../routeKinds";
@@ -32,7 +32,7 @@ export const skipMfaSetup = formStep({
     // The service of the app's request decides, not whichever brand the page was last shown in.
     const brand = brandById(authRequest.serviceId) ?? c.get("brand");
     if (!brand.mfaTypes.includes("NONE")) return show({ status: 403 });
-    if (authRequest.query.view === "mfaSetUp") return c.redirect(appRedirectUri(authRequest.query), 303);
+    if (authRequest.query.view === "mfaSetUp") return c.redirect(authRequest.redirectUri, 303);
     return c.redirect(appAuthorizeUrl(authRequest, undefined), 303);
   },
 });

@@ -27,7 +27,8 @@ export const appAuthQuerySchema = z.object({
   /** Space-separated; empty is a valid scope (the partner service requests none). */
   scope: z.string().max(512).optional(),
   code_challenge: z.string().min(1).max(128),
-  code_challenge_method: z.enum(["S256", "plain"]),
+  /** SPEC §9 / ARCHITECTURE §8: S256 only; `plain` would hand the verifier to anyone who sees the URL. */
+  code_challenge_method: z.literal("S256"),
   prompt: value.optional(),
   hashed_user_id: value.optional(),
   autoFillUserName: value.optional(),
@@ -39,6 +40,8 @@ export const authRequestSchema = z.object({
   query: appAuthQuerySchema,
   /** The service of the app's client_id: after sign-in the brand comes from here, never from a later query. */
   serviceId: z.string().max(64),
+  /** The app's redirect URI as registered for its client (ARCHITECTURE §8): every redirect to the app uses it. */
+  redirectUri: z.string().max(512),
   /** SPEC §2 "after sign-in": an unverified e-mail must be followed by MFA setup. */
   navigateMFASetupFlow: z.boolean().optional(),
   /** The site's own PKCE verifier and state, for own views that come back to /callback. */
