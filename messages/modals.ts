@@ -28,7 +28,7 @@ export interface ModalRecord {
   /** The label of the `after` link, where it differs from the usual one. */
   actionLabel?: string;
   /** The HTTP status of a page that the server answers with this modal open. */
-  status: 200 | 400 | 401 | 403 | 409 | 500 | 502 | 503;
+  status: 200 | 400 | 401 | 403 | 409 | 429 | 500 | 502 | 503;
 }
 
 const tryLater = "しばらく時間をおいてお試しください";
@@ -97,6 +97,14 @@ export const modals = {
     closable: false,
     after: "none",
     status: 200,
+  },
+  /** ARCHITECTURE §8: a class of attempts (sign-in, codes, mails) is over its limit for this client or subject. */
+  tooManyAttempts: {
+    title: "試行回数の上限に達しました",
+    body: "しばらく時間をおいてから、もう一度お試しください",
+    closable: true,
+    after: "close",
+    status: 429,
   },
   transferReset: {
     title: "パスワードの再設定が必要です",

@@ -4,8 +4,10 @@ import type { ReactElement } from "react";
 import type { z } from "zod";
 import { fieldPresets } from "../forms/fields";
 import { type FieldMessageKey, fieldMessages } from "../messages/ja";
+import { ErrorPage } from "../pages/ErrorPage";
 import type { AppContext, AppEnv } from "./context";
 import { formBodyOnly } from "./middleware/formBodyOnly";
+import { overLimit, type RateLimitClass, RETRY_AFTER_SECONDS } from "./rateLimit";
 import { type Outcome, parameterProblem, renderPage, type Show } from "./render";
 
 // The kinds of route the table in routes.tsx is made of. Each kind brings its own checks, so a route module
@@ -41,11 +43,29 @@ export interface RouteEntry {
   surface: "page" | "bare";
   /** A /{tenantId}/… path must name the brand the request resolved to, else 404. */
   pathTenant: boolean;
+  /** ARCHITECTURE §8: the brute-force class the route is counted in (worker/rateLimit.ts). */
+  rateLimit: RateLimitClass;
   handlers: MiddlewareHandler<AppEnv>[];
 }
 
 interface Options {
   pathTenant?: boolean;
+  /** `read` unless said otherwise. */
+  rateLimit?: RateLimitClass;
+}
+
+/** 429 with Retry-After on the page's own layout: the screen again for a form, the error page otherwise. */
+function tooManyAttempts(c: AppContext, show: Show = (outcome) => renderPage(c, <ErrorPage />, outcome)) {
+  c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+  return show({ modal: "tooManyAttempts" });
+}
+
+/** Counts a request without a subject (GETs, the proxy) in its class; over the limit, `refuse` answers. */
+function counted(rateLimit: RateLimitClass, refuse: (c: AppContext) => Response | Promise<Response>) {
+  return async function countRequest(c: AppContext, next: () => Promise<void>) {
+    if (await overLimit(c, rateLimit)) return refuse(c);
+    await next();
+  } satisfies MiddlewareHandler<AppEnv>;
 }
 
 type QueryOf<Q> = Q extends z.ZodType ? z.infer<Q> : undefined;
@@ -103,13 +123,16 @@ export function endpoint<Q extends z.ZodType | undefined = undefined>(
   options: Options & { query?: Q; parameterModal?: "callbackParameterError" },
   handler: (c: AppContext, query: QueryOf<Q>) => Response | Promise<Response>,
 ): RouteEntry {
+  const rateLimit = options.rateLimit ?? "read";
   return {
     method: "GET",
     path,
     name,
     surface: "page",
     pathTenant: options.pathTenant ?? false,
+    rateLimit,
     handlers: [
+      counted(rateLimit, (c) => tooManyAttempts(c)),
       ...checkedQuery(options.query, options.parameterModal),
       async function endpointRoute(c) {
         return handler(c, validQuery<Q>(c, options.query));
@@ -134,6 +157,8 @@ export function screen<S, Q extends z.ZodType | undefined = undefined>(
 export interface FormStep<S, F extends FormSchema> {
   screen: ScreenLoader<S>;
   form: F;
+  /** Whom the attempt is about, for the per-subject limit: the login ID, the MFA session, the address. */
+  subject?: (input: { state: S; form: z.infer<ReturnType<F>> }) => string | undefined;
   submit: FormHandler<S, F>;
 }
 
@@ -153,12 +178,14 @@ export function form<S, F extends FormSchema>(
   options: Options = {},
 ): RouteEntry {
   const loadedScreen = new WeakMap<AppContext, Screen<S>>();
+  const rateLimit = options.rateLimit ?? "read";
   return {
     method: "POST",
     path,
     name,
     surface: "page",
     pathTenant: options.pathTenant ?? false,
+    rateLimit,
     handlers: [
       formBodyOnly(),
       async function loadScreen(c, next) {
@@ -179,7 +206,10 @@ export function form<S, F extends FormSchema>(
         const loaded = loadedScreen.get(c);
         if (!loaded) throw new Error(`${name}: the screen was not loaded before the form was read`);
         const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
-        return step.submit(c, { state: loaded.state, form: posted, show: showScreen(c, loaded.page, posted) });
+        const show = showScreen(c, loaded.page, posted);
+        const subject = step.subject?.({ state: loaded.state, form: posted });
+        if (await overLimit(c, rateLimit, subject)) return tooManyAttempts(c, show);
+        return step.submit(c, { state: loaded.state, form: posted, show });
       },
     ],
   };
@@ -191,13 +221,29 @@ export function bare(
   path: string,
   name: string,
   handler: MiddlewareHandler<AppEnv>,
+  rateLimit: RateLimitClass = "read",
 ): RouteEntry {
-  return { method, path, name, surface: "bare", pathTenant: false, handlers: [handler] };
+  return {
+    method,
+    path,
+    name,
+    surface: "bare",
+    pathTenant: false,
+    rateLimit,
+    handlers: [
+      counted(rateLimit, (c) => {
+        c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+        return c.json({ type: "too_many_requests", detail: "Too many requests; retry later." }, 429);
+      }),
+      handler,
+    ],
+  };
 }
 
 /** The last route: every path no other route answered is the brand's not-found page. */
 export function notFound(name: string, handler: MiddlewareHandler<AppEnv>): RouteEntry {
-  return { method: "ALL", path: "*", name, surface: "page", pathTenant: false, handlers: [handler] };
+  const handlers = [counted("read", (c) => tooManyAttempts(c)), handler];
+  return { method: "ALL", path: "*", name, surface: "page", pathTenant: false, rateLimit: "read", handlers };
 }
 
 /** A screen that needs no journey state: it always renders (what its form needs is checked when it posts). */

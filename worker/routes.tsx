@@ -22,14 +22,15 @@ const inPath = { pathTenant: true } as const;
 /**
  * The one route table: every path and method the site answers, in SPEC §2 order. The kind of a row
  * (routeKinds.tsx) gives it its checks: `screen` a GET page (query, journey state), `form` its POST (form body,
- * journey state, fields by the shared rules), `endpoint` a GET that acts, `bare` no page middleware. Hono tries
- * the rows in order.
+ * journey state, fields by the shared rules), `endpoint` a GET that acts, `bare` no page middleware. Every row
+ * is counted in a rate-limit class (worker/rateLimit.ts): `read` unless it says `credential`, `code` or `mail`.
+ * Hono tries the rows in order.
  */
 export const routeTable: readonly RouteEntry[] = [
   // The narrow proxy the app and OAuth2 clients use (ARCHITECTURE §3). First: '/oauth2/auth' would otherwise
   // be read as '/{tenantId}/auth' with a tenant 'oauth2'.
   bare("ALL", "/auth/*", "identityProxy", relayAllowedCall),
-  bare("ALL", "/oauth2/*", "oauth2Proxy", relayAllowedCall),
+  bare("ALL", "/oauth2/*", "oauth2Proxy", relayAllowedCall, "code"),
   bare("ALL", "/.well-known/*", "discoveryProxy", relayAllowedCall),
 
   // SPEC §2 entry and callback (ARCHITECTURE §4).
@@ -44,21 +45,21 @@ export const routeTable: readonly RouteEntry[] = [
 
   // Sign-up.
   screen("/signUp/checkEmail", "signUpCheckEmail", checkEmail),
-  form("/signUp/checkEmail", "signUpCheckEmail", checkEmail),
+  form("/signUp/checkEmail", "signUpCheckEmail", checkEmail, { rateLimit: "mail" }),
   screen("/signUp/inputPassword", "signUpInputPassword", inputPassword),
-  form("/signUp/inputPassword", "signUpInputPassword", inputPassword),
+  form("/signUp/inputPassword", "signUpInputPassword", inputPassword, { rateLimit: "mail" }),
   form("/signUp/inputPassword/back", "signUpBackToEmail", backToEmail),
   screen("/signUp/confirmMail", "signUpConfirmMail", confirmMail),
-  form("/signUp/confirmMail", "signUpConfirmMail", confirmMail),
-  form("/signUp/confirmMail/resend", "signUpResendCode", resendCode),
+  form("/signUp/confirmMail", "signUpConfirmMail", confirmMail, { rateLimit: "code" }),
+  form("/signUp/confirmMail/resend", "signUpResendCode", resendCode, { rateLimit: "mail" }),
 
   // Sign-in, second factor, forced new password.
   screen("/signIn", "signIn", signIn),
-  form("/signIn", "signIn", signIn),
+  form("/signIn", "signIn", signIn, { rateLimit: "credential" }),
   screen("/signIn/mfa", "signInMfa", signInMfa),
-  form("/signIn/mfa", "signInMfa", signInMfa),
+  form("/signIn/mfa", "signInMfa", signInMfa, { rateLimit: "code" }),
   screen("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
-  form("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
+  form("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword, { rateLimit: "credential" }),
 
   // Consent of the partner service: the link's challenge moves into a cookie, then the screen.
   endpoint("/:tenantId/consent", "consent", { ...inPath, query: consentQuery }, showConsent),

@@ -3,7 +3,7 @@ import type { View } from "../../worker/session/authRequest";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
-import { ORIGIN } from "./helpers";
+import { clientIp, ORIGIN } from "./helpers";
 
 /**
  * A tiny browser for journeys inside workerd: keeps the cookies the site and the emulator set and follows
@@ -11,6 +11,8 @@ import { ORIGIN } from "./helpers";
  */
 export class Journey {
   private readonly jar = new CookieJar();
+  /** One browser, one client address (the per-IP rate limits count it). */
+  readonly ip = clientIp();
 
   cookieHeader(path: string): string {
     return this.jar.header(path);
@@ -26,6 +28,7 @@ export class Journey {
     const cookie = this.jar.header(url.pathname);
     if (cookie) headers.set("Cookie", cookie);
     if (init.method === "POST" && !headers.has("Origin")) headers.set("Origin", ORIGIN);
+    if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", this.ip);
     const response = await SELF.fetch(url.toString(), { ...init, headers, redirect: "manual" });
     this.jar.remember(response);
     return response;

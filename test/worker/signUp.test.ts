@@ -202,17 +202,16 @@ describe("POST /signUp/inputPassword", () => {
     ["Abcdefg1!é", "password.allowedCharacters"],
   ] as const)("refuses %j with its own message (422) and never echoes it", async (password, message) => {
     const screen = await openSignUp();
-    expectRedirect(
-      await screen.journey.postForm("/signUp/checkEmail", { email: "weak@example.com" }),
-      "/signUp/inputPassword",
-    );
+    // One address per case: the mail limit counts sign-ups per address (ARCHITECTURE §8).
+    const email = `weak.${message.replace("password.", "")}@example.com`;
+    expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email }), "/signUp/inputPassword");
     const response = await screen.journey.postForm("/signUp/inputPassword", { password });
     expect(response.status).toBe(422);
     const html = await response.text();
     expect(html).toContain(escapeHtml(fieldMessages[message]));
-    expect(html).toContain('value="weak@example.com"');
+    expect(html).toContain(`value="${email}"`);
     expectNoSecrets(html, [password, screen.challenge]);
-    expect(await emulator.outbox("weak@example.com")).toEqual([]);
+    expect(await emulator.outbox(email)).toEqual([]);
   });
 
   it("accepts 'Abcdefgh1' for liqueur-lemon, which skips the symbol and character checks (SPEC §5)", async () => {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
 import { islandsManifestPlugin } from "../../islands/vite-plugin";
 import { brandDataPlugin } from "../../themes/vite-plugin";
@@ -8,6 +9,9 @@ import { brandDataPlugin } from "../../themes/vite-plugin";
 // As a project of the root config this file's folder is the root; every path is therefore absolute.
 const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const emulator = await emulatorWorkerOptions();
+// Production's rate limits (the dev environment raises the per-IP ones for a single local address); the tests
+// give each journey its own client address, so only the tests that aim at a limit reach one.
+const { ratelimits } = unstable_getMiniflareWorkerOptions(fromRoot("wrangler.toml")).workerOptions;
 
 // The site runs as `main` in workerd with wrangler's dev environment; the emulator, bundled first, is the
 // second worker behind the IDENTITY service binding, exactly as under `npm run dev`.
@@ -20,7 +24,7 @@ export default defineConfig({
       main: fromRoot("worker/index.tsx"),
       wrangler: { configPath: fromRoot("wrangler.toml"), environment: "dev" },
       // A short upstream timeout so the timeout test does not wait ten seconds.
-      miniflare: { bindings: { UPSTREAM_TIMEOUT_MS: "400" }, workers: [emulator] },
+      miniflare: { bindings: { UPSTREAM_TIMEOUT_MS: "400" }, workers: [emulator], ratelimits },
     }),
   ],
   test: {

@@ -2,10 +2,10 @@ import { base64url, decodeJwt } from "jose";
 import { registeredRedirectUris } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
+import { parameterProblem } from "../render";
 import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 import { randomString } from "../session/random";
-import { parameterProblem } from "../render";
 
 // ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
 

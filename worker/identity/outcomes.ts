@@ -16,6 +16,8 @@ export function isSystemTransfer(outcome: Outcome<unknown>): boolean {
 export function modalForFailure(outcome: Outcome<unknown>): ModalKey {
   if (outcome.ok) return "unexpectedError";
   if (outcome.problem.type === "maintenance" || outcome.status === 503) return "maintenance";
+  // The identity provider's own attempt caps (resends, mails): the same words as the edge's limits.
+  if (outcome.problem.type === "too_many_requests" || outcome.status === 429) return "tooManyAttempts";
   if (outcome.problem.type === "challenge_not_found" || outcome.problem.type === "challenge_expired") return "retry";
   return "unexpectedError";
 }

@@ -24,6 +24,7 @@ const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
 export const forcedPassword = formStep({
   screen: forcedPasswordScreen,
   form: (c: AppContext) => z.object({ newPassword: ruleField("password", brandRules(c)) }),
+  subject: ({ state }) => state.forceChangePassword.session,
   submit: (c, { state, form, show }) => {
     const body = {
       flow: "new_password",

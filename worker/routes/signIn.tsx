@@ -6,6 +6,7 @@ import { loginStep } from "../flow/continueLogin";
 import { systemTransferNotice } from "../flow/systemTransfer";
 import { brandRules, ruleField } from "../formFields";
 import { isRefusal, isSystemTransfer } from "../identity/outcomes";
+import { normalisedSubject } from "../rateLimit";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 
@@ -33,6 +34,7 @@ const signInScreen: ScreenLoader<SignInState> = async (c) => {
 export const signIn = formStep({
   screen: signInScreen,
   form: (c: AppContext) => z.object({ username: ruleField("loginId"), password: ruleField("password", brandRules(c)) }),
+  subject: ({ form }) => normalisedSubject(form.username),
   submit: (c, { state, form, show }) =>
     loginStep(
       c,

@@ -25,6 +25,7 @@ const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
 export const signInMfa = formStep({
   screen: signInMfaScreen,
   form: () => z.object({ mfaCode: ruleField("code") }),
+  subject: ({ state }) => state.mfa.session,
   submit: (c, { state, form, show }) => {
     const { type, session } = state.mfa;
     const flow = type === "SMS" ? "mfa_sms" : "mfa_totp";

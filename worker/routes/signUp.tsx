@@ -8,6 +8,7 @@ import { brandRules, emptyForm, ruleField } from "../formFields";
 import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
+import { normalisedSubject } from "../rateLimit";
 import type { Show } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
@@ -34,6 +35,7 @@ export const checkEmail = formStep({
     return loginChallenge ? { state: { loginChallenge }, page: <SignUpCheckEmail /> } : undefined;
   },
   form: () => z.object({ email: ruleField("email") }),
+  subject: ({ form }) => normalisedSubject(form.email),
   submit: async (c, { state: { loginChallenge }, form: { email }, show }) => {
     const outcome = await registerCheckEmail(c, loginChallenge, email);
     if (!outcome.ok) return showFailure(c, outcome, show);
@@ -56,6 +58,7 @@ const inputPasswordScreen: ScreenLoader<WithEmail> = async (c) => {
 export const inputPassword = formStep({
   screen: inputPasswordScreen,
   form: (c: AppContext) => z.object({ password: ruleField("password", brandRules(c)) }),
+  subject: ({ state }) => normalisedSubject(state.email),
   submit: async (c, { state: { loginChallenge, email }, form, show }) => {
     const outcome = await register(c, loginChallenge, email, form.password);
     if (outcome.ok) {
@@ -97,6 +100,7 @@ const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
 export const confirmMail = formStep({
   screen: confirmMailScreen,
   form: () => z.object({ code: ruleField("code") }),
+  subject: ({ state }) => state.username,
   submit: async (c, { state, form, show }) => {
     const outcome = await registerConfirm(c, state.loginChallenge, state.username, form.code);
     if (outcome.ok) {
@@ -115,6 +119,7 @@ export const confirmMail = formStep({
 export const resendCode = formStep({
   screen: confirmMailScreen,
   form: emptyForm,
+  subject: ({ state }) => state.username,
   submit: async (c, { state, show }) => {
     const outcome = await registerResend(c, state.loginChallenge, state.username);
     if (!outcome.ok) return showFailure(c, outcome, show);
