@@ -8,6 +8,7 @@ import { ErrorPage } from "../pages/ErrorPage";
 import type { AppEnv } from "./context";
 import { logEvent } from "./log";
 import { appFormAction } from "./middleware/appFormAction";
+import { configurationCheck } from "./middleware/configurationCheck";
 import { knownPathTenant } from "./middleware/knownPathTenant";
 import { requestId } from "./middleware/requestId";
 import { securityHeaders } from "./middleware/securityHeaders";
@@ -20,9 +21,11 @@ const FORM_BODY_LIMIT = 32 * 1024;
 
 export const app = new Hono<AppEnv>();
 
-// Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a body limit.
+// Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a configuration
+// that can seal cookies, a body limit.
 app.use(requestId());
 app.use(securityHeaders());
+app.use(configurationCheck());
 app.use(
   bodyLimit({
     maxSize: FORM_BODY_LIMIT,

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { base64url } from "jose";
 import { describe, expect, it } from "vitest";
+import { app } from "../../worker/index";
 import { COOKIE_SIZE_LIMIT, newDeviceId, sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys, type SessionKey } from "../../worker/session/keys";
 import { seal, unseal } from "../../worker/session/sealed";
@@ -90,5 +91,34 @@ describe("cookie states", () => {
     expect(new Set(ids).size).toBe(ids.length);
     const used = new Set(ids.join(""));
     expect(used.size).toBe(36);
+  });
+});
+
+describe("configuration that cannot go wrong (ARCHITECTURE §8; issue 9, finding 8)", () => {
+  const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  const production = (keys: string | undefined) => ({ ...env, APP_ENV: "prod", SESSION_KEYS: keys }) as unknown as Env;
+  const strongKey = `k1:${"A".repeat(43)}`;
+
+  it.each([
+    ["missing", undefined],
+    ["too short", "k1:c2hvcnQ"],
+    ["the public development key", env.SESSION_KEYS],
+    ["the development key behind a real one", `${strongKey},${env.SESSION_KEYS}`],
+  ])(
+    "refuses to serve production with a session key that is %s: 503 on every page, and /health says why",
+    async (_, keys) => {
+      const page = await app.fetch(new Request("https://signin.test/error"), production(keys), ctx);
+      expect(page.status).toBe(503);
+      expect(page.headers.getSetCookie()).toEqual([]);
+      expect(await page.text()).toContain("エラーが発生しました");
+      const health = await app.fetch(new Request("https://signin.test/health"), production(keys), ctx);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: "misconfigured" });
+    },
+  );
+
+  it("serves production with a key of its own", async () => {
+    const page = await app.fetch(new Request("https://signin.test/error"), production(strongKey), ctx);
+    expect(page.status).toBe(200);
   });
 });

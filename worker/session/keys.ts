@@ -28,3 +28,19 @@ export function parseSessionKeys(raw: string | undefined): SessionKey[] {
   cached = { raw, keys };
   return keys;
 }
+
+/** The development key of wrangler.toml's dev environment: public on purpose, so never valid elsewhere. */
+const DEVELOPMENT_SECRETS = new Set(["ZGV2ZWxvcG1lbnQtb25seS1rZXktMzItYnl0ZXMhISE"]);
+
+/** Why SESSION_KEYS cannot seal production cookies, or undefined when it can (ARCHITECTURE §8). */
+export function sessionKeysProblem(raw: string | undefined): string | undefined {
+  try {
+    parseSessionKeys(raw);
+  } catch (error) {
+    return error instanceof Error ? error.message : "SESSION_KEYS is unusable";
+  }
+  const secrets = (raw ?? "").split(",").map((entry) => entry.trim().split(":")[1] ?? "");
+  return secrets.some((secret) => DEVELOPMENT_SECRETS.has(secret))
+    ? "SESSION_KEYS holds the public development key"
+    : undefined;
+}

@@ -1,0 +1,24 @@
+import type { MiddlewareHandler } from "hono";
+import { ErrorPage } from "../../pages/ErrorPage";
+import type { AppEnv } from "../context";
+import { logEvent } from "../log";
+import { renderPage } from "../render";
+import { sessionKeysProblem } from "../session/keys";
+
+/**
+ * ARCHITECTURE §8: outside the dev environment the site refuses to serve with a missing, short or known
+ * development session key. Every request gets a plain 503 error page (no usable site, no cookie sealed with a
+ * public key) and the reason is logged; /health says the same, for the operator.
+ *
+ * @example app.use(configurationCheck())
+ */
+export function configurationCheck(): MiddlewareHandler<AppEnv> {
+  return async function configurationCheck(c, next) {
+    if (c.env.APP_ENV === "dev") return next();
+    const problem = sessionKeysProblem(c.env.SESSION_KEYS);
+    if (!problem) return next();
+    logEvent("error", "configuration_invalid", { requestId: c.get("requestId"), problem });
+    if (c.req.path === "/health") return c.json({ status: "misconfigured", problem }, 503);
+    return renderPage(c, <ErrorPage />, { modal: "systemError", status: 503 });
+  };
+}
