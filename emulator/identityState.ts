@@ -6,6 +6,7 @@ import type { EmulatorEnv } from "./env";
 import type { EmulatorHono } from "./routes/context";
 import { Faults } from "./state/faults";
 import { Outbox } from "./state/outbox";
+import { PasswordLockout } from "./state/passwordLockout";
 import { migrate } from "./state/store";
 import { Tickets } from "./state/tickets";
 import { Users } from "./state/users";
@@ -22,6 +23,7 @@ export class IdentityState extends DurableObject<EmulatorEnv> {
     this.app = createApp({
       sql,
       users: new Users(sql),
+      lockout: new PasswordLockout(sql),
       tickets: new Tickets(sql),
       outbox: new Outbox(sql),
       faults: new Faults(sql),

@@ -16,7 +16,4 @@ export const lifetimes = {
   emailRegisterCode: hour,
   emailChangeLink: 24 * hour,
   totpSetup: hour,
-  lockout: 15 * minute,
 } as const;
-
-export const maxFailedPasswords = 5;

@@ -11,9 +11,11 @@ export type ProblemType =
   | "expired_code"
   | "already_registered"
   | "unauthorized"
+  | "insufficient_scope"
   | "invalid_password"
   | "not_found"
-  | "not_implemented";
+  | "not_implemented"
+  | "too_many_requests";
 
 /** The one error of the identity API: thrown deep in a handler, answered as `{type, detail}` by onError. */
 export class Problem extends Error {
@@ -41,6 +43,9 @@ export const problems = {
   alreadyRegistered: () =>
     new Problem(409, "already_registered", "An account with this e-mail address already exists."),
   unauthorized: () => new Problem(401, "unauthorized", "A valid bearer access token is required."),
+  insufficientScope: (scope: string) =>
+    new Problem(403, "insufficient_scope", `The access token must carry the scope ${scope}.`),
   invalidPassword: () => new Problem(400, "invalid_password", "The current password is incorrect."),
   invalidRequest: (detail: string) => new Problem(400, "invalid_request", detail),
+  tooManyRequests: (detail: string) => new Problem(429, "too_many_requests", detail),
 };

@@ -3,6 +3,7 @@ import type { SigningKey } from "../crypto/signingKey";
 import type { EmulatorEnv } from "../env";
 import type { Faults } from "../state/faults";
 import type { Outbox } from "../state/outbox";
+import type { PasswordLockout } from "../state/passwordLockout";
 import type { Tickets } from "../state/tickets";
 import type { Users } from "../state/users";
 
@@ -10,6 +11,7 @@ import type { Users } from "../state/users";
 export interface Services {
   sql: SqlStorage;
   users: Users;
+  lockout: PasswordLockout;
   tickets: Tickets;
   outbox: Outbox;
   faults: Faults;

@@ -1,14 +1,15 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { findClient } from "../contract/clients";
-import { lifetimes, maxFailedPasswords } from "../contract/lifetimes";
+import { lifetimes } from "../contract/lifetimes";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { Problem, problems } from "../contract/problem";
 import { hashPassword, verifyPassword } from "../crypto/passwordHash";
 import { randomToken, sixDigitCode } from "../crypto/randomValues";
 import { totpValidates } from "../crypto/totp";
-import { redeemCode, requireLive, type TicketKinds } from "../state/tickets";
+import { deviceOf } from "../state/passwordLockout";
+import { requireLive, sameCode, type TicketKinds } from "../state/tickets";
 import type { User } from "../state/users";
 import { acceptLogin, endBrowserSession } from "./authorizationFlow";
 import type { EmulatorHono } from "./context";
@@ -54,7 +55,7 @@ login.get("/auth/v1/login", (c) => {
 
 login.post("/auth/v1/login", async (c) => {
   const body = await jsonBody(c.req.raw, loginSchema);
-  const { tickets, users } = c.var.services;
+  const { tickets, users, lockout } = c.var.services;
   const now = c.var.now;
   const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
 
@@ -63,19 +64,15 @@ login.post("/auth/v1/login", async (c) => {
     if (user === undefined || !user.confirmed) throw problems.invalidCredentials();
     // The transfer notice is about the account, not the password typed here (SPEC §8): checked first.
     if (user.transferInProgress) throw problems.rejectLogin();
-    if (user.lockedUntil > now) throw problems.invalidCredentials();
+    const device = deviceOf(body.device_id);
+    // A locked attempt answers exactly like a wrong password, so it tells a guesser nothing (README, Limits).
+    if (lockout.isLocked(user, device, now)) throw problems.invalidCredentials();
     if (!(await verifyPassword(body.password, user.passwordHash))) {
-      const failedAttempts = user.failedAttempts + 1;
-      users.update(
-        user.username,
-        failedAttempts >= maxFailedPasswords
-          ? { failedAttempts: 0, lockedUntil: now + lifetimes.lockout }
-          : { failedAttempts },
-      );
+      lockout.recordFailure(user, device, now);
       throw problems.invalidCredentials();
     }
-    users.update(user.username, { failedAttempts: 0 });
-    return nextStep(c, body.login_challenge, user, body.remember ?? false);
+    lockout.recordSuccess(user, device);
+    return nextStep(c, body.login_challenge, user, body.remember ?? false, device);
   }
 
   const pending = requireLive(tickets, "login_session", body.session, now, "session");
@@ -88,31 +85,69 @@ login.post("/auth/v1/login", async (c) => {
     const problem = passwordProblem(body.password, findClient(request.clientId)?.serviceId);
     if (problem !== undefined) throw problems.invalidRequest(problem);
     users.update(user.username, { passwordHash: await hashPassword(body.password), forceChangePassword: false });
-  } else if (body.flow === "mfa_sms") {
-    redeemCode(tickets, "sms_login_code", body.session, body.code, now);
-  } else if (user.totpSecret === null || !totpValidates(user.totpSecret, body.code, now)) {
+  } else if (!secondFactorMatches(c, user, body.flow, body.session, body.code)) {
+    // SPEC §9: a 6-digit code is guessable, so wrong codes count against the session; after maxWrongCodes it is
+    // dead and the next attempt answers challenge_expired (410), which sends the user back to the start.
+    tickets.recordWrongCode("login_session", body.session);
     throw problems.invalidCode();
   }
   tickets.consume("login_session", body.session, now);
-  if (body.flow === "new_password")
-    return nextStep(c, body.login_challenge, { ...user, forceChangePassword: false }, pending.remember);
-  return c.json({ redirect_to: acceptLogin(c, body.login_challenge, user.username, pending.remember) }, 201);
+  if (body.flow === "new_password") {
+    const changed = { ...user, forceChangePassword: false };
+    return nextStep(c, body.login_challenge, changed, pending.remember, pending.deviceId);
+  }
+  return completeLogin(c, body.login_challenge, user.username, pending.remember, pending.deviceId);
 });
 
+/** The login is accepted: the device that typed the password is known to the account from now on. */
+function completeLogin(
+  c: EmulatorContext,
+  loginChallenge: string,
+  username: string,
+  remember: boolean,
+  deviceId: string | undefined,
+): Response {
+  c.var.services.lockout.rememberDevice(username, deviceId);
+  return c.json({ redirect_to: acceptLogin(c, loginChallenge, username, remember) }, 201);
+}
+
+/** The TOTP code (±1 step) or the texted code of this session; an expired SMS code is expired_code, not wrong. */
+function secondFactorMatches(
+  c: EmulatorContext,
+  user: User,
+  flow: "mfa_totp" | "mfa_sms",
+  session: string,
+  code: string,
+): boolean {
+  const { tickets } = c.var.services;
+  if (flow === "mfa_totp") return user.totpSecret !== null && totpValidates(user.totpSecret, code, c.var.now);
+  const sms = tickets.find("sms_login_code", session, c.var.now);
+  if (sms.status === "expired") throw problems.expiredCode();
+  if (sms.status === "missing" || !sameCode(sms.data.code, code)) return false;
+  tickets.consume("sms_login_code", session, c.var.now);
+  return true;
+}
+
 /** A new password comes before the second factor; with neither left the login is accepted. */
-function nextStep(c: EmulatorContext, loginChallenge: string, user: User, remember: boolean): Response {
+function nextStep(
+  c: EmulatorContext,
+  loginChallenge: string,
+  user: User,
+  remember: boolean,
+  deviceId: string | undefined,
+): Response {
   const { tickets } = c.var.services;
   const now = c.var.now;
   let next: TicketKinds["login_session"]["next"] | undefined;
   if (user.forceChangePassword) next = "new_password";
   else if (user.mfaType === "totp") next = "mfa_totp";
   else if (user.mfaType === "sms") next = "mfa_sms";
-  if (next === undefined) return c.json({ redirect_to: acceptLogin(c, loginChallenge, user.username, remember) }, 201);
+  if (next === undefined) return completeLogin(c, loginChallenge, user.username, remember, deviceId);
 
   const session = tickets.issue(
     "login_session",
     randomToken(),
-    { challenge: loginChallenge, username: user.username, next, remember },
+    { challenge: loginChallenge, username: user.username, next, remember, deviceId },
     now + lifetimes.loginSession,
   );
   if (next === "mfa_sms" && user.phone !== null) {

@@ -62,13 +62,12 @@ passwordReset.post("/auth/v1/password/confirm", async (c) => {
   const problem = passwordProblem(body.new_password, client.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
   redeemCode(tickets, "reset_code", user.username, body.code, c.var.now);
-  // A reset proves the mailbox: it also ends a lockout, a forced change and a pending system transfer.
+  // A reset proves the mailbox: it also ends every lockout, a forced change and a pending system transfer.
   users.update(user.username, {
     passwordHash: await hashPassword(body.new_password),
-    failedAttempts: 0,
-    lockedUntil: 0,
     forceChangePassword: false,
     transferInProgress: false,
   });
+  c.var.services.lockout.clear(user.username);
   return c.json({}, 201);
 });

@@ -22,7 +22,16 @@ const schema = [
     data TEXT NOT NULL,
     expires_at INTEGER NOT NULL,
     used_at INTEGER,
+    failures INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (kind, id)
+  )`,
+  // A device that has completed a login to the account, with its own wrong-password counter (passwordLockout.ts).
+  `CREATE TABLE IF NOT EXISTS known_devices (
+    username TEXT NOT NULL,
+    device_id TEXT NOT NULL,
+    failed_attempts INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL,
+    PRIMARY KEY (username, device_id)
   )`,
   `CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -43,13 +52,22 @@ const schema = [
   )`,
 ];
 
+/** Columns added after their table first shipped: state kept by an older emulator (`.wrangler/state`) gains them. */
+const addedColumns: [table: string, column: string, definition: string][] = [
+  ["tickets", "failures", "INTEGER NOT NULL DEFAULT 0"],
+];
+
 export function migrate(sql: SqlStorage): void {
   for (const statement of schema) sql.exec(statement);
+  for (const [table, column, definition] of addedColumns) {
+    const present = sql.exec("SELECT name FROM pragma_table_info(?) WHERE name = ?", table, column).toArray();
+    if (present.length === 0) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }
 
-/** Clears users, tickets, mail, faults and the clock; the signing key stays so the JWKS is stable. */
+/** Clears users, their devices, tickets, mail, faults and the clock; the signing key stays so the JWKS is stable. */
 export function resetState(sql: SqlStorage): void {
-  for (const table of ["users", "tickets", "outbox", "faults"]) sql.exec(`DELETE FROM ${table}`);
+  for (const table of ["users", "known_devices", "tickets", "outbox", "faults"]) sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);
 }
 

@@ -1,10 +1,12 @@
 import type { AuthorizationRequest } from "../contract/authorizationRequest";
+import { maxWrongCodes } from "../contract/limits";
 import { problems } from "../contract/problem";
 
 /**
  * Every single-use, expiring thing the emulator hands out, by kind: challenges, verifiers,
  * sessions, codes and tokens. A used ticket is kept (not deleted) so reuse is told apart from
- * an id that never existed only in logs; both answer "not found".
+ * an id that never existed only in logs; both answer "not found". A ticket that has taken
+ * `maxWrongCodes` wrong codes is dead and answers as expired (contract/limits.ts).
  */
 export interface TicketKinds {
   login_challenge: AuthorizationRequest;
@@ -14,6 +16,8 @@ export interface TicketKinds {
     username: string;
     next: "mfa_totp" | "mfa_sms" | "new_password";
     remember: boolean;
+    /** The device that typed the password; it becomes known when this login completes. */
+    deviceId?: string | undefined;
   };
   sms_login_code: { code: string };
   consent_challenge: { request: AuthorizationRequest; username: string };
@@ -47,15 +51,16 @@ interface TicketRow extends Record<string, SqlStorageValue> {
   data: string;
   expires_at: number;
   used_at: number | null;
+  failures: number;
 }
 
 export class Tickets {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Stores a ticket; reusing an id (one code per user and purpose) replaces the earlier one. */
+  /** Stores a ticket; reusing an id (one code per user and purpose) replaces the earlier one and its count. */
   issue<K extends TicketKind>(kind: K, id: string, data: TicketKinds[K], expiresAt: number): string {
     this.sql.exec(
-      "INSERT OR REPLACE INTO tickets (kind, id, data, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
+      "INSERT OR REPLACE INTO tickets (kind, id, data, expires_at, used_at, failures) VALUES (?, ?, ?, ?, NULL, 0)",
       kind,
       id,
       JSON.stringify(data),
@@ -66,15 +71,21 @@ export class Tickets {
 
   find<K extends TicketKind>(kind: K, id: string, now: number): TicketLookup<K> {
     const row = this.sql
-      .exec<TicketRow>("SELECT data, expires_at, used_at FROM tickets WHERE kind = ? AND id = ?", kind, id)
+      .exec<TicketRow>("SELECT data, expires_at, used_at, failures FROM tickets WHERE kind = ? AND id = ?", kind, id)
       .toArray()[0];
     if (row === undefined || row.used_at !== null) return { status: "missing" };
     const data = JSON.parse(row.data) as TicketKinds[K];
-    return row.expires_at <= now ? { status: "expired", data } : { status: "valid", data };
+    const dead = row.expires_at <= now || row.failures >= maxWrongCodes;
+    return dead ? { status: "expired", data } : { status: "valid", data };
   }
 
   consume(kind: TicketKind, id: string, now: number): void {
     this.sql.exec("UPDATE tickets SET used_at = ? WHERE kind = ? AND id = ?", now, kind, id);
+  }
+
+  /** Counts a wrong code against the code or session guessed at; the `maxWrongCodes`-th one kills it. */
+  recordWrongCode(kind: TicketKind, id: string): void {
+    this.sql.exec("UPDATE tickets SET failures = failures + 1 WHERE kind = ? AND id = ?", kind, id);
   }
 }
 
@@ -92,8 +103,11 @@ export function requireLive<K extends TicketKind>(
   return found.data;
 }
 
-/** Checks a 6-digit code held by a ticket and uses the ticket up when it matches. */
-export function redeemCode<K extends "sms_login_code" | "signup_code" | "reset_code" | "email_register_code">(
+/**
+ * Checks a 6-digit code held by a ticket and uses the ticket up when it matches. A wrong code counts against
+ * the ticket: after `maxWrongCodes` of them it answers expired_code until a new code is issued.
+ */
+export function redeemCode<K extends "signup_code" | "reset_code" | "email_register_code">(
   tickets: Tickets,
   kind: K,
   id: string,
@@ -103,7 +117,10 @@ export function redeemCode<K extends "sms_login_code" | "signup_code" | "reset_c
   const found = tickets.find(kind, id, now);
   if (found.status === "missing") throw problems.invalidCode();
   if (found.status === "expired") throw problems.expiredCode();
-  if (!sameCode(found.data.code, code)) throw problems.invalidCode();
+  if (!sameCode(found.data.code, code)) {
+    tickets.recordWrongCode(kind, id);
+    throw problems.invalidCode();
+  }
   tickets.consume(kind, id, now);
   return found.data;
 }

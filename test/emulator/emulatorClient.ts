@@ -98,13 +98,20 @@ export async function startLogin(
   return { challenge, verifier: pkce.verifier, loginUrl };
 }
 
-export async function login(challenge: string, username: string, password = strongPassword): Promise<Response> {
+/** The password step; `deviceId` is the site's device_id (SPEC §3), absent unless a test needs one. */
+export async function login(
+  challenge: string,
+  username: string,
+  password = strongPassword,
+  deviceId?: string,
+): Promise<Response> {
   return postJson("/auth/v1/login", {
     login_challenge: challenge,
     flow: "email_password",
     username,
     password,
     remember: false,
+    ...(deviceId === undefined ? {} : { device_id: deviceId }),
   });
 }
 

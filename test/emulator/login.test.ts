@@ -76,7 +76,8 @@ describe("flow email_password", () => {
     );
   });
 
-  it("locks the account for 15 minutes after 5 wrong passwords in a row, with the same answer", async () => {
+  // Until the per-device rule (README, Limits), this locked every device for 15 minutes.
+  it("locks unknown devices for 30 seconds after 5 wrong passwords in a row, with the same answer", async () => {
     await seedUser({ email });
     const { challenge } = await startLogin();
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -85,9 +86,9 @@ describe("flow email_password", () => {
     const user = (await (await call(`/__emulator/users/${email}`)).json()) as { lockedUntil: string | null };
     expect(user.lockedUntil).not.toBeNull();
     await expectProblem(await login(challenge, email), 401, "invalid_credentials", "Incorrect username or password.");
-    await setClock(14 * 60_000);
+    await setClock(29_000);
     await expectProblem(await login(challenge, email), 401, "invalid_credentials");
-    await setClock(15 * 60_000 + 1000);
+    await setClock(31_000);
     expect((await login(challenge, email)).status).toBe(201);
   });
 

@@ -1,0 +1,45 @@
+const second = 1000;
+const minute = 60 * second;
+const hour = 60 * minute;
+
+/**
+ * How many tries the emulated upstream allows before it refuses, by the emulator clock. Every row is in the
+ * limits table of emulator/README.md; the site maps each refusal to a SPEC §8 message.
+ */
+
+/**
+ * Wrong 6-digit or TOTP codes one code or one MFA login session takes (SPEC §9: codes are 6 digits, so
+ * unlimited guesses would find one). After this many the code or session is dead: the next attempt, right or
+ * wrong, answers `expired_code` (a mailed code) or `challenge_expired` (an MFA session).
+ */
+export const maxWrongCodes = 5;
+
+/**
+ * Wrong passwords, counted per account and device (the login body's `device_id`, SPEC §3 deviceId). A device
+ * that has completed a login to the account before is known and has its own counter; every other device shares
+ * one counter per account, so a stranger can slow down strangers but never lock out the owner's devices.
+ */
+export const passwordLockout = {
+  /** Wrong passwords in a row before a counter locks. */
+  failures: 5,
+  /** A known device that reaches `failures` is locked this long, then starts counting again from zero. */
+  knownDeviceLock: 15 * minute,
+  /** Unknown devices: the first lock after `failures`; each further wrong password doubles it… */
+  unknownDevicesFirstLock: 30 * second,
+  /** …up to this. */
+  unknownDevicesMaxLock: 15 * minute,
+} as const;
+
+/** A number of sends per user within a sliding window. */
+export interface SendLimit {
+  count: number;
+  windowMs: number;
+}
+
+/** Mail the upstream sends on request, so anyone could make it send too much of it to someone else's mailbox. */
+export const sendLimits = {
+  /** `POST /auth/v1/register/confirm/resend`, per username; beyond it 429 `too_many_requests`. */
+  signUpResend: { count: 3, windowMs: 10 * minute },
+  /** `POST /auth/v1/password/forgot`, per account; beyond it still 201 (no enumeration) but no mail. */
+  passwordMail: { count: 5, windowMs: hour },
+} as const satisfies Record<string, SendLimit>;

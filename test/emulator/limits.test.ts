@@ -1,0 +1,225 @@
+import { TOTP } from "otpauth";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  accessTokenFor,
+  bearer,
+  latestMail,
+  login,
+  postJson,
+  resetEmulator,
+  sampleClientIds,
+  seedUser,
+  setClock,
+  startLogin,
+  strongPassword,
+} from "./emulatorClient";
+
+// The limits table of emulator/README.md, one describe per row.
+
+beforeEach(resetEmulator);
+
+const email = "limits@example.jp";
+const totpSecret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const phone = "+8109012345678";
+
+/** A 6-digit code that is not `code`. */
+function wrong(code: string | null): string {
+  return code === "000000" ? "111111" : "000000";
+}
+
+async function expectProblem(response: Response, status: number, type: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(await response.json()).toMatchObject({ type });
+}
+
+describe("wrong codes: 5 end what they were guessing", () => {
+  async function mfaSession(mfa: { totp: string } | { sms: string }) {
+    await seedUser({ email, mfa });
+    const { challenge } = await startLogin();
+    const response = await login(challenge, email);
+    const { additional_flow } = (await response.json()) as { additional_flow: { next: string; session: string } };
+    const attempt = (code: string | null) =>
+      postJson("/auth/v1/login", {
+        login_challenge: challenge,
+        flow: additional_flow.next,
+        session: additional_flow.session,
+        code,
+      });
+    return { attempt };
+  }
+
+  it("kills an MFA TOTP login session after the fifth wrong code: the right one then gets challenge_expired", async () => {
+    const { attempt } = await mfaSession({ totp: totpSecret });
+    const right = () => new TOTP({ secret: totpSecret }).generate();
+    for (let count = 1; count <= 5; count += 1) await expectProblem(await attempt(wrong(right())), 400, "invalid_code");
+    await expectProblem(await attempt(right()), 410, "challenge_expired");
+    await expectProblem(await attempt(wrong(right())), 410, "challenge_expired");
+  });
+
+  it("kills an MFA SMS login session after the fifth wrong code", async () => {
+    const { attempt } = await mfaSession({ sms: phone });
+    const { code } = await latestMail(phone);
+    for (let count = 1; count <= 5; count += 1) await expectProblem(await attempt(wrong(code)), 400, "invalid_code");
+    await expectProblem(await attempt(code), 410, "challenge_expired");
+  });
+
+  it("lets four wrong MFA codes pass before the right one", async () => {
+    const { attempt } = await mfaSession({ sms: phone });
+    const { code } = await latestMail(phone);
+    for (let count = 1; count <= 4; count += 1) await expectProblem(await attempt(wrong(code)), 400, "invalid_code");
+    expect((await attempt(code)).status).toBe(201);
+  });
+
+  it("kills a sign-up code after five wrong ones until a new code is sent", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
+    const registered = await postJson("/auth/v1/register", {
+      login_challenge: challenge,
+      email,
+      password: "Passw0rd!",
+    });
+    const { username } = (await registered.json()) as { username: string };
+    const confirm = (code: string | null) =>
+      postJson("/auth/v1/register/confirm", { login_challenge: challenge, username, code, remember: false });
+    const { code } = await latestMail(email);
+    for (let count = 1; count <= 5; count += 1) await expectProblem(await confirm(wrong(code)), 400, "invalid_code");
+    await expectProblem(await confirm(code), 400, "expired_code");
+    expect((await postJson("/auth/v1/register/confirm/resend", { login_challenge: challenge, username })).status).toBe(
+      201,
+    );
+    expect((await confirm((await latestMail(email)).code)).status).toBe(201);
+  });
+
+  it("kills a password-reset code after five wrong ones until a new forgot request", async () => {
+    await seedUser({ email });
+    const forgot = () => postJson("/auth/v1/password/forgot", { client_id: sampleClientIds.client, username: email });
+    const confirm = (code: string | null) =>
+      postJson("/auth/v1/password/confirm", {
+        client_id: sampleClientIds.client,
+        username: email,
+        new_password: "Br4nd-New-Pass",
+        code,
+      });
+    await forgot();
+    const { code } = await latestMail(email);
+    for (let count = 1; count <= 5; count += 1) await expectProblem(await confirm(wrong(code)), 400, "invalid_code");
+    await expectProblem(await confirm(code), 400, "expired_code");
+    await forgot();
+    expect((await confirm((await latestMail(email)).code)).status).toBe(201);
+  });
+
+  it("kills an e-mail registration code after five wrong ones until a new code is sent", async () => {
+    await seedUser({ email, emailVerified: false });
+    const token = await accessTokenFor(email);
+    const send = (path: string, body: unknown) => postJson(path, body, { headers: bearer(token) });
+    await send("/auth/v1/user/email", { email });
+    const { code } = await latestMail(email);
+    for (let count = 1; count <= 5; count += 1) {
+      await expectProblem(await send("/auth/v1/user/email/confirm", { code: wrong(code) }), 400, "invalid_code");
+    }
+    await expectProblem(await send("/auth/v1/user/email/confirm", { code }), 400, "expired_code");
+    await send("/auth/v1/user/email", { email });
+    expect((await send("/auth/v1/user/email/confirm", { code: (await latestMail(email)).code })).status).toBe(201);
+  });
+});
+
+describe("wrong passwords: counted per account and device", () => {
+  const known = "KNOWNDEVICE0000000000000000000AA";
+  const otherKnown = "KNOWNDEVICE0000000000000000000BB";
+  const strangers = ["STRANGER000000000000000000000001", "STRANGER000000000000000000000002", undefined];
+  const badPassword = "Wrong-pass1!";
+
+  async function attempt(deviceId: string | undefined, password = strongPassword): Promise<Response> {
+    return login((await startLogin()).challenge, email, password, deviceId);
+  }
+
+  /** A device that has completed a login to the account. */
+  async function makeKnown(deviceId: string): Promise<void> {
+    expect((await attempt(deviceId)).status).toBe(201);
+  }
+
+  async function failFrom(deviceId: string | undefined, times: number): Promise<void> {
+    for (let count = 0; count < times; count += 1) {
+      await expectProblem(await attempt(deviceId, badPassword), 401, "invalid_credentials");
+    }
+  }
+
+  it("lets a known device sign in while strangers' wrong passwords lock unknown devices", async () => {
+    await seedUser({ email });
+    await makeKnown(known);
+    for (const stranger of strangers) await failFrom(stranger, 2);
+    await expectProblem(await attempt("NEWPHONE000000000000000000000000"), 401, "invalid_credentials");
+    await expectProblem(await attempt(undefined), 401, "invalid_credentials");
+    expect((await attempt(known)).status).toBe(201);
+  });
+
+  it("answers a locked attempt exactly like a wrong password", async () => {
+    await seedUser({ email });
+    const wrongPassword = await attempt(undefined, badPassword);
+    const wrongBody = await wrongPassword.json();
+    await failFrom(undefined, 4);
+    const locked = await attempt(undefined);
+    expect(locked.status).toBe(wrongPassword.status);
+    expect(await locked.json()).toEqual(wrongBody);
+  });
+
+  it("locks unknown devices progressively: 30 s, doubling per further wrong password, at most 15 minutes", async () => {
+    await seedUser({ email });
+    let now = 0;
+    await failFrom(undefined, 5);
+    // the locks after the 5th to the 10th wrong password; the 10th would be 16 minutes without the cap
+    const locks = [30, 60, 120, 240, 480, 900].map((seconds) => seconds * 1000);
+    for (const [index, lock] of locks.entries()) {
+      await setClock(now + lock - 1000);
+      await expectProblem(await attempt(undefined), 401, "invalid_credentials");
+      now += lock + 1000;
+      await setClock(now);
+      if (index < locks.length - 1) await failFrom(undefined, 1);
+    }
+    expect((await attempt(undefined)).status).toBe(201);
+    // the right password reset the shared counter: the next lock is 30 s again
+    await failFrom(undefined, 5);
+    await setClock(now + 31_000);
+    expect((await attempt(undefined)).status).toBe(201);
+  });
+
+  it("gives a known device its own counter: 5 wrong lock only that device, for 15 minutes", async () => {
+    await seedUser({ email });
+    await makeKnown(known);
+    await makeKnown(otherKnown);
+    await failFrom(known, 4);
+    expect((await attempt(known)).status).toBe(201);
+    await failFrom(known, 5);
+    await expectProblem(await attempt(known), 401, "invalid_credentials");
+    expect((await attempt(otherKnown)).status).toBe(201);
+    expect((await attempt(strangers[0])).status).toBe(201);
+    await setClock(15 * 60_000 - 1000);
+    await expectProblem(await attempt(known), 401, "invalid_credentials");
+    await setClock(15 * 60_000 + 1000);
+    expect((await attempt(known)).status).toBe(201);
+  });
+
+  it("knows a device only once its login is complete, second factor included", async () => {
+    await seedUser({ email, mfa: { totp: totpSecret } });
+    const pending = await attempt(known);
+    expect(await pending.json()).toMatchObject({ additional_flow: { next: "mfa_totp" } });
+    await failFrom(undefined, 5);
+    await expectProblem(await attempt(known), 401, "invalid_credentials");
+  });
+
+  it("ends every lock with a password reset", async () => {
+    await seedUser({ email });
+    await makeKnown(known);
+    await failFrom(known, 5);
+    await failFrom(undefined, 5);
+    await postJson("/auth/v1/password/forgot", { client_id: sampleClientIds.client, username: email });
+    const reset = await postJson("/auth/v1/password/confirm", {
+      client_id: sampleClientIds.client,
+      username: email,
+      new_password: "Br4nd-New-Pass",
+      code: (await latestMail(email)).code,
+    });
+    expect(reset.status).toBe(201);
+    expect((await attempt(known, "Br4nd-New-Pass")).status).toBe(201);
+    expect((await attempt(undefined, "Br4nd-New-Pass")).status).toBe(201);
+  });
+});
