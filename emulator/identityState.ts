@@ -7,6 +7,7 @@ import type { EmulatorHono } from "./routes/context";
 import { Faults } from "./state/faults";
 import { Outbox } from "./state/outbox";
 import { PasswordLockout } from "./state/passwordLockout";
+import { SendLog } from "./state/sendLog";
 import { migrate } from "./state/store";
 import { Tickets } from "./state/tickets";
 import { Users } from "./state/users";
@@ -26,6 +27,7 @@ export class IdentityState extends DurableObject<EmulatorEnv> {
       lockout: new PasswordLockout(sql),
       tickets: new Tickets(sql),
       outbox: new Outbox(sql),
+      sendLog: new SendLog(sql),
       faults: new Faults(sql),
       signingKey: () => (signingKey ??= loadSigningKey(sql)),
     });

@@ -23,12 +23,13 @@ export class Problem extends Error {
     readonly status: ContentfulStatusCode,
     readonly type: ProblemType,
     readonly detail: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(`${type}: ${detail}`);
   }
 
   toResponse(): Response {
-    return Response.json({ type: this.type, detail: this.detail }, { status: this.status });
+    return Response.json({ type: this.type, detail: this.detail }, { status: this.status, headers: this.headers });
   }
 }
 
@@ -47,5 +48,9 @@ export const problems = {
     new Problem(403, "insufficient_scope", `The access token must carry the scope ${scope}.`),
   invalidPassword: () => new Problem(400, "invalid_password", "The current password is incorrect."),
   invalidRequest: (detail: string) => new Problem(400, "invalid_request", detail),
-  tooManyRequests: (detail: string) => new Problem(429, "too_many_requests", detail),
+  /** RFC 9110 §10.2.3: Retry-After in whole seconds, rounded up. */
+  tooManyRequests: (detail: string, retryAfterMs: number) =>
+    new Problem(429, "too_many_requests", detail, {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+    }),
 };

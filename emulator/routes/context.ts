@@ -4,6 +4,7 @@ import type { EmulatorEnv } from "../env";
 import type { Faults } from "../state/faults";
 import type { Outbox } from "../state/outbox";
 import type { PasswordLockout } from "../state/passwordLockout";
+import type { SendLog } from "../state/sendLog";
 import type { Tickets } from "../state/tickets";
 import type { Users } from "../state/users";
 
@@ -14,6 +15,7 @@ export interface Services {
   lockout: PasswordLockout;
   tickets: Tickets;
   outbox: Outbox;
+  sendLog: SendLog;
   faults: Faults;
   signingKey: () => Promise<SigningKey>;
 }

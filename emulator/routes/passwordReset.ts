@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
+import { sendLimits } from "../contract/limits";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
@@ -31,6 +32,9 @@ passwordReset.post("/auth/v1/password/forgot", async (c) => {
   const user = c.var.services.users.byLoginId(body.username);
   // Unknown users get the same 201 and no mail: the call must not reveal who has an account.
   if (user === undefined || !user.confirmed) return c.json({}, 201);
+  // Over the limit the answer is the same 201, and the last mailed code stays the valid one.
+  if (!c.var.services.sendLog.take("password_mail", user.username, sendLimits.passwordMail, c.var.now).allowed)
+    return c.json({}, 201);
   const code = sixDigitCode();
   c.var.services.tickets.issue("reset_code", user.username, { code }, c.var.now + lifetimes.resetCode);
   const link = new URL(`/${client.serviceId}/${body.initiate ? "initiatePassword" : "forgotPassword"}`, c.var.site);

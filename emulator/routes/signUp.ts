@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
+import { sendLimits } from "../contract/limits";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
@@ -87,6 +88,14 @@ signUp.post("/auth/v1/register/confirm/resend", async (c) => {
     z.object({ login_challenge: challenge, username: z.string().min(1).max(256) }),
   );
   requireLive(c.var.services.tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
+  // Counted per username asked for, known or not, so the refusal too tells nothing about accounts.
+  const decision = c.var.services.sendLog.take("sign_up_resend", body.username, sendLimits.signUpResend, c.var.now);
+  if (!decision.allowed) {
+    throw problems.tooManyRequests(
+      "Too many codes were sent for this sign-up; try again later.",
+      decision.retryAfterMs,
+    );
+  }
   const user = c.var.services.users.byUsername(body.username);
   // Unknown or already confirmed: answer the same, so the call tells nothing about accounts.
   if (user !== undefined && !user.confirmed) mailSignUpCode(c, user.username, user.email);

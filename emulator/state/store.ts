@@ -43,6 +43,12 @@ const schema = [
     link TEXT,
     sent_at INTEGER NOT NULL
   )`,
+  // Mails sent on request, for the per-user limits of contract/limits.ts (sendLog.ts).
+  `CREATE TABLE IF NOT EXISTS sends (
+    purpose TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    sent_at INTEGER NOT NULL
+  )`,
   `CREATE TABLE IF NOT EXISTS faults (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     method TEXT NOT NULL,
@@ -67,7 +73,8 @@ export function migrate(sql: SqlStorage): void {
 
 /** Clears users, their devices, tickets, mail, faults and the clock; the signing key stays so the JWKS is stable. */
 export function resetState(sql: SqlStorage): void {
-  for (const table of ["users", "known_devices", "tickets", "outbox", "faults"]) sql.exec(`DELETE FROM ${table}`);
+  for (const table of ["users", "known_devices", "tickets", "outbox", "sends", "faults"])
+    sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);
 }
 

@@ -5,6 +5,7 @@ import {
   bearer,
   latestMail,
   login,
+  outbox,
   postJson,
   resetEmulator,
   sampleClientIds,
@@ -221,5 +222,68 @@ describe("wrong passwords: counted per account and device", () => {
     expect(reset.status).toBe(201);
     expect((await attempt(known, "Br4nd-New-Pass")).status).toBe(201);
     expect((await attempt(undefined, "Br4nd-New-Pass")).status).toBe(201);
+  });
+});
+
+describe("mail sent on request: resends and reset mails per user", () => {
+  it("resends the sign-up code at most 3 times in 10 minutes, then answers 429 too_many_requests", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
+    const registered = await postJson("/auth/v1/register", {
+      login_challenge: challenge,
+      email,
+      password: "Passw0rd!",
+    });
+    const { username } = (await registered.json()) as { username: string };
+    const resend = (who = username) =>
+      postJson("/auth/v1/register/confirm/resend", { login_challenge: challenge, username: who });
+    for (let count = 1; count <= 3; count += 1) {
+      await setClock(count * 60_000);
+      expect((await resend()).status).toBe(201);
+    }
+    const refused = await resend();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ type: "too_many_requests", detail: expect.any(String) });
+    // the first resend (at 1 min) leaves the window at 11 min
+    expect(refused.headers.get("retry-after")).toBe("480");
+    expect(await outbox(email)).toHaveLength(4);
+
+    await setClock(11 * 60_000 + 1000);
+    expect((await resend()).status).toBe(201);
+    expect(await outbox(email)).toHaveLength(5);
+  });
+
+  it("counts resends for an unknown username the same way, so the refusal tells nothing", async () => {
+    const { challenge } = await startLogin({ view: "signUp" });
+    const resend = () =>
+      postJson("/auth/v1/register/confirm/resend", { login_challenge: challenge, username: "nobody" });
+    for (let count = 1; count <= 3; count += 1) expect((await resend()).status).toBe(201);
+    await expectProblem(await resend(), 429, "too_many_requests");
+  });
+
+  it("mails at most 5 reset links an hour per account, then still answers 201 but sends nothing", async () => {
+    const username = await seedUser({ email });
+    const forgot = (loginId: string) =>
+      postJson("/auth/v1/password/forgot", { client_id: sampleClientIds.client, username: loginId });
+    for (const loginId of [email, username, email, "LIMITS@example.jp", email]) {
+      expect((await forgot(loginId)).status).toBe(201);
+    }
+    expect(await outbox(email)).toHaveLength(5);
+    const { code } = await latestMail(email);
+    const sixth = await forgot(email);
+    expect(sixth.status).toBe(201);
+    expect(await sixth.json()).toEqual({});
+    expect(await outbox(email)).toHaveLength(5);
+    // the last mailed code is still the one that works
+    const confirmed = await postJson("/auth/v1/password/confirm", {
+      client_id: sampleClientIds.client,
+      username: email,
+      new_password: "Br4nd-New-Pass",
+      code,
+    });
+    expect(confirmed.status).toBe(201);
+
+    await setClock(3_600_000 + 1000);
+    expect((await forgot(email)).status).toBe(201);
+    expect(await outbox(email)).toHaveLength(6);
   });
 });

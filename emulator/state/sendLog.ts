@@ -1,0 +1,31 @@
+import type { SendLimit } from "../contract/limits";
+
+/** What a send was for, so each purpose has its own limit (contract/limits.ts `sendLimits`). */
+export type SendPurpose = "sign_up_resend" | "password_mail";
+
+export type SendDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+/**
+ * The mails sent on request, per purpose and user, for the sliding-window limits of contract/limits.ts. Only
+ * sends that were allowed are logged, so refused requests do not push the window further out.
+ */
+export class SendLog {
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** Logs one more send when it stays within `limit` over the window ending now; else says when one frees up. */
+  take(purpose: SendPurpose, subject: string, limit: SendLimit, now: number): SendDecision {
+    const since = now - limit.windowMs;
+    const recent = this.sql
+      .exec<{ sent_at: number }>(
+        "SELECT sent_at FROM sends WHERE purpose = ? AND subject = ? AND sent_at > ? ORDER BY sent_at DESC",
+        purpose,
+        subject,
+        since,
+      )
+      .toArray();
+    const oldestCounted = recent[limit.count - 1];
+    if (oldestCounted !== undefined) return { allowed: false, retryAfterMs: oldestCounted.sent_at - since };
+    this.sql.exec("INSERT INTO sends (purpose, subject, sent_at) VALUES (?, ?, ?)", purpose, subject, now);
+    return { allowed: true };
+  }
+}
