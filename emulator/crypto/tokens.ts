@@ -24,10 +24,24 @@ function emulatorJwt(key: SigningKey, subject: TokenSubject, claims: JWTPayload)
     .setExpirationTime(iat + accessTokenLifetimeSeconds);
 }
 
-export function signAccessToken(key: SigningKey, subject: TokenSubject): Promise<string> {
+/** A new access token id; the caller records it so the token can be revoked (state/tickets.ts `access_token`). */
+export function newTokenId(): string {
+  return randomToken(16);
+}
+
+export function signAccessToken(key: SigningKey, subject: TokenSubject & { jti: string }): Promise<string> {
   return emulatorJwt(key, subject, { scope: subject.scope, username: subject.username, client_id: subject.clientId })
-    .setJti(randomToken(16))
+    .setJti(subject.jti)
     .sign(key.privateKey);
+}
+
+/** What a verified access token says; whether it is still good (revoked, audience, scope) is the caller's call. */
+export interface AccessTokenClaims {
+  jti: string;
+  username: string;
+  clientId: string;
+  audience: string[];
+  scopes: string[];
 }
 
 export function signIdToken(
@@ -43,12 +57,14 @@ export async function verifyAccessToken(
   key: SigningKey,
   token: string,
   now: number,
-): Promise<{ username: string; clientId: string } | undefined> {
+): Promise<AccessTokenClaims | undefined> {
   try {
     const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ["ES256"], currentDate: new Date(now) });
-    const clientId = payload.client_id;
-    if (typeof payload.sub !== "string" || typeof clientId !== "string") return undefined;
-    return { username: payload.sub, clientId };
+    const { sub, jti, client_id: clientId, aud, scope } = payload;
+    if (typeof sub !== "string" || typeof jti !== "string" || typeof clientId !== "string") return undefined;
+    const audience = typeof aud === "string" ? [aud] : (aud ?? []);
+    const scopes = typeof scope === "string" ? scope.split(" ").filter(Boolean) : [];
+    return { jti, username: sub, clientId, audience, scopes };
   } catch {
     return undefined;
   }

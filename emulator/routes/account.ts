@@ -1,17 +1,16 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { findClient, type OAuthClient } from "../contract/clients";
+import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
 import { hashPassword, verifyPassword } from "../crypto/passwordHash";
 import { randomToken, sixDigitCode } from "../crypto/randomValues";
-import { verifyAccessToken } from "../crypto/tokens";
 import { newTotpSecret, totpValidates } from "../crypto/totp";
 import { redeemCode, sameCode } from "../state/tickets";
-import type { User } from "../state/users";
 import { redirect } from "./authorizationFlow";
+import { requireAccount } from "./bearer";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
 
@@ -19,17 +18,6 @@ type EmulatorContext = Context<EmulatorHono>;
 
 const email = z.email().max(254);
 const code = z.string().max(32);
-
-/** The user behind a valid bearer access token (signature and expiry by the emulator clock). */
-async function requireAccount(c: EmulatorContext): Promise<{ user: User; client: OAuthClient }> {
-  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  if (token === undefined) throw problems.unauthorized();
-  const verified = await verifyAccessToken(await c.var.services.signingKey(), token, c.var.now);
-  const user = verified && c.var.services.users.byUsername(verified.username);
-  const client = verified && findClient(verified.clientId);
-  if (!user || !client) throw problems.unauthorized();
-  return { user, client };
-}
 
 /** Another confirmed account already owns this address. */
 function takenByAnother(c: EmulatorContext, address: string, username: string): boolean {

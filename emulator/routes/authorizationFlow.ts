@@ -65,13 +65,14 @@ export function acceptConsent(c: EmulatorContext, challenge: string, grantedScop
   const verifier = tickets.issue(
     "consent_verifier",
     randomToken(),
-    { request: found.data.request, username: found.data.username, grantedScope },
+    { ...found.data, grantedScope },
     c.var.now + lifetimes.verifier,
   );
   return resumeUrl(c.var.site, found.data.request, { consent_verifier: verifier });
 }
 
-export function startBrowserSession(c: EmulatorContext, username: string, remember: boolean): void {
+/** Sets the session cookie of a fresh browser session; answers its id, which the grants made in it carry. */
+export function startBrowserSession(c: EmulatorContext, username: string, remember: boolean): string {
   const id = c.var.services.tickets.issue(
     "browser_session",
     randomToken(),
@@ -85,20 +86,29 @@ export function startBrowserSession(c: EmulatorContext, username: string, rememb
     secure: c.var.site.startsWith("https:"),
     ...(remember ? { maxAge: lifetimes.browserSession / 1000 } : {}),
   });
+  return id;
 }
 
-/** The signed-in user of this browser, if its session cookie names a live session whose user still exists. */
-export function browserSessionUser(c: EmulatorContext): string | undefined {
+/** This browser's session, if its cookie names a live session whose user still exists. */
+export function browserSession(c: EmulatorContext): { id: string; username: string } | undefined {
   const id = getCookie(c, sessionCookieName);
   if (id === undefined) return undefined;
   const found = c.var.services.tickets.find("browser_session", id, c.var.now);
   if (found.status !== "valid") return undefined;
-  return c.var.services.users.byUsername(found.data.username) ? found.data.username : undefined;
+  return c.var.services.users.byUsername(found.data.username) ? { id, username: found.data.username } : undefined;
 }
 
-export function endBrowserSession(c: EmulatorContext): void {
-  const id = getCookie(c, sessionCookieName);
-  if (id !== undefined) c.var.services.tickets.consume("browser_session", id, c.var.now);
+/**
+ * Logout: the session of the cookie, and the one a bearer token came from, end, so the next /oauth2/auth asks
+ * for a login; the refresh tokens of the logins made in them are revoked; the cookie is cleared.
+ */
+export function endBrowserSession(c: EmulatorContext, fromToken: string | undefined): void {
+  const { tickets } = c.var.services;
+  for (const id of new Set([getCookie(c, sessionCookieName), fromToken])) {
+    if (id === undefined) continue;
+    tickets.consume("browser_session", id, c.var.now);
+    tickets.revokeRefreshTokensOfSession(id, c.var.now);
+  }
   deleteCookie(c, sessionCookieName, { path: "/oauth2", secure: c.var.site.startsWith("https:") });
 }
 
@@ -107,15 +117,20 @@ export function endBrowserSession(c: EmulatorContext): void {
  * for no scope at all (the site's own authorization for the partner service, SPEC §6) has nothing to
  * consent to, so the user is asked once, when the app's own request names its scopes.
  */
-export function continueAuthorization(c: EmulatorContext, request: AuthorizationRequest, username: string): Response {
+export function continueAuthorization(
+  c: EmulatorContext,
+  request: AuthorizationRequest,
+  username: string,
+  browserSession: string,
+): Response {
   const client = findClient(request.clientId);
   if (client === undefined) throw new Error("continueAuthorization needs a known client");
   if (!client.consentRequired || request.scope.trim() === "")
-    return redirectWithCode(c, request, username, request.scope);
+    return redirectWithCode(c, request, username, request.scope, browserSession);
   const challenge = c.var.services.tickets.issue(
     "consent_challenge",
     randomToken(),
-    { request, username },
+    { request, username, browserSession },
     c.var.now + lifetimes.consentChallenge,
   );
   const url = new URL(`/${client.serviceId}/consent`, c.var.site);
@@ -130,6 +145,7 @@ export function redirectWithCode(
   request: AuthorizationRequest,
   username: string,
   scope: string,
+  browserSession: string,
 ): Response {
   const code = c.var.services.tickets.issue(
     "authorization_code",
@@ -142,6 +158,7 @@ export function redirectWithCode(
       scope,
       nonce: request.nonce,
       authTime: c.var.now,
+      browserSession,
     },
     c.var.now + lifetimes.authorizationCode,
   );

@@ -12,6 +12,7 @@ import { deviceOf } from "../state/passwordLockout";
 import { requireLive, sameCode, type TicketKinds } from "../state/tickets";
 import type { User } from "../state/users";
 import { acceptLogin, endBrowserSession } from "./authorizationFlow";
+import { bearerGrant } from "./bearer";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
 
@@ -158,8 +159,10 @@ function nextStep(
   return c.json({ additional_flow: { next, session } }, 201);
 }
 
-login.get("/auth/v1/logout", (c) => {
-  endBrowserSession(c);
+login.get("/auth/v1/logout", async (c) => {
+  // The session cookie has Path=/oauth2, so a browser sends it here only through a proxy that passes it on; the
+  // bearer token of a signed-in client names its session too. Either ends; a bad token is no reason to refuse.
+  endBrowserSession(c, (await bearerGrant(c))?.browserSession);
   return c.json({});
 });
 

@@ -5,10 +5,10 @@ import { findClient, registeredRedirectUris } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { base64url } from "../crypto/base64url";
 import { randomToken } from "../crypto/randomValues";
-import { accessTokenLifetimeSeconds, signAccessToken, signIdToken } from "../crypto/tokens";
+import { accessTokenLifetimeSeconds, newTokenId, signAccessToken, signIdToken } from "../crypto/tokens";
 import { sameCode, type TicketKinds } from "../state/tickets";
 import {
-  browserSessionUser,
+  browserSession,
   continueAuthorization,
   redirectToLogin,
   redirectWithCode,
@@ -75,13 +75,13 @@ oauth2.get("/oauth2/auth", (c) => {
   }
   const request = toAuthorizationRequest(client.id, redirectUri, parsed.data);
   const prompts = (request.prompt ?? "").split(" ");
-  const username = browserSessionUser(c);
-  if (username === undefined || prompts.includes("login")) {
+  const session = browserSession(c);
+  if (session === undefined || prompts.includes("login")) {
     if (prompts.includes("none"))
       return redirectWithError(c, redirectUri, request.state, "login_required", "The user is not signed in.");
     return redirectToLogin(c, request);
   }
-  return continueAuthorization(c, request, username);
+  return continueAuthorization(c, request, session.username, session.id);
 });
 
 /** A verifier brings the browser back: it must be live, unused and issued for this client and redirect URI. */
@@ -120,8 +120,8 @@ function resumeAfterLogin(
 ): Response {
   const login = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
   if (login instanceof Response) return login;
-  startBrowserSession(c, login.username, login.remember);
-  return continueAuthorization(c, login.request, login.username);
+  const session = startBrowserSession(c, login.username, login.remember);
+  return continueAuthorization(c, login.request, login.username, session);
 }
 
 function resumeAfterConsent(
@@ -132,7 +132,7 @@ function resumeAfterConsent(
 ): Response {
   const consent = redeemVerifier(c, "consent_verifier", clientId, redirectUri, query);
   if (consent instanceof Response) return consent;
-  return redirectWithCode(c, consent.request, consent.username, consent.grantedScope);
+  return redirectWithCode(c, consent.request, consent.username, consent.grantedScope, consent.browserSession);
 }
 
 const tokenRequestSchema = z.discriminatedUnion("grant_type", [
@@ -176,6 +176,8 @@ async function token(c: EmulatorContext): Promise<Response> {
   const now = c.var.now;
 
   if (body.grant_type === "authorization_code") {
+    // RFC 6749 §4.1.2: a code presented again may be stolen, so what its first exchange issued is revoked.
+    if (tickets.wasUsed("authorization_code", body.code)) tickets.revokeTokensFromCode(body.code, now);
     const found = tickets.find("authorization_code", body.code, now);
     // A presented code is used up whatever happens next: a wrong verifier must not leave it replayable.
     tickets.consume("authorization_code", body.code, now);
@@ -201,6 +203,8 @@ async function token(c: EmulatorContext): Promise<Response> {
       scope: grant.scope,
       nonce: grant.nonce,
       authTime: grant.authTime,
+      code: body.code,
+      browserSession: grant.browserSession,
     });
   }
 
@@ -210,7 +214,7 @@ async function token(c: EmulatorContext): Promise<Response> {
       c,
       400,
       "invalid_grant",
-      "The refresh token is unknown, expired, used or issued to another client.",
+      "The refresh token is unknown, expired, used, revoked or issued to another client.",
     );
   }
   const granted = found.data.scope.split(" ").filter(Boolean);
@@ -226,13 +230,25 @@ async function token(c: EmulatorContext): Promise<Response> {
     username: found.data.username,
     scope: asked.join(" "),
     authTime: now,
+    // The new tokens stay in the chain of the code and the session they descend from.
+    code: found.data.code,
+    browserSession: found.data.browserSession,
   });
 }
 
 async function issueTokens(
   c: EmulatorContext,
-  grant: { clientId: string; username: string; scope: string; nonce?: string | undefined; authTime: number },
+  grant: {
+    clientId: string;
+    username: string;
+    scope: string;
+    nonce?: string | undefined;
+    authTime: number;
+    code: string;
+    browserSession: string;
+  },
 ): Promise<Response> {
+  const { tickets } = c.var.services;
   const key = await c.var.services.signingKey();
   const subject = {
     issuer: c.var.site,
@@ -241,16 +257,19 @@ async function issueTokens(
     scope: grant.scope,
     now: c.var.now,
   };
-  const refreshToken = c.var.services.tickets.issue(
+  const chain = { code: grant.code, browserSession: grant.browserSession };
+  // Recorded so that the bearer check can refuse the token once it is revoked (routes/bearer.ts).
+  const jti = tickets.issue("access_token", newTokenId(), chain, c.var.now + accessTokenLifetimeSeconds * 1000);
+  const refreshToken = tickets.issue(
     "refresh_token",
     randomToken(),
-    { clientId: grant.clientId, username: grant.username, scope: grant.scope },
+    { clientId: grant.clientId, username: grant.username, scope: grant.scope, ...chain },
     c.var.now + lifetimes.refreshToken,
   );
   const openid = grant.scope.split(" ").includes("openid");
   c.header("cache-control", "no-store");
   return c.json({
-    access_token: await signAccessToken(key, subject),
+    access_token: await signAccessToken(key, { ...subject, jti }),
     expires_in: accessTokenLifetimeSeconds,
     scope: grant.scope,
     token_type: "bearer",

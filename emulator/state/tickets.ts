@@ -5,8 +5,13 @@ import { problems } from "../contract/problem";
 /**
  * Every single-use, expiring thing the emulator hands out, by kind: challenges, verifiers,
  * sessions, codes and tokens. A used ticket is kept (not deleted) so reuse is told apart from
- * an id that never existed only in logs; both answer "not found". A ticket that has taken
- * `maxWrongCodes` wrong codes is dead and answers as expired (contract/limits.ts).
+ * an id that never existed (a reused authorization code revokes what it issued); both answer
+ * "not found". A revoked token is a used ticket. A ticket that has taken `maxWrongCodes` wrong
+ * codes is dead and answers as expired (contract/limits.ts).
+ *
+ * `browserSession` is the id of the browser session (the session cookie) whose login a grant came
+ * from; logout revokes the refresh tokens that carry it. `code` is the authorization code a chain of
+ * tokens began with; presenting that code again revokes the chain (RFC 6749 §4.1.2).
  */
 export interface TicketKinds {
   login_challenge: AuthorizationRequest;
@@ -20,8 +25,8 @@ export interface TicketKinds {
     deviceId?: string | undefined;
   };
   sms_login_code: { code: string };
-  consent_challenge: { request: AuthorizationRequest; username: string };
-  consent_verifier: { request: AuthorizationRequest; username: string; grantedScope: string };
+  consent_challenge: { request: AuthorizationRequest; username: string; browserSession: string };
+  consent_verifier: { request: AuthorizationRequest; username: string; grantedScope: string; browserSession: string };
   browser_session: { username: string };
   authorization_code: {
     clientId: string;
@@ -31,8 +36,11 @@ export interface TicketKinds {
     scope: string;
     nonce?: string | undefined;
     authTime: number;
+    browserSession: string;
   };
-  refresh_token: { clientId: string; username: string; scope: string };
+  /** An issued access token, by its `jti`: the bearer check refuses one that is revoked (used) or unknown. */
+  access_token: { code: string; browserSession: string };
+  refresh_token: { clientId: string; username: string; scope: string; code: string; browserSession: string };
   signup_code: { code: string };
   reset_code: { code: string };
   email_register_code: { code: string; email: string };
@@ -81,6 +89,34 @@ export class Tickets {
 
   consume(kind: TicketKind, id: string, now: number): void {
     this.sql.exec("UPDATE tickets SET used_at = ? WHERE kind = ? AND id = ?", now, kind, id);
+  }
+
+  /** A ticket that existed and was used (or revoked), as opposed to one never issued. */
+  wasUsed(kind: TicketKind, id: string): boolean {
+    return (
+      this.sql.exec("SELECT 1 FROM tickets WHERE kind = ? AND id = ? AND used_at IS NOT NULL", kind, id).toArray()
+        .length > 0
+    );
+  }
+
+  /** RFC 6749 §4.1.2: a reused authorization code revokes the access and refresh tokens issued from it. */
+  revokeTokensFromCode(code: string, now: number): void {
+    this.sql.exec(
+      `UPDATE tickets SET used_at = ? WHERE kind IN ('access_token', 'refresh_token') AND used_at IS NULL
+        AND json_extract(data, '$.code') = ?`,
+      now,
+      code,
+    );
+  }
+
+  /** Logout ends a browser session: the refresh tokens of the logins made in it stop working. */
+  revokeRefreshTokensOfSession(browserSession: string, now: number): void {
+    this.sql.exec(
+      `UPDATE tickets SET used_at = ? WHERE kind = 'refresh_token' AND used_at IS NULL
+        AND json_extract(data, '$.browserSession') = ?`,
+      now,
+      browserSession,
+    );
   }
 
   /** Counts a wrong code against the code or session guessed at; the `maxWrongCodes`-th one kills it. */

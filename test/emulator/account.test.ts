@@ -1,13 +1,19 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { decodeJwt, SignJWT } from "jose";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
+import { loadSigningKey } from "../../emulator/crypto/signingKey";
+import type { EmulatorEnv } from "../../emulator/env";
 import {
   accessTokenFor,
+  appRedirectUri,
   bearer,
   call,
   latestMail,
   login,
   outbox,
   postJson,
+  refresh,
   resetEmulator,
   sampleClientIds,
   seedUser,
@@ -15,6 +21,7 @@ import {
   site,
   startLogin,
   strongPassword,
+  tokensFor,
 } from "./emulatorClient";
 
 beforeEach(resetEmulator);
@@ -66,6 +73,69 @@ describe("bearer tokens", () => {
     expect((await call("/auth/v1/user/profile", { headers: bearer(token) })).status).toBe(200);
     await setClock(3_600_000 + 1000);
     await expectProblem(await call("/auth/v1/user/profile", { headers: bearer(token) }), 401, "unauthorized");
+  });
+
+  /** The token signed again with the emulator's own key (read inside its state object), claims changed. */
+  async function resigned(token: string, changes: Record<string, unknown>): Promise<string> {
+    const stub = (env as unknown as EmulatorEnv).IDENTITY_STATE.getByName("global");
+    const key = await runInDurableObject(stub, (_instance, state) => loadSigningKey(state.storage.sql));
+    return new SignJWT({ ...decodeJwt(token), ...changes })
+      .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
+      .sign(key.privateKey);
+  }
+
+  it("refuses a token whose audience is not the registered client it names", async () => {
+    const token = await signedIn();
+    const profile = (bearerToken: string) => call("/auth/v1/user/profile", { headers: bearer(bearerToken) });
+    expect((await profile(await resigned(token, {}))).status).toBe(200);
+    for (const changes of [
+      { aud: "no-such-client" },
+      { aud: sampleClientIds.gungnir },
+      { aud: "no-such-client", client_id: "no-such-client" },
+      { aud: [] },
+    ]) {
+      await expectProblem(await profile(await resigned(token, changes)), 401, "unauthorized");
+    }
+  });
+
+  it("refuses a token the emulator never issued, even when its signature is good", async () => {
+    const token = await signedIn();
+    await expectProblem(
+      await call("/auth/v1/user/profile", { headers: bearer(await resigned(token, { jti: "made-up" })) }),
+      401,
+      "unauthorized",
+    );
+  });
+
+  it("answers 403 insufficient_scope to a good token without user.write", async () => {
+    await seedUser({ email });
+    const openid = await tokensFor(email, { scope: "openid" });
+    const partner = await tokensFor(email, {
+      client: sampleClientIds.partner,
+      redirectUri: appRedirectUri("liqueur-lemon-money-forword"),
+      scope: "",
+    });
+    const wide = await tokensFor(email, { scope: "openid user.write" });
+    const narrowed = (await (await refresh(wide.refresh_token, { scope: "openid" })).json()) as {
+      access_token: string;
+    };
+    for (const token of [openid.access_token, partner.access_token, narrowed.access_token]) {
+      await expectProblem(await call("/auth/v1/user/profile", { headers: bearer(token) }), 403, "insufficient_scope");
+      await expectProblem(
+        await send("PATCH", "/auth/v1/user/password", token, {
+          password: strongPassword,
+          new_password: "An0ther-Pass",
+        }),
+        403,
+        "insufficient_scope",
+      );
+      await expectProblem(
+        await send("POST", "/auth/v1/user/mfa/setup", token, { type: "totp" }),
+        403,
+        "insufficient_scope",
+      );
+    }
+    expect((await call("/auth/v1/user/profile", { headers: bearer(wide.access_token) })).status).toBe(200);
   });
 
   it("refuses the token of a user that no longer exists", async () => {

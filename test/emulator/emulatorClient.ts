@@ -161,12 +161,40 @@ export async function exchangeCode(
   });
 }
 
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+}
+
+/** The token response for a seeded user, through the whole authorization-code flow, and the session cookie. */
+export async function tokensFor(
+  email: string,
+  options: AuthorizeOptions = {},
+): Promise<TokenResponse & { code: string; cookie: string | undefined }> {
+  const { code, verifier, cookie } = await signInForCode(email, options);
+  const response = await exchangeCode(code, verifier, options);
+  if (response.status !== 200) throw new Error(`token failed: ${response.status} ${await response.text()}`);
+  return { ...((await response.json()) as TokenResponse), code, cookie };
+}
+
 /** A bearer access token for a seeded user, through the whole authorization-code flow. */
 export async function accessTokenFor(email: string, client = clientId): Promise<string> {
-  const { code, verifier } = await signInForCode(email, { client });
-  const response = await exchangeCode(code, verifier, { client });
-  if (response.status !== 200) throw new Error(`token failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
+  return (await tokensFor(email, { client })).access_token;
+}
+
+/** The refresh_token grant at /oauth2/token. */
+export function refresh(refreshToken: string, extra: Record<string, string> = {}): Promise<Response> {
+  return call("/oauth2/token", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: refreshToken,
+      ...extra,
+    }),
+  });
 }
 
 export function bearer(token: string): Record<string, string> {

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from "jose";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   appRedirectUri,
@@ -10,6 +10,7 @@ import {
   login,
   pkcePair,
   postJson,
+  refresh,
   resetEmulator,
   sampleClientIds,
   seedUser,
@@ -20,11 +21,17 @@ import {
   siteCallback,
   startLogin,
   strongPassword,
+  type TokenResponse,
+  tokensFor,
 } from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
 const email = "oauth@example.jp";
+
+function profile(accessToken: string): Promise<Response> {
+  return call("/auth/v1/user/profile", { headers: { authorization: `Bearer ${accessToken}` } });
+}
 
 async function jwks(): Promise<JSONWebKeySet> {
   return (await (await call("/.well-known/jwks.json")).json()) as JSONWebKeySet;
@@ -233,6 +240,45 @@ describe("the authorization-code flow", () => {
     expect(logout.headers.get("set-cookie")).toMatch(/oauth2_authentication_session=;.*Max-Age=0/);
   });
 
+  /** /oauth2/auth with this cookie: true when it goes straight to a code, false when it asks for a login. */
+  async function sessionLives(cookie: string | undefined): Promise<boolean> {
+    const { challenge } = await pkcePair();
+    const response = await call(authorizeUrl({ codeChallenge: challenge }), { headers: { cookie: cookie ?? "" } });
+    const location = new URL(response.headers.get("location") ?? "");
+    if (location.searchParams.has("login_challenge")) return false;
+    expect(location.searchParams.get("code")).toBeTruthy();
+    return true;
+  }
+
+  it("ends the session of the cookie on logout and revokes the refresh tokens of its logins", async () => {
+    await seedUser({ email });
+    const mine = await tokensFor(email);
+    const otherBrowser = await tokensFor(email);
+    expect(await sessionLives(mine.cookie)).toBe(true);
+
+    const logout = await call("/auth/v1/logout", { headers: { cookie: mine.cookie ?? "" } });
+    expect(logout.status).toBe(200);
+    expect(await logout.json()).toEqual({});
+    expect(logout.headers.get("set-cookie")).toMatch(/oauth2_authentication_session=;.*Max-Age=0/);
+
+    expect(await sessionLives(mine.cookie)).toBe(false);
+    expect(await (await refresh(mine.refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
+    expect(await sessionLives(otherBrowser.cookie)).toBe(true);
+    expect((await refresh(otherBrowser.refresh_token)).status).toBe(200);
+  });
+
+  it("ends the session a bearer token came from on logout, when the cookie does not come along", async () => {
+    await seedUser({ email });
+    const mine = await tokensFor(email);
+    const rotated = (await (await refresh(mine.refresh_token)).json()) as TokenResponse;
+    const logout = await call("/auth/v1/logout", { headers: { authorization: `Bearer ${mine.access_token}` } });
+    expect(logout.status).toBe(200);
+    expect(await sessionLives(mine.cookie)).toBe(false);
+    expect(await (await refresh(rotated.refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
+    const forged = await call("/auth/v1/logout", { headers: { authorization: "Bearer not-a-token" } });
+    expect(forged.status).toBe(200);
+  });
+
   it("uses a login verifier once, and not after 10 minutes", async () => {
     await seedUser({ email });
     const first = await startLogin();
@@ -417,12 +463,6 @@ describe("POST /oauth2/token", () => {
     await seedUser({ email });
     const { code, verifier } = await signInForCode(email);
     const { refresh_token } = (await (await exchangeCode(code, verifier)).json()) as { refresh_token: string };
-    const refresh = (token: string, extra: Record<string, string> = {}) =>
-      call("/oauth2/token", {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "refresh_token", client_id: clientId, refresh_token: token, ...extra }),
-      });
     expect(await (await refresh(refresh_token, { scope: "user.write admin" })).json()).toMatchObject({
       error: "invalid_scope",
     });
@@ -433,6 +473,43 @@ describe("POST /oauth2/token", () => {
     expect(body.refresh_token).not.toBe(refresh_token);
     expect(await (await refresh(refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
     expect((await refresh(body.refresh_token)).status).toBe(200);
+  });
+
+  it("issues a fresh access token for a live refresh token, and refuses one older than 30 days", async () => {
+    await seedUser({ email });
+    const first = await tokensFor(email);
+    const refreshed = (await (await refresh(first.refresh_token)).json()) as TokenResponse;
+    expect(refreshed.access_token).not.toBe(first.access_token);
+    expect(decodeJwt(refreshed.access_token).jti).not.toBe(decodeJwt(first.access_token).jti);
+    expect((await profile(refreshed.access_token)).status).toBe(200);
+
+    await setClock(30 * 24 * 3_600_000 + 1000);
+    const expired = await refresh(refreshed.refresh_token);
+    expect(expired.status).toBe(400);
+    expect(await expired.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("revokes what a code issued, refreshed tokens included, when the code comes again (RFC 6749 §4.1.2)", async () => {
+    await seedUser({ email });
+    const { code, verifier } = await signInForCode(email);
+    const issued = (await (await exchangeCode(code, verifier)).json()) as TokenResponse;
+    const rotated = (await (await refresh(issued.refresh_token)).json()) as TokenResponse;
+    const unrelated = await tokensFor(email);
+    expect((await profile(issued.access_token)).status).toBe(200);
+
+    const reused = await exchangeCode(code, verifier);
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+
+    for (const token of [issued.access_token, rotated.access_token]) {
+      const refused = await profile(token);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ type: "unauthorized" });
+    }
+    expect(await (await refresh(rotated.refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
+    // another code's tokens are not touched
+    expect((await profile(unrelated.access_token)).status).toBe(200);
+    expect((await refresh(unrelated.refresh_token)).status).toBe(200);
   });
 
   it("is also reachable as POST /auth/v1/token", async () => {

@@ -1,0 +1,47 @@
+import type { Context } from "hono";
+import { findClient, type OAuthClient } from "../contract/clients";
+import { problems } from "../contract/problem";
+import { accountScope } from "../contract/scopes";
+import { verifyAccessToken } from "../crypto/tokens";
+import type { User } from "../state/users";
+import type { EmulatorHono } from "./context";
+
+type EmulatorContext = Context<EmulatorHono>;
+
+/** What a good bearer access token grants: whose account, through which client, with which scopes. */
+export interface BearerGrant {
+  user: User;
+  client: OAuthClient;
+  scopes: string[];
+  /** The browser session whose login the token comes from (logout ends it). */
+  browserSession: string;
+}
+
+/**
+ * The grant behind the request's bearer token, if it is a good access token: signed by the emulator's key and
+ * unexpired by its clock, meant for the registered client it names, issued by this state and not revoked, and for
+ * a user who still exists. Anything else is undefined, so every refusal looks the same (401).
+ */
+export async function bearerGrant(c: EmulatorContext): Promise<BearerGrant | undefined> {
+  const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (token === undefined) return undefined;
+  const claims = await verifyAccessToken(await c.var.services.signingKey(), token, c.var.now);
+  if (claims === undefined) return undefined;
+  // RFC 9068 §4: the audience must be checked; the emulator's tokens name their client in `aud` and `client_id`.
+  const client = findClient(claims.clientId);
+  if (client === undefined || !claims.audience.includes(client.id)) return undefined;
+  // RFC 6749 §4.1.2: a reused authorization code revoked the tokens issued from it.
+  const issued = c.var.services.tickets.find("access_token", claims.jti, c.var.now);
+  if (issued.status !== "valid") return undefined;
+  const user = c.var.services.users.byUsername(claims.username);
+  if (user === undefined) return undefined;
+  return { user, client, scopes: claims.scopes, browserSession: issued.data.browserSession };
+}
+
+/** Every `/auth/v1/user/*` call: 401 `unauthorized` without a good token, 403 `insufficient_scope` without user.write. */
+export async function requireAccount(c: EmulatorContext): Promise<BearerGrant> {
+  const grant = await bearerGrant(c);
+  if (grant === undefined) throw problems.unauthorized();
+  if (!grant.scopes.includes(accountScope)) throw problems.insufficientScope(accountScope);
+  return grant;
+}
