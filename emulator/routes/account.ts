@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword } from "../crypto/passwordHash";
 import { randomToken, sixDigitCode } from "../crypto/randomValues";
 import { newTotpSecret, totpValidates } from "../crypto/totp";
 import { redeemCode, sameCode } from "../state/tickets";
+import type { User } from "../state/users";
 import { redirect } from "./authorizationFlow";
 import { requireAccount } from "./bearer";
 import type { EmulatorHono } from "./context";
@@ -23,6 +24,16 @@ const code = z.string().max(32);
 function takenByAnother(c: EmulatorContext, address: string, username: string): boolean {
   const owner = c.var.services.users.byEmail(address);
   return owner !== undefined && owner.username !== username && owner.confirmed;
+}
+
+/**
+ * The account's verified address becomes `address`. The account has just proved the mailbox (a link or a code sent
+ * there), so a sign-up that holds the address without having confirmed it gives way; it could never complete.
+ */
+function moveToAddress(c: EmulatorContext, user: User, address: string): void {
+  const { users } = c.var.services;
+  if (address.toLowerCase() !== user.email.toLowerCase()) users.removeUnconfirmed(address);
+  users.update(user.username, { email: address, emailVerified: true });
 }
 
 export const account = new Hono<EmulatorHono>();
@@ -108,7 +119,7 @@ account.get("/auth/v1/user/email/confirm", (c) => {
     outbox.send("email", change.newEmail, mailCatalogue.emailChangeToNew(link), c.var.now, { link });
     return result("sent_to_new_email");
   }
-  users.update(user.username, { email: change.newEmail, emailVerified: true });
+  moveToAddress(c, user, change.newEmail);
   return result("completed");
 });
 
@@ -135,7 +146,7 @@ account.post("/auth/v1/user/email/confirm", async (c) => {
   const body = await jsonBody(c.req.raw, z.object({ code }));
   const registered = redeemCode(c.var.services.tickets, "email_register_code", user.username, body.code, c.var.now);
   if (takenByAnother(c, registered.email, user.username)) throw problems.alreadyRegistered();
-  c.var.services.users.update(user.username, { email: registered.email, emailVerified: true });
+  moveToAddress(c, user, registered.email);
   return c.json({}, 201);
 });
 

@@ -50,15 +50,22 @@ signUp.post("/auth/v1/register", async (c) => {
   const existing = users.byEmail(body.email);
   if (existing?.confirmed) throw problems.alreadyRegistered();
   const passwordHash = await hashPassword(body.password);
-  // An unconfirmed sign-up may start over: same username, new password, new code.
+  // An unconfirmed sign-up may start over (same username, new code), but whoever starts it over has not shown
+  // that the mailbox is theirs: the account keeps its password, and this one waits until the new code is
+  // confirmed through this sign-up (this login challenge), which only the mailbox's holder can do.
   let username: string;
   if (existing) {
     username = existing.username;
-    users.update(username, { passwordHash });
   } else {
     username = crypto.randomUUID();
     users.insert(newUser(username, body.email, passwordHash, c.var.now));
   }
+  c.var.services.tickets.issue(
+    "signup_password",
+    signUpPasswordId(username, body.login_challenge),
+    { passwordHash },
+    c.var.now + lifetimes.signUpCode,
+  );
   mailSignUpCode(c, username, body.email);
   return c.json({ username }, 201);
 });
@@ -78,7 +85,15 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
   const user = users.byUsername(body.username);
   if (user === undefined || user.confirmed) throw problems.invalidCode();
   redeemCode(tickets, "signup_code", user.username, body.code, c.var.now);
-  users.update(user.username, { confirmed: true, emailVerified: true });
+  // The password this sign-up chose, if it chose one; otherwise the account's stays (see /auth/v1/register).
+  const chosenId = signUpPasswordId(user.username, body.login_challenge);
+  const chosen = tickets.find("signup_password", chosenId, c.var.now);
+  if (chosen.status === "valid") tickets.consume("signup_password", chosenId, c.var.now);
+  users.update(user.username, {
+    confirmed: true,
+    emailVerified: true,
+    ...(chosen.status === "valid" ? { passwordHash: chosen.data.passwordHash } : {}),
+  });
   return c.json({ redirect_to: acceptLogin(c, body.login_challenge, user.username, body.remember ?? false) }, 201);
 });
 
@@ -101,6 +116,11 @@ signUp.post("/auth/v1/register/confirm/resend", async (c) => {
   if (user !== undefined && !user.confirmed) mailSignUpCode(c, user.username, user.email);
   return c.json({}, 201);
 });
+
+/** One pending password per account and sign-up: the sign-up is the login challenge it runs under. */
+function signUpPasswordId(username: string, loginChallenge: string): string {
+  return `${username} ${loginChallenge}`;
+}
 
 function mailSignUpCode(c: EmulatorContext, username: string, address: string): void {
   const code = sixDigitCode();

@@ -42,6 +42,8 @@ export interface TicketKinds {
   access_token: { code: string; browserSession: string };
   refresh_token: { clientId: string; username: string; scope: string; code: string; browserSession: string };
   signup_code: { code: string };
+  /** The password a sign-up chose, by `signUpPasswordId`: it takes effect only when that sign-up confirms. */
+  signup_password: { passwordHash: string };
   reset_code: { code: string };
   email_register_code: { code: string; email: string };
   email_change: { stage: "old" | "new"; username: string; newEmail: string; clientId: string };

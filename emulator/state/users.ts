@@ -115,6 +115,11 @@ export class Users {
     );
   }
 
+  /** Drops a sign-up that never confirmed this address, if there is one. */
+  removeUnconfirmed(email: string): void {
+    this.sql.exec("DELETE FROM users WHERE email = ? COLLATE NOCASE AND confirmed = 0", email);
+  }
+
   update(username: string, changes: Partial<Omit<User, "username">>): void {
     const entries = Object.entries(changes) as [Exclude<keyof User, "username">, User[keyof User]][];
     if (entries.length === 0) return;

@@ -214,6 +214,29 @@ describe("PATCH user/email", () => {
     expect(profile).toMatchObject({ email: newEmail, email_verified: true });
   });
 
+  it("keeps the verified address for login until both links are followed", async () => {
+    const token = await signedIn();
+    const signsIn = async (address: string) => (await login((await startLogin()).challenge, address)).status === 201;
+    const profileEmail = async () =>
+      ((await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()) as { email: string }).email;
+
+    expect((await send("PATCH", "/auth/v1/user/email", token, { new_email: newEmail })).status).toBe(200);
+    expect([await signsIn(email), await signsIn(newEmail), await profileEmail()]).toEqual([true, false, email]);
+    expect(resultOf(await call((await latestMail(email)).link ?? ""))).toBe("sent_to_new_email");
+    expect([await signsIn(email), await signsIn(newEmail), await profileEmail()]).toEqual([true, false, email]);
+    expect(resultOf(await call((await latestMail(newEmail)).link ?? ""))).toBe("completed");
+    expect([await signsIn(email), await signsIn(newEmail), await profileEmail()]).toEqual([false, true, newEmail]);
+  });
+
+  it("takes the address from an unconfirmed sign-up that holds it, when the change completes", async () => {
+    const token = await signedIn();
+    await seedUser({ email: newEmail, password: "Squatt3r-Pass", confirmed: false });
+    await send("PATCH", "/auth/v1/user/email", token, { new_email: newEmail });
+    expect(resultOf(await call((await latestMail(email)).link ?? ""))).toBe("sent_to_new_email");
+    expect(resultOf(await call((await latestMail(newEmail)).link ?? ""))).toBe("completed");
+    expect((await login((await startLogin()).challenge, newEmail)).status).toBe(201);
+  });
+
   it("answers invalid for an unknown or expired link, error when the address was taken meanwhile", async () => {
     const token = await signedIn();
     expect(resultOf(await call(`/auth/v1/user/email/confirm?token=forged&client_id=${sampleClientIds.client}`))).toBe(
@@ -280,6 +303,18 @@ describe("POST user/email and user/email/confirm", () => {
       (await send("POST", "/auth/v1/user/email/confirm", token, { code: (await latestMail("fresh@example.jp")).code }))
         .status,
     ).toBe(201);
+    expect(await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()).toMatchObject({
+      email: "fresh@example.jp",
+      email_verified: true,
+    });
+  });
+
+  it("takes the address from an unconfirmed sign-up that holds it", async () => {
+    const token = await signedIn({ emailVerified: false });
+    await seedUser({ email: "fresh@example.jp", confirmed: false });
+    await send("POST", "/auth/v1/user/email", token, { email: "fresh@example.jp" });
+    const { code } = await latestMail("fresh@example.jp");
+    expect((await send("POST", "/auth/v1/user/email/confirm", token, { code })).status).toBe(201);
     expect(await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()).toMatchObject({
       email: "fresh@example.jp",
       email_verified: true,

@@ -95,6 +95,29 @@ describe("consent for the partner-branded service", () => {
     expect(location.searchParams.get("code")).toBeTruthy();
   });
 
+  it("describes the consent request for the site to show, without using the challenge up", async () => {
+    await seedUser({ email });
+    const { consentUrl } = await reachConsent("balance email");
+    const challenge = consentUrl.searchParams.get("consent_challenge");
+    for (let read = 0; read < 2; read += 1) {
+      const described = await call(`/auth/v1/consent?consent_challenge=${challenge}`);
+      expect(described.status).toBe(200);
+      expect(await described.json()).toMatchObject({
+        challenge,
+        client_id: partner,
+        service_id: "liqueur-lemon-money-forword",
+        requested_scope: ["balance", "email"],
+      });
+    }
+    expect((await accept(challenge, ["balance", "email"])).status).toBe(200);
+    const missing = await call("/auth/v1/consent");
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ type: "invalid_request" });
+    expect(await (await call("/auth/v1/consent?consent_challenge=never-issued")).json()).toMatchObject({
+      type: "challenge_not_found",
+    });
+  });
+
   it("grants only requested scopes", async () => {
     await seedUser({ email });
     const { consentUrl } = await reachConsent("balance email");

@@ -85,6 +85,29 @@ describe("register", () => {
     expect(second).toBe(first);
     expect(await outbox(email)).toHaveLength(2);
   });
+
+  it("does not let a second sign-up for an unconfirmed address replace its password", async () => {
+    const mine = await startLogin({ view: "signUp" });
+    const username = await registered(mine.challenge);
+    // someone else signs up with the same address and a password of their own
+    const theirs = await startLogin({ view: "signUp" });
+    expect((await register(theirs.challenge, "Th3ir-Passw0rd")).status).toBe(201);
+    // the holder of the mailbox confirms the newly mailed code on their own sign-up
+    const { code } = await latestMail(email);
+    expect((await confirm(mine.challenge, username, code)).status).toBe(201);
+    expect((await login((await startLogin()).challenge, email, "Th3ir-Passw0rd")).status).toBe(401);
+    expect((await login((await startLogin()).challenge, email)).status).toBe(201);
+  });
+
+  it("sets the second sign-up's password once its code is confirmed through that sign-up", async () => {
+    const first = await startLogin({ view: "signUp" });
+    const username = await registered(first.challenge);
+    const again = await startLogin({ view: "signUp" });
+    expect((await register(again.challenge, "An0ther-Passw0rd")).status).toBe(201);
+    expect((await confirm(again.challenge, username, (await latestMail(email)).code)).status).toBe(201);
+    expect((await login((await startLogin()).challenge, email)).status).toBe(401);
+    expect((await login((await startLogin()).challenge, email, "An0ther-Passw0rd")).status).toBe(201);
+  });
 });
 
 describe("register/confirm", () => {
