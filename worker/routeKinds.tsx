@@ -19,8 +19,21 @@ export interface Screen<S> {
   page: ReactElement;
 }
 
-/** Loads a screen from the request's cookies (and its checked query); undefined when the journey state is missing. */
-export type ScreenLoader<S, Q = undefined> = (c: AppContext, query: Q) => Promise<Screen<S> | undefined>;
+/** A screen that cannot be shown for a reason of its own (an expired sign-in): the error page with this outcome. */
+export interface Refusal {
+  refuse: Outcome;
+}
+
+/**
+ * Loads a screen from the request's cookies (and its checked query); undefined when the journey state is missing
+ * (the parameter problem), a refusal when the state is there but unusable.
+ */
+export type ScreenLoader<S, Q = undefined> = (c: AppContext, query: Q) => Promise<Screen<S> | Refusal | undefined>;
+
+/** The answer when a loader did not give a screen. */
+function notShown(c: AppContext, loaded: Refusal | undefined) {
+  return loaded ? renderPage(c, <ErrorPage />, loaded.refuse) : parameterProblem(c);
+}
 
 /** How a form's fields are checked; a function, as the rules may depend on the brand (SPEC §5). */
 export type FormSchema = (c: AppContext) => z.ZodType;
@@ -149,7 +162,7 @@ export function screen<S, Q extends z.ZodType | undefined = undefined>(
 ): RouteEntry {
   return endpoint(path, name, step, async (c, query) => {
     const loaded = await step.screen(c, query);
-    return loaded ? renderPage(c, loaded.page) : parameterProblem(c);
+    return loaded && "page" in loaded ? renderPage(c, loaded.page) : notShown(c, loaded);
   });
 }
 
@@ -190,7 +203,7 @@ export function form<S, F extends FormSchema>(
       formBodyOnly(),
       async function loadScreen(c, next) {
         const loaded = await step.screen(c, undefined);
-        if (!loaded) return parameterProblem(c);
+        if (!loaded || !("page" in loaded)) return notShown(c, loaded);
         loadedScreen.set(c, loaded);
         await next();
       },

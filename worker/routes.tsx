@@ -8,6 +8,7 @@ import { changePassword } from "./routes/changePassword";
 import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
 import { enter, entryQuery, startForTenant } from "./routes/entry";
+import { logoutQuery, signOut, signOutForm } from "./routes/logout";
 import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
 import { registerEmail } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
@@ -82,6 +83,10 @@ export const routeTable: readonly RouteEntry[] = [
   form("/mfa/setup/skip", "mfaSetupSkip", skipMfaSetup),
   screen("/mfa/setup/TOTP", "mfaSetupTotp", totpSetup),
   screen("/mfa/setup/SMS", "mfaSetupSms", smsSetup),
+
+  // Sign-out (ARCHITECTURE §8): a link (GET) or a form (POST).
+  endpoint("/logout", "logout", { query: logoutQuery }, signOut),
+  form("/logout", "logout", signOutForm),
 
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => renderPage(c, <ErrorPage />)),

@@ -20,7 +20,8 @@ export interface ScreenBrand {
   clientId: string;
 }
 
-const tokens = (): SealedState<"tokens"> => ({
+const tokens = (clientId: string): SealedState<"tokens"> => ({
+  clientId,
   accessToken: "bench-access-token",
   expiresAt: Math.floor(Date.now() / 1000) + 3600,
   scope: "user.write",
@@ -101,14 +102,14 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
     {
       name: "register-email",
       path: "/registerEmail",
-      state: { tokens: tokens() },
+      state: { tokens: tokens(clientId) },
       status: 200,
       expectText: "メールアドレスの登録",
     },
     {
       name: "change-password",
       path: "/changePassword",
-      state: { tokens: tokens() },
+      state: { tokens: tokens(clientId) },
       status: 200,
       expectText: "パスワードの変更",
     },
@@ -122,7 +123,7 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
     {
       name: "change-email",
       path: "/changeEmail",
-      state: { tokens: tokens() },
+      state: { tokens: tokens(clientId) },
       status: 200,
       expectText: "メールアドレスの変更",
     },
@@ -147,18 +148,18 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
       status: 200,
       expectText: "エラーが発生しました。もう一度お試しください。",
     },
-    { name: "mfa-setup", path: "/mfa/setup", state: { tokens: tokens() }, status: 200, expectText: "2段階認証の設定" },
+    { name: "mfa-setup", path: "/mfa/setup", state: { tokens: tokens(clientId) }, status: 200, expectText: "2段階認証の設定" },
     {
       name: "mfa-setup-totp",
       path: "/mfa/setup/TOTP",
-      state: { tokens: tokens() },
+      state: { tokens: tokens(clientId) },
       status: 200,
       expectText: "認証アプリの設定",
     },
     {
       name: "mfa-setup-sms",
       path: "/mfa/setup/SMS",
-      state: { tokens: tokens() },
+      state: { tokens: tokens(clientId) },
       status: 200,
       expectText: "SMS認証の設定",
     },

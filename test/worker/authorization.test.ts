@@ -88,6 +88,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
 
   it("keeps the app's prompt when hashed_user_id names the signed-in user, forces login otherwise", async () => {
     const tokens = await sealedCookie("tokens", {
+      clientId: sampleClientIds.gungnir,
       accessToken: "x",
       expiresAt: 4_000_000_000,
       scope: "user.write",

@@ -190,7 +190,12 @@ describe("developer endpoints", () => {
   });
 
   it("do not exist without the emulator binding (production)", async () => {
-    const production = { ...env, APP_ENV: "prod", IDENTITY: undefined } as unknown as Env;
+    const production = {
+      ...env,
+      APP_ENV: "prod",
+      IDENTITY: undefined,
+      SESSION_KEYS: `k1:${"A".repeat(43)}`,
+    } as unknown as Env;
     const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
     const response = await app.fetch(new Request(`${ORIGIN}/__emulator/outbox`), production, ctx);
     expect(response.status).toBe(404);

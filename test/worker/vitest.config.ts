@@ -11,7 +11,13 @@ const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import
 const emulator = await emulatorWorkerOptions();
 // Production's rate limits (the dev environment raises the per-IP ones for a single local address); the tests
 // give each journey its own client address, so only the tests that aim at a limit reach one.
-const { ratelimits } = unstable_getMiniflareWorkerOptions(fromRoot("wrangler.toml")).workerOptions;
+// Two per-IP limits are lowered so that test/worker/rateLimit.test.ts reaches them in a few dozen requests.
+const production = unstable_getMiniflareWorkerOptions(fromRoot("wrangler.toml")).workerOptions.ratelimits;
+const ratelimits = {
+  ...production,
+  RL_READ_BY_IP: { simple: { limit: 40, period: 60 } },
+  RL_CODE_BY_IP: { simple: { limit: 20, period: 60 } },
+};
 
 // The site runs as `main` in workerd with wrangler's dev environment; the emulator, bundled first, is the
 // second worker behind the IDENTITY service binding, exactly as under `npm run dev`.

@@ -1,14 +1,19 @@
 import type { ReactElement } from "react";
 import type { ScreenLoader } from "../routeKinds";
-import { readSealed } from "../session/cookies";
 import type { TokenState } from "../session/state";
+import { freshTokens } from "./tokens";
 
-/** A screen for a signed-in user only (the tokens cookie); without it, the parameter problem (SPEC §8). */
+/**
+ * A screen for a signed-in user only: without the tokens cookie, the parameter problem (SPEC §8); with an access
+ * token that has expired and cannot be refreshed, the expiry modal (SPEC §4/§8), and no bearer token is used.
+ */
 export function signedInScreen(page: ReactElement): { screen: ScreenLoader<TokenState> } {
   return {
     screen: async (c) => {
-      const tokens = await readSealed(c, "tokens");
-      return tokens ? { state: tokens, page } : undefined;
+      const tokens = await freshTokens(c);
+      if (tokens === "absent") return undefined;
+      if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
+      return { state: tokens, page };
     },
   };
 }

@@ -200,6 +200,27 @@ export function exchangeCode(
   });
 }
 
+export function refreshTokens(c: AppContext, clientId: string, refreshToken: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/oauth2/token",
+    form: { grant_type: "refresh_token", client_id: clientId, refresh_token: refreshToken },
+    success: [200],
+    response: tokenResponse,
+  });
+}
+
+/** SPEC §7 logout: the upstream ends its session and revokes what it issued (with the bearer, when there is one). */
+export function logout(c: AppContext, accessToken: string | undefined) {
+  return callIdentity(c, {
+    method: "GET",
+    path: "/auth/v1/logout",
+    bearer: accessToken,
+    success: [200, 204],
+    response: z.unknown(),
+  });
+}
+
 export const profileResponse = z.object({
   email_verified: z.boolean(),
   preferred_mfa_setting: z.enum(["totp", "sms", "none"]),

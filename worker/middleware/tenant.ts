@@ -3,8 +3,8 @@ import { getCookie, setCookie } from "hono/cookie";
 import { brandById, brandForClientId, defaultBrand } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppEnv } from "../context";
+import { SERVICE_COOKIE } from "../session/cookies";
 
-const SERVICE_COOKIE = "service";
 const ONE_YEAR = 365 * 24 * 60 * 60;
 
 // First path segments that are screens, not tenants: '/signIn/mfa' must never be read as tenant 'signIn'.

@@ -3,7 +3,8 @@ import { ErrorPage } from "../../pages/ErrorPage";
 import { brandById } from "../../themes/brands";
 import type { Brand, MfaType } from "../../themes/schema";
 import type { AppContext } from "../context";
-import { appAuthorizeUrl, sha256Hex, siteCallbackUrl, tokenClaims } from "../flow/authorization";
+import { appAuthorizeUrl, siteCallbackUrl } from "../flow/authorization";
+import { storeTokens } from "../flow/tokens";
 import { exchangeCode, type Profile, profile } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
@@ -73,16 +74,7 @@ export async function receiveCallback(c: AppContext, query: z.infer<typeof callb
     codeVerifier: authRequest.own.codeVerifier,
   });
   if (!exchanged.ok) return parameterProblem(c, "callbackParameterError");
-  const tokens = exchanged.data;
-  const claims = tokenClaims(tokens.access_token);
-  if (!claims) return renderPage(c, <ErrorPage />, { modal: "tokenExpired" });
-  await writeSealed(c, "tokens", {
-    accessToken: tokens.access_token,
-    ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
-    expiresAt: claims.exp,
-    scope: tokens.scope ?? "",
-    tokenType: tokens.token_type,
-    hashedUserName: await sha256Hex(claims.username),
-  });
-  return afterSignIn(c, authRequest, brand, tokens.access_token);
+  const tokens = await storeTokens(c, authRequest.query.client_id, exchanged.data);
+  if (!tokens) return renderPage(c, <ErrorPage />, { modal: "tokenExpired" });
+  return afterSignIn(c, authRequest, brand, tokens.accessToken);
 }

@@ -28,7 +28,7 @@ const consentScreen: ScreenLoader<ConsentState> = async (c) => {
 export async function showConsent(c: AppContext, query: z.infer<typeof consentQuery>): Promise<Response> {
   if (query.consent_challenge === undefined) {
     const loaded = await consentScreen(c, undefined);
-    return loaded ? renderPage(c, loaded.page) : parameterProblem(c);
+    return loaded && "page" in loaded ? renderPage(c, loaded.page) : parameterProblem(c);
   }
   const { client_id: clientId, scope, consent_challenge: consentChallenge } = query;
   await writeSealed(c, "consent", { consentChallenge, clientId, scope });

@@ -46,18 +46,18 @@ export async function readSealed<N extends SealedCookieName>(
   return parsed.success ? (parsed.data as SealedState<N>) : undefined;
 }
 
+/** Seals a state into its cookie; `maxAgeSeconds` may shorten (never lengthen) the cookie's lifetime. */
 export async function writeSealed<N extends SealedCookieName>(
   c: AppContext,
   which: N,
   value: SealedState<N>,
+  maxAgeSeconds: number = sealedCookies[which].maxAgeSeconds,
 ): Promise<void> {
   const spec = sealedCookies[which];
   const data = spec.schema.parse(value);
-  const token = await seal(spec.name, data, {
-    keys: parseSessionKeys(c.env.SESSION_KEYS),
-    ttlSeconds: spec.maxAgeSeconds,
-  });
-  const options = { prefix: "host", httpOnly: true, sameSite: spec.sameSite, maxAge: spec.maxAgeSeconds } as const;
+  const lifetime = Math.max(1, Math.min(maxAgeSeconds, spec.maxAgeSeconds));
+  const token = await seal(spec.name, data, { keys: parseSessionKeys(c.env.SESSION_KEYS), ttlSeconds: lifetime });
+  const options = { prefix: "host", httpOnly: true, sameSite: spec.sameSite, maxAge: lifetime } as const;
   const line = generateCookie(spec.name, token, options);
   if (line.length > COOKIE_SIZE_LIMIT)
     throw new CookieTooLargeError(`${spec.name} cookie would be ${line.length} bytes`);
@@ -68,8 +68,17 @@ export function clearSealed(c: AppContext, which: SealedCookieName): void {
   deleteCookie(c, sealedCookies[which].name, { prefix: "host", path: "/", secure: true });
 }
 
+/** Sign-out: every sealed state, the device id and the last service go (Clear-Site-Data says the same). */
+export function clearSiteCookies(c: AppContext): void {
+  for (const which of Object.keys(sealedCookies) as SealedCookieName[]) clearSealed(c, which);
+  for (const name of [DEVICE_COOKIE, SERVICE_COOKIE])
+    deleteCookie(c, name, { prefix: "host", path: "/", secure: true });
+}
+
 // SPEC §9: the device id is 32 characters of A-Z and 0-9; it identifies the browser, so it is not secret.
 const DEVICE_COOKIE = "device";
+/** The last resolved service (worker/middleware/tenant.ts); not secret, so not sealed. */
+export const SERVICE_COOKIE = "service";
 const DEVICE_ID_PATTERN = /^[A-Z0-9]{32}$/;
 const DEVICE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const FOUR_HUNDRED_DAYS = 400 * 24 * 60 * 60;

@@ -29,6 +29,8 @@ export const consentStateSchema = z.object({
 export type ConsentState = z.infer<typeof consentStateSchema>;
 
 export const tokenStateSchema = z.object({
+  /** The client the tokens were issued to: a refresh must name it. */
+  clientId: short,
   accessToken: z.string().max(2048),
   refreshToken: z.string().max(512).optional(),
   expiresAt: z.number().int(),

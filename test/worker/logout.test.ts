@@ -1,0 +1,127 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { modals } from "../../messages/modals";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { unseal } from "../../worker/session/sealed";
+import { appStart } from "../support/appStart";
+import { PASSWORD } from "../support/emulatorClient";
+import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
+import { Journey } from "./journey";
+
+// ARCHITECTURE §8 / issue 9 finding 7: sign-out clears everything, and tokens live no longer than they can be used.
+
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const tokensCookie = `__Host-${sealedCookies.tokens.name}`;
+
+beforeEach(async () => {
+  await emulator.reset();
+});
+
+/** A user signed in through the site's own view (mfaSetUp): the tokens cookie is set, the screen is /mfa/setup. */
+async function signedIn(email: string): Promise<Journey> {
+  await emulator.seed({ email });
+  const journey = new Journey();
+  const toOauth = await journey.request((await appStart(GUNGNIR, "mfaSetUp")).path);
+  const toLogin = await journey.request(toOauth.headers.get("Location")!);
+  await journey.request(toLogin.headers.get("Location")!);
+  const login = await journey.postForm("/signIn", { username: email, password: PASSWORD });
+  const toCallback = await journey.request(login.headers.get("Location")!);
+  const callback = await journey.request(toCallback.headers.get("Location")!);
+  expect(callback.headers.get("Location")).toBe("/mfa/setup");
+  expect(journey.has(tokensCookie)).toBe(true);
+  return journey;
+}
+
+describe("sign-out (ARCHITECTURE §8)", () => {
+  it.each([
+    ["a link (GET)", (journey: Journey) => journey.request(`/logout?client_id=${GUNGNIR.clientId}`)],
+    ["a form (POST)", (journey: Journey) => journey.postForm("/logout", { client_id: GUNGNIR.clientId })],
+  ])("by %s clears every cookie and all storage, then goes to the brand's service top", async (_, signOut) => {
+    const journey = await signedIn(`out.${Math.random().toString(36).slice(2)}@example.com`);
+    const response = await signOut(journey);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("https://dev.aurora-sec.example/");
+    expect(response.headers.get("Clear-Site-Data")).toBe('"cookies", "storage"');
+    const cleared = response.headers.getSetCookie().filter((line) => /Max-Age=0/.test(line));
+    for (const name of [tokensCookie, "__Host-auth-request", "__Host-device", "oauth2_authentication_session"])
+      expect(cleared.some((line) => line.startsWith(`${name}=`))).toBe(true);
+    expect(journey.has(tokensCookie)).toBe(false);
+    expect((await journey.request("/mfa/setup")).status).toBe(400);
+  });
+
+  it("never goes where a request says: an unknown client_id leads to the current brand's service top", async () => {
+    const response = await get("/logout?client_id=https%3A%2F%2Fevil.example");
+    expect(response.status).toBe(303);
+    expect(new URL(response.headers.get("Location")!).hostname).not.toContain("evil");
+  });
+});
+
+describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
+  it("keeps the tokens cookie no longer than the refresh token lasts", async () => {
+    const journey = new Journey();
+    await emulator.seed({ email: "lifetime@example.com" });
+    const toOauth = await journey.request((await appStart(GUNGNIR, "mfaSetUp")).path);
+    const toLogin = await journey.request(toOauth.headers.get("Location")!);
+    await journey.request(toLogin.headers.get("Location")!);
+    const login = await journey.postForm("/signIn", { username: "lifetime@example.com", password: PASSWORD });
+    const toCallback = await journey.request(login.headers.get("Location")!);
+    const callback = await journey.request(toCallback.headers.get("Location")!);
+    const line = callback.headers.getSetCookie().find((cookie) => cookie.startsWith(`${tokensCookie}=`));
+    const maxAge = Number(/Max-Age=(\d+)/.exec(line ?? "")?.[1]);
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(30 * 24 * 60 * 60);
+  });
+
+  it("shows the expiry modal, and uses no bearer token, when the access token has expired and cannot be refreshed", async () => {
+    const expired = await sealedCookie("tokens", {
+      clientId: GUNGNIR.clientId,
+      accessToken: "expired-access-token",
+      expiresAt: Math.floor(Date.now() / 1000) - 60,
+      scope: "user.write",
+      tokenType: "bearer",
+      hashedUserName: "0".repeat(64),
+    });
+    const response = await get("/mfa/setup", [expired]);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain(modals.tokenExpired.title);
+  });
+
+  it("refreshes an expired access token once with the refresh token, and keeps the new tokens", async () => {
+    const journey = await signedIn("refresh@example.com");
+    const stored = journey
+      .cookieHeader("/")
+      .split("; ")
+      .find((pair) => pair.startsWith(`${tokensCookie}=`));
+    expect(stored).toBeTruthy();
+    // The same refresh token with an access token the site sees as expired.
+    const refreshToken = await refreshTokenOf(journey);
+    const stale = await sealedCookie("tokens", {
+      clientId: GUNGNIR.clientId,
+      accessToken: "stale",
+      refreshToken,
+      expiresAt: Math.floor(Date.now() / 1000) - 60,
+      scope: "user.write",
+      tokenType: "bearer",
+      hashedUserName: "0".repeat(64),
+    });
+    const response = await get("/mfa/setup", [stale]);
+    expect(response.status).toBe(200);
+    expect(response.headers.getSetCookie().some((line) => line.startsWith(`${tokensCookie}=`))).toBe(true);
+  });
+});
+
+/** The refresh token the emulator issued to this journey's sign-in, read from its sealed tokens cookie. */
+async function refreshTokenOf(journey: Journey): Promise<string> {
+  const token = journey
+    .cookieHeader("/")
+    .split("; ")
+    .find((pair) => pair.startsWith(`${tokensCookie}=`))!
+    .split("=")[1]!;
+  const state = (await unseal(sealedCookies.tokens.name, token, parseSessionKeys(env.SESSION_KEYS))) as {
+    refreshToken?: string;
+  };
+  expect(state.refreshToken).toBeTruthy();
+  return state.refreshToken!;
+}

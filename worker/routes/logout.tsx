@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { ErrorPage } from "../../pages/ErrorPage";
+import { brandForClientId } from "../../themes/brands";
+import type { AppContext } from "../context";
+import { logout } from "../identity/client";
+import { upstreamSessionCookieName } from "../identity/upstreamCookies";
+import { queryValue } from "../queryParams";
+import { deployEnvironment } from "../render";
+import { formStep } from "../routeKinds";
+import { clearSiteCookies, readSealed } from "../session/cookies";
+
+// ARCHITECTURE §8 sign-out: the upstream ends its session and revokes its tokens, the browser forgets every
+// cookie and all storage of the site, and the user lands on the brand's service top (from the brand data, never
+// from the request).
+
+export const logoutQuery = z.object({ client_id: queryValue.optional() });
+
+export async function signOut(c: AppContext, query: z.infer<typeof logoutQuery>): Promise<Response> {
+  const tokens = await readSealed(c, "tokens");
+  // The site forgets the user whatever the upstream answers; a failed upstream logout is logged by the client.
+  await logout(c, tokens?.accessToken);
+  clearSiteCookies(c);
+  // The upstream's session cookie lives under /oauth2 (worker/identity/upstreamCookies.ts).
+  c.header(
+    "Set-Cookie",
+    `${upstreamSessionCookieName(c.env)}=; Path=/oauth2; Max-Age=0; Secure; HttpOnly; SameSite=Lax`,
+    {
+      append: true,
+    },
+  );
+  c.header("Clear-Site-Data", '"cookies", "storage"');
+  const brand = (query.client_id ? brandForClientId(query.client_id) : undefined) ?? c.get("brand");
+  return c.redirect(brand.fallBackUrls[deployEnvironment(c.env)], 303);
+}
+
+/** The same sign-out as a form POST (any page's own form); it needs no journey state. */
+export const signOutForm = formStep({
+  screen: async () => ({ state: undefined, page: <ErrorPage /> }),
+  form: () => logoutQuery,
+  submit: (c, { form }) => signOut(c, form),
+});
