@@ -12,6 +12,7 @@ import { logoutQuery, signOut, signOutForm } from "./routes/logout";
 import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
 import { registerEmail } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
+import { restartAuthorization } from "./routes/restart";
 import { signIn } from "./routes/signIn";
 import { signInMfa } from "./routes/signInMfa";
 import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from "./routes/signUp";
@@ -34,7 +35,8 @@ export const routeTable: readonly RouteEntry[] = [
   bare("ALL", "/oauth2/*", "oauth2Proxy", relayAllowedCall, "code"),
   bare("ALL", "/.well-known/*", "discoveryProxy", relayAllowedCall),
 
-  // SPEC §2 entry and callback (ARCHITECTURE §4).
+  // SPEC §2 entry and callback (ARCHITECTURE §4); restarting the app's authorization from its stored request.
+  endpoint("/restart", "restartAuthorization", {}, restartAuthorization),
   endpoint("/", "entry", { query: entryQuery }, enter),
   endpoint("/:tenantId/auth", "authRedirect", { ...inPath, query: appAuthQuerySchema }, startForTenant),
   endpoint(

@@ -1,7 +1,10 @@
+import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { unseal } from "../../worker/session/sealed";
 import { appStart as startQuery } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { PASSWORD } from "../support/emulatorClient";
@@ -43,6 +46,18 @@ async function signIn(journey: Journey, startPath: string, email: string) {
   const callback = await signInStep(journey, "/signIn", { username: email, password: PASSWORD });
   expect(`${callback.origin}${callback.pathname}`).toBe(`${ORIGIN}/callback`);
   return journey.request(callback.toString());
+}
+
+/** A sealed state the site left in the journey's cookies. */
+async function unsealedState(journey: Journey, which: "consent"): Promise<unknown> {
+  const name = `__Host-${sealedCookies[which].name}=`;
+  const token =
+    journey
+      .cookieHeader("/")
+      .split("; ")
+      .find((pair) => pair.startsWith(name))
+      ?.slice(name.length) ?? "";
+  return unseal(sealedCookies[which].name, token, parseSessionKeys(env.SESSION_KEYS));
 }
 
 beforeEach(async () => {
@@ -232,6 +247,30 @@ describe("callback and after sign-in (SPEC §2)", () => {
     const { foreign } = await journey.follow(agreed);
     expect(`${foreign!.origin}${foreign!.pathname}`).toBe(start.appRedirect);
     expect(foreign!.searchParams.get("code")).toBeTruthy();
+  });
+
+  it("takes the consent's client and scope from the upstream's consent request, never from the link (issue 9, finding 5)", async () => {
+    await seed("tampered@example.com");
+    const journey = new Journey();
+    const start = await appStart("partner", "signIn");
+    let step = await signIn(journey, start.path, "tampered@example.com");
+    // Follow the redirects by hand up to the OAuth2 server's consent link, and tamper with it.
+    while (
+      step.status >= 300 &&
+      step.status < 400 &&
+      !new URL(step.headers.get("Location")!, ORIGIN).searchParams.has("consent_challenge")
+    )
+      step = await journey.request(step.headers.get("Location")!);
+    const link = new URL(step.headers.get("Location")!, ORIGIN);
+    link.searchParams.set("scope", "user.write admin");
+    link.searchParams.set("client_id", sampleClientIds.gungnir);
+    const stored = await journey.request(link.toString());
+    expect(stored.status).toBe(303);
+    expect(stored.headers.get("Location")).toBe(
+      `/${brands.partner.serviceId}/consent?client_id=${brands.partner.clientId}`,
+    );
+    const consent = await unsealedState(journey, "consent");
+    expect(consent).toMatchObject({ clientId: brands.partner.clientId, scope: "openid" });
   });
 
   it("consent without redirect_to shows the unexpected-error modal", async () => {

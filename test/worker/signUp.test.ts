@@ -106,9 +106,13 @@ describe("a new user signs up through the site", () => {
     expect(codePage.status).toBe(200);
     pages.push(await codePage.text());
     expect(pages.at(-1)).toContain(escapeHtml(screens.signUpConfirmMail.lead(email)));
-    // 'Fix the e-mail' restarts the app's authorization (SPEC §2).
-    expect(pages.at(-1)).toMatch(
-      new RegExp(`href="/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}[^"]*view=signUp`),
+    // 'Fix the e-mail' restarts the app's authorization (SPEC §2), through a link with no state or challenge in it.
+    expect(pages.at(-1)).toContain('href="/restart"');
+    expect(pages.at(-1)).not.toMatch(/state=|code_challenge/);
+    const restart = await journey.request("/restart");
+    expect(restart.status).toBe(303);
+    expect(restart.headers.get("Location")).toMatch(
+      new RegExp(`^/${GUNGNIR.serviceId}/auth\\?[^"]*client_id=${GUNGNIR.clientId}[^"]*view=signUp`),
     );
 
     const code = await emulator.latestCode(email);

@@ -28,6 +28,9 @@ export async function sha256Hex(value: string): Promise<string> {
   return [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/** The link a page shows to restart the app's authorization (worker/routes/restart.ts answers it). */
+export const RESTART_PATH = "/restart";
+
 export const siteCallbackUrl = (c: AppContext) => `${new URL(c.req.url).origin}/callback`;
 
 /**
@@ -100,7 +103,8 @@ async function ownAuthorizeUrl(
 
 /**
  * Restarting the app's authorization from a stored auth request (the sign-up 'fix the e-mail' link, the SMS
- * 'start over'): the very query the app sent to /{tenantId}/auth.
+ * 'start over'): the very query the app sent to /{tenantId}/auth. Pages link to RESTART_PATH instead, so that
+ * the app's state and PKCE challenge never appear in HTML (ARCHITECTURE §8).
  */
 export function authStartHref({ serviceId, query }: AuthRequest): string {
   const params = new URLSearchParams();

@@ -163,6 +163,19 @@ export function passwordForgot(c: AppContext, clientId: string, username: string
   });
 }
 
+/** SPEC §7 GET consent: what the OAuth2 server asks consent for; the page shows this, never the link's query. */
+export function consentRequest(c: AppContext, consentChallenge: string) {
+  return callIdentity(c, {
+    method: "GET",
+    path: `/auth/v1/consent?${new URLSearchParams({ consent_challenge: consentChallenge })}`,
+    success: [200],
+    response: z.object({
+      client_id: z.string().min(1).max(256),
+      requested_scope: z.array(z.string().max(128)).max(50),
+    }),
+  });
+}
+
 export function acceptConsent(c: AppContext, consentChallenge: string, grantScope: string[], deviceId: string) {
   return callIdentity(c, {
     method: "POST",

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { Consent } from "../../pages/Consent";
+import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { emptyForm } from "../formFields";
-import { acceptConsent } from "../identity/client";
+import { acceptConsent, consentRequest } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { challengeValue, queryValue, scopeValue } from "../queryParams";
@@ -14,11 +15,15 @@ import type { ConsentState } from "../session/state";
 // SPEC §2 Consent: the OAuth2 server sends the partner service's user here with a consent challenge. The
 // challenge goes into a sealed cookie and out of the address bar at once, so no page or script sees it.
 
-/** The OAuth2 server's consent link carries the challenge; the page it then redirects to does not. */
-export const consentQuery = z.union([
-  z.object({ client_id: queryValue, scope: scopeValue, consent_challenge: challengeValue }),
-  z.object({ client_id: queryValue.optional(), scope: scopeValue.optional(), consent_challenge: z.never().optional() }),
-]);
+/**
+ * The OAuth2 server's consent link carries the challenge (its client_id and scope are not trusted); the page it
+ * then redirects to carries only the client_id, for the brand.
+ */
+export const consentQuery = z.object({
+  client_id: queryValue.optional(),
+  scope: scopeValue.optional(),
+  consent_challenge: challengeValue.optional(),
+});
 
 const consentScreen: ScreenLoader<ConsentState> = async (c) => {
   const consent = await readSealed(c, "consent");
@@ -30,10 +35,14 @@ export async function showConsent(c: AppContext, query: z.infer<typeof consentQu
     const loaded = await consentScreen(c, undefined);
     return loaded && "page" in loaded ? renderPage(c, loaded.page) : parameterProblem(c);
   }
-  const { client_id: clientId, scope, consent_challenge: consentChallenge } = query;
-  await writeSealed(c, "consent", { consentChallenge, clientId, scope });
-  const page = `/${c.get("brand").id}/consent`;
-  return c.redirect(`${page}?${new URLSearchParams({ client_id: clientId, scope })}`, 303);
+  // What is asked, and for which client, comes from the upstream's consent request, never from the link.
+  const asked = await consentRequest(c, query.consent_challenge);
+  if (!asked.ok) return renderPage(c, <Consent />, failure(asked));
+  const { client_id: clientId, requested_scope: scopes } = asked.data;
+  // The consent screen of one brand never asks consent for another brand's client.
+  if (brandForClientId(clientId)?.id !== c.get("brand").id) return parameterProblem(c);
+  await writeSealed(c, "consent", { consentChallenge: query.consent_challenge, clientId, scope: scopes.join(" ") });
+  return c.redirect(`/${c.get("brand").id}/consent?${new URLSearchParams({ client_id: clientId })}`, 303);
 }
 
 export const consent = formStep({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SignInMfa } from "../../pages/SignInMfa";
-import { authStartHref } from "../flow/authorization";
+import { RESTART_PATH } from "../flow/authorization";
 import { loginStep } from "../flow/continueLogin";
 import { ruleField } from "../formFields";
 import { isRefusal } from "../identity/outcomes";
@@ -15,7 +15,7 @@ type MfaState = SignInSession & { mfa: NonNullable<SignInSession["mfa"]> };
 const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
   const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
   if (!signIn?.mfa) return undefined;
-  const restartHref = authRequest ? authStartHref(authRequest) : undefined;
+  const restartHref = authRequest ? RESTART_PATH : undefined;
   return {
     state: { ...signIn, mfa: signIn.mfa },
     page: <SignInMfa type={signIn.mfa.type} restartHref={restartHref} />,

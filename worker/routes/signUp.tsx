@@ -3,7 +3,7 @@ import { SignUpCheckEmail } from "../../pages/SignUpCheckEmail";
 import { SignUpConfirmMail } from "../../pages/SignUpConfirmMail";
 import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import type { AppContext } from "../context";
-import { authStartHref } from "../flow/authorization";
+import { RESTART_PATH } from "../flow/authorization";
 import { brandRules, emptyForm, ruleField } from "../formFields";
 import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
@@ -90,7 +90,7 @@ type WithUsername = SignUpSession & { username: string };
 const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
   const [signUp, authRequest] = await Promise.all([readSealed(c, "signUp"), readSealed(c, "authRequest")]);
   if (!signUp?.username) return undefined;
-  const restartHref = authRequest ? authStartHref(authRequest) : undefined;
+  const restartHref = authRequest ? RESTART_PATH : undefined;
   return {
     state: { ...signUp, username: signUp.username },
     page: <SignUpConfirmMail email={signUp.email} restartHref={restartHref} />,
