@@ -52,14 +52,22 @@ export function signIdToken(
   return emulatorJwt(key, subject, { auth_time: Math.floor(subject.authTime / 1000), ...nonce }).sign(key.privateKey);
 }
 
-/** Signature and expiry by the emulator clock; id tokens (no `client_id` claim) are not bearer tokens. */
+/**
+ * Signature and expiry by the emulator clock, with `expiredForMs` of grace past `exp` if asked (0: none); id tokens
+ * (no `client_id` claim) are not bearer tokens.
+ */
 export async function verifyAccessToken(
   key: SigningKey,
   token: string,
   now: number,
+  expiredForMs = 0,
 ): Promise<AccessTokenClaims | undefined> {
   try {
-    const { payload } = await jwtVerify(token, key.publicKey, { algorithms: ["ES256"], currentDate: new Date(now) });
+    const { payload } = await jwtVerify(token, key.publicKey, {
+      algorithms: ["ES256"],
+      currentDate: new Date(now),
+      clockTolerance: Math.floor(expiredForMs / 1000),
+    });
     const { sub, jti, client_id: clientId, aud, scope } = payload;
     if (typeof sub !== "string" || typeof jti !== "string" || typeof clientId !== "string") return undefined;
     const audience = typeof aud === "string" ? [aud] : (aud ?? []);

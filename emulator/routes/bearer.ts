@@ -21,18 +21,22 @@ export interface BearerGrant {
  * The grant behind the request's bearer token, if it is a good access token: signed by the emulator's key and
  * unexpired by its clock, meant for the registered client it names, issued by this state and not revoked, and for
  * a user who still exists. Anything else is undefined, so every refusal looks the same (401).
+ *
+ * `expiredForMs` lets a token that expired at most that long ago still name its grant: logout uses it, since
+ * ending a session grants nothing and a user may sign out long after the last access token ran out.
  */
-export async function bearerGrant(c: EmulatorContext): Promise<BearerGrant | undefined> {
+export async function bearerGrant(c: EmulatorContext, expiredForMs = 0): Promise<BearerGrant | undefined> {
   const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
   if (token === undefined) return undefined;
-  const claims = await verifyAccessToken(await c.var.services.signingKey(), token, c.var.now);
+  const claims = await verifyAccessToken(await c.var.services.signingKey(), token, c.var.now, expiredForMs);
   if (claims === undefined) return undefined;
   // RFC 9068 §4: the audience must be checked; the emulator's tokens name their client in `aud` and `client_id`.
   const client = findClient(claims.clientId);
   if (client === undefined || !claims.audience.includes(client.id)) return undefined;
-  // RFC 6749 §4.1.2: a reused authorization code revoked the tokens issued from it.
+  // Missing: revoked (RFC 6749 §4.1.2, a reused code) or never issued. The record's expiry is the token's `exp`,
+  // already checked above.
   const issued = c.var.services.tickets.find("access_token", claims.jti, c.var.now);
-  if (issued.status !== "valid") return undefined;
+  if (issued.status === "missing") return undefined;
   const user = c.var.services.users.byUsername(claims.username);
   if (user === undefined) return undefined;
   return { user, client, scopes: claims.scopes, browserSession: issued.data.browserSession };

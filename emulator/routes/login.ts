@@ -161,8 +161,10 @@ function nextStep(
 
 login.get("/auth/v1/logout", async (c) => {
   // The session cookie has Path=/oauth2, so a browser sends it here only through a proxy that passes it on; the
-  // bearer token of a signed-in client names its session too. Either ends; a bad token is no reason to refuse.
-  endBrowserSession(c, (await bearerGrant(c))?.browserSession);
+  // bearer token of a signed-in client names its session too, even expired (up to the refresh tokens' lifetime,
+  // as long as its session's refresh tokens could still be used). Either ends; a bad token is no reason to refuse.
+  const grant = await bearerGrant(c, lifetimes.refreshToken);
+  endBrowserSession(c, grant?.browserSession);
   return c.json({});
 });
 

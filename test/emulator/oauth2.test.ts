@@ -279,6 +279,16 @@ describe("the authorization-code flow", () => {
     expect(forged.status).toBe(200);
   });
 
+  it("still ends the session of a bearer token that has expired since", async () => {
+    await seedUser({ email });
+    const mine = await tokensFor(email);
+    await setClock(2 * 3_600_000);
+    expect((await profile(mine.access_token)).status).toBe(401);
+    await call("/auth/v1/logout", { headers: { authorization: `Bearer ${mine.access_token}` } });
+    expect(await sessionLives(mine.cookie)).toBe(false);
+    expect(await (await refresh(mine.refresh_token)).json()).toMatchObject({ error: "invalid_grant" });
+  });
+
   it("uses a login verifier once, and not after 10 minutes", async () => {
     await seedUser({ email });
     const first = await startLogin();
