@@ -1,0 +1,116 @@
+import type { Browser, Page, Response } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { modals } from "../../messages/modals";
+import { sampleClientIds } from "../../themes/data/clients";
+import { PASSWORD } from "../support/emulatorClient";
+import { launchChromium } from "./browser";
+import { emulator, newContext, openApp } from "./journeys";
+
+// ARCHITECTURE §8 / issue 9: over a limit, the user sees the page's own screen again with the 429 modal, with
+// JavaScript on and off. The per-subject limits are production's in every environment (wrangler.toml).
+
+const baseUrl = inject("baseUrl");
+const idp = emulator(baseUrl);
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+// The limits count across runs within a minute; each run's subjects are its own.
+const run = Date.now().toString(36);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Fills and submits a form until the site answers 429 (at most 2 × limit + 1 times; fixed windows may split). */
+async function untilRefused(page: Page, limit: number, fill: () => Promise<void>, button: string): Promise<Response> {
+  for (let attempt = 0; attempt < 2 * limit + 1; attempt++) {
+    await fill();
+    const [response] = await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole("button", { name: button, exact: true }).click(),
+    ]);
+    if (response?.status() === 429) {
+      expect(attempt).toBeGreaterThanOrEqual(limit);
+      return response;
+    }
+  }
+  throw new Error(`no 429 within ${2 * limit + 1} attempts`);
+}
+
+async function expectRefusedScreen(page: Page, response: Response, path: string) {
+  expect(response.status()).toBe(429);
+  expect(response.headers()["retry-after"]).toBe("60");
+  expect(new URL(page.url()).pathname).toBe(path);
+  const dialog = page.getByRole("dialog", { name: modals.tooManyAttempts.title });
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  expect(await page.locator(`form[action="${path}"]`).count()).toBe(1);
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "js" : "nojs";
+  describe(`429 on the page's own layout, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    it("credential: the sixth password for one login ID", async () => {
+      const context = await newContext(browser, javaScriptEnabled);
+      try {
+        const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
+        const page = await context.newPage();
+        await page.goto(app.startUrl);
+        const username = `limited.${mode}.${run}@example.com`;
+        const fill = async () => {
+          // A wrong password opens the closable 'wrong login ID or password' modal: the user closes it first.
+          const close = page.getByRole("button", { name: "閉じる" }).filter({ visible: true });
+          if (await close.count()) await close.first().click();
+          await page.locator("#field-username").fill(username);
+          await page.locator("#field-password").fill("Wr0ngPassword!");
+        };
+        await expectRefusedScreen(page, await untilRefused(page, 5, fill, "ログイン"), "/signIn");
+        expect(await page.locator("#field-username").inputValue()).toBe(username);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("code: the sixth second-factor code on one session", async () => {
+      const email = `mfa.limited.${mode}.${run}@example.com`;
+      await idp.seed({ email, mfa: { totp: TOTP_SECRET } });
+      const context = await newContext(browser, javaScriptEnabled);
+      try {
+        const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
+        const page = await context.newPage();
+        await page.goto(app.startUrl);
+        await page.locator("#field-username").fill(email);
+        await page.locator("#field-password").fill(PASSWORD);
+        await Promise.all([
+          page.waitForNavigation(),
+          page.getByRole("button", { name: "ログイン", exact: true }).click(),
+        ]);
+        expect(new URL(page.url()).pathname).toBe("/signIn/mfa");
+        const fill = () => page.locator("#field-mfaCode").fill("000000");
+        await expectRefusedScreen(page, await untilRefused(page, 5, fill, "ログイン"), "/signIn/mfa");
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("mail: the fourth sign-up for one address", async () => {
+      const context = await newContext(browser, javaScriptEnabled);
+      try {
+        const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "signUp");
+        const page = await context.newPage();
+        await page.goto(app.startUrl);
+        const email = `flood.${mode}.${run}@example.com`;
+        const fill = async () => {
+          // Each accepted address moves on to the password step; the back link returns to the e-mail step.
+          if (new URL(page.url()).pathname !== "/signUp/checkEmail") await page.goto(`${baseUrl}/signUp/checkEmail`);
+          await page.locator("#field-email").fill(email);
+        };
+        await expectRefusedScreen(page, await untilRefused(page, 3, fill, "次へ"), "/signUp/checkEmail");
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}
