@@ -45,11 +45,23 @@ login.get("/auth/v1/login", (c) => {
   const id = challenge.safeParse(c.req.query("login_challenge"));
   if (!id.success) throw problems.invalidRequest("login_challenge is required.");
   const request = requireLive(c.var.services.tickets, "login_challenge", id.data, c.var.now, "login challenge");
+  // As Hydra's login request: `request_url` is the authorization request that led here, state included, so the
+  // login UI can tell whether this browser started it.
+  const requestUrl = new URL("/oauth2/auth", c.var.site);
+  for (const [name, value] of Object.entries({
+    response_type: "code",
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+    state: request.state,
+    scope: request.scope,
+  }))
+    requestUrl.searchParams.set(name, value);
   return c.json({
     challenge: id.data,
     client_id: request.clientId,
     service_id: findClient(request.clientId)?.serviceId,
     requested_scope: request.scope.split(" ").filter(Boolean),
+    request_url: requestUrl.toString(),
     skip: false,
   });
 });

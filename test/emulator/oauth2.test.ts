@@ -332,16 +332,21 @@ describe("the authorization-code flow", () => {
     expect((await login("never-issued", email)).status).toBe(404);
   });
 
-  it("describes a live login challenge", async () => {
-    const { challenge } = await startLogin({ scope: "user.write" });
+  it("describes a live login challenge, with the authorization request that led to it (state included)", async () => {
+    const { challenge } = await startLogin({ scope: "user.write", state: "state-of-this-browser" });
     const response = await call(`/auth/v1/login?login_challenge=${challenge}`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
+    const described = (await response.json()) as { request_url: string };
+    expect(described).toMatchObject({
       client_id: clientId,
       service_id: "client",
       requested_scope: ["user.write"],
       skip: false,
     });
+    const requestUrl = new URL(described.request_url);
+    expect(requestUrl.pathname).toBe("/oauth2/auth");
+    expect(requestUrl.searchParams.get("state")).toBe("state-of-this-browser");
+    expect(requestUrl.searchParams.get("client_id")).toBe(clientId);
     expect((await call("/auth/v1/login?login_challenge=nope")).status).toBe(404);
   });
 });

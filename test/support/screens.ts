@@ -148,7 +148,13 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
       status: 200,
       expectText: "エラーが発生しました。もう一度お試しください。",
     },
-    { name: "mfa-setup", path: "/mfa/setup", state: { tokens: tokens(clientId) }, status: 200, expectText: "2段階認証の設定" },
+    {
+      name: "mfa-setup",
+      path: "/mfa/setup",
+      state: { tokens: tokens(clientId) },
+      status: 200,
+      expectText: "2段階認証の設定",
+    },
     {
       name: "mfa-setup-totp",
       path: "/mfa/setup/TOTP",

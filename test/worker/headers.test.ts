@@ -38,7 +38,7 @@ describe("security baseline on every response (ARCHITECTURE §8)", () => {
   });
 
   it("on a redirect", async () => {
-    const response = await get("/?login_challenge=abc&client_id=x&view=signIn");
+    const response = await get("/logout");
     expect(response.status).toBe(303);
     expectBaseline(response);
   });

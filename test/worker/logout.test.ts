@@ -7,7 +7,7 @@ import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
+import { emulator, get, sealedCookie } from "./helpers";
 import { Journey } from "./journey";
 
 // ARCHITECTURE §8 / issue 9 finding 7: sign-out clears everything, and tokens live no longer than they can be used.

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
+import type { View } from "../../worker/session/authRequest";
 import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
+import { appStart } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { screenCases } from "../support/screens";
 import { get, sealedCookie } from "./helpers";
+import { Journey } from "./journey";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
@@ -66,6 +69,13 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
 });
 
 describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
+  /** The app opens the site for `view`; answers the login URL the OAuth2 server sends this browser to. */
+  async function loginUrlFor(journey: Journey, view: View): Promise<URL> {
+    const toOauth = await journey.request((await appStart(brand, view)).path);
+    const toLogin = await journey.request(toOauth.headers.get("Location")!);
+    return new URL(toLogin.headers.get("Location")!);
+  }
+
   it.each([
     "extSignIn",
     "signIn",
@@ -74,25 +84,46 @@ describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
     "mfaSetUp",
     "emailChange",
     "passwordChange",
-  ])("view %s keeps the challenge in the sign-in cookie and goes to /signIn", async (view) => {
-    const response = await get(`/?login_challenge=challenge-1&client_id=${brand.clientId}&view=${view}`);
+  ] as const)("view %s keeps the challenge in the sign-in cookie and goes to /signIn", async (view) => {
+    const journey = new Journey();
+    const loginUrl = await loginUrlFor(journey, view);
+    const response = await journey.request(loginUrl.toString());
     expect(response.status).toBe(303);
     expect(new URL(response.headers.get("Location")!, "https://x").pathname).toBe("/signIn");
     const cookie = setCookies(response).get(`__Host-${sealedCookies.signIn.name}`);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/Secure/);
     expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).not.toContain("challenge-1");
-    const signIn = await get("/signIn", [cookie!.split(";")[0]!]);
-    expect(signIn.status).toBe(200);
+    expect(cookie).not.toContain(loginUrl.searchParams.get("login_challenge"));
+    expect((await journey.request("/signIn")).status).toBe(200);
   });
 
   it("view signUp keeps the challenge in the sign-up cookie and goes to /signUp/checkEmail", async () => {
-    const response = await get(`/?login_challenge=challenge-2&client_id=${brand.clientId}&view=signUp`);
+    const journey = new Journey();
+    const response = await journey.request((await loginUrlFor(journey, "signUp")).toString());
     expect(response.status).toBe(303);
     expect(new URL(response.headers.get("Location")!, "https://x").pathname).toBe("/signUp/checkEmail");
-    const cookie = setCookies(response).get(`__Host-${sealedCookies.signUp.name}`)!;
-    expect((await get("/signUp/checkEmail", [cookie.split(";")[0]!])).status).toBe(200);
-    expect((await get("/signIn", [cookie.split(";")[0]!])).status).toBe(200);
+    expect(setCookies(response).has(`__Host-${sealedCookies.signUp.name}`)).toBe(true);
+    expect((await journey.request("/signUp/checkEmail")).status).toBe(200);
+    expect((await journey.request("/signIn")).status).toBe(200);
+  });
+
+  it("takes a login challenge only from the browser that started its authorization (issue 9, finding 5)", async () => {
+    // The attacker starts an authorization and plants its login URL in the victim's browser.
+    const attacker = new Journey();
+    const planted = await loginUrlFor(attacker, "signIn");
+    const victim = new Journey();
+    const bare = await victim.request(planted.toString());
+    expect(bare.status).toBe(400);
+    expect(setCookies(bare).has(`__Host-${sealedCookies.signIn.name}`)).toBe(false);
+    // A victim in the middle of an authorization of its own does not take the planted one either.
+    await loginUrlFor(victim, "signIn");
+    expect((await victim.request(planted.toString())).status).toBe(400);
+    // A challenge nobody issued, or one named for another client, is refused too.
+    const forged = new URL(planted);
+    forged.searchParams.set("login_challenge", "never-issued-challenge");
+    expect((await victim.request(forged.toString())).status).toBe(400);
+    // The attacker's own browser goes on.
+    expect((await attacker.request(planted.toString())).status).toBe(303);
   });
 });

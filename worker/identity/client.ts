@@ -163,6 +163,16 @@ export function passwordForgot(c: AppContext, clientId: string, username: string
   });
 }
 
+/** SPEC §7 GET login: the upstream's login request, with the authorization request (and its state) behind it. */
+export function loginRequest(c: AppContext, loginChallenge: string) {
+  return callIdentity(c, {
+    method: "GET",
+    path: `/auth/v1/login?${new URLSearchParams({ login_challenge: loginChallenge })}`,
+    success: [200],
+    response: z.object({ client_id: z.string().min(1).max(256), request_url: z.string().url().max(4096) }),
+  });
+}
+
 /** SPEC §7 GET consent: what the OAuth2 server asks consent for; the page shows this, never the link's query. */
 export function consentRequest(c: AppContext, consentChallenge: string) {
   return callIdentity(c, {

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { startAuthorization } from "../flow/authorization";
+import { loginRequest } from "../identity/client";
 import { challengeValue, queryValue } from "../queryParams";
 import { parameterProblem } from "../render";
 import { type AppAuthQuery, appAuthQuerySchema, viewSchema } from "../session/authRequest";
-import { writeSealed } from "../session/cookies";
+import { readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
 // login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service.
@@ -24,6 +25,7 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
     const brand = brandForClientId(query.client_id);
     return brand ? startAuthorization(c, brand, query) : parameterProblem(c);
   }
+  if (!(await startedHere(c, query.login_challenge, query.client_id))) return parameterProblem(c);
   // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
   if (query.view === "signUp") {
     await writeSealed(c, "signUp", { loginChallenge: query.login_challenge });
@@ -31,6 +33,20 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
   }
   await writeSealed(c, "signIn", { loginChallenge: query.login_challenge });
   return c.redirect(`/signIn?${new URLSearchParams({ client_id: query.client_id })}`, 303);
+}
+
+/**
+ * ARCHITECTURE §8: a login challenge is used only by the browser that started its authorization. The upstream's
+ * login request names the authorization's client and state; this browser's auth request must hold the same
+ * (the site's own state for its own views, the app's for extSignIn). A link planted from elsewhere fails here.
+ */
+async function startedHere(c: AppContext, loginChallenge: string, clientId: string): Promise<boolean> {
+  const authRequest = await readSealed(c, "authRequest");
+  if (!authRequest || authRequest.query.client_id !== clientId) return false;
+  const asked = await loginRequest(c, loginChallenge);
+  if (!asked.ok || asked.data.client_id !== clientId) return false;
+  const state = new URL(asked.data.request_url).searchParams.get("state");
+  return state !== null && (state === authRequest.own?.state || state === authRequest.query.state);
 }
 
 /** The app's start for the service in the path; its client_id must belong to that service. */
