@@ -129,6 +129,18 @@ function showScreen(c: AppContext, page: ReactElement, posted: unknown): Show {
     renderPage(c, page, { ...outcome, form: { values, errors: outcome.form?.errors ?? {} } });
 }
 
+/** A route of the site's own pages: the page middleware, the path-tenant check and a rate-limit class. */
+function pageRoute(
+  method: "GET" | "POST",
+  path: string,
+  name: string,
+  options: Options,
+  handlers: MiddlewareHandler<AppEnv>[],
+): RouteEntry {
+  const pathTenant = options.pathTenant ?? false;
+  return { method, path, name, surface: "page", pathTenant, rateLimit: options.rateLimit ?? "read", handlers };
+}
+
 /** A GET that acts (the entry, the callback): its query checked (else the parameter modal), then the handler. */
 export function endpoint<Q extends z.ZodType | undefined = undefined>(
   path: string,
@@ -137,21 +149,13 @@ export function endpoint<Q extends z.ZodType | undefined = undefined>(
   handler: (c: AppContext, query: QueryOf<Q>) => Response | Promise<Response>,
 ): RouteEntry {
   const rateLimit = options.rateLimit ?? "read";
-  return {
-    method: "GET",
-    path,
-    name,
-    surface: "page",
-    pathTenant: options.pathTenant ?? false,
-    rateLimit,
-    handlers: [
-      counted(rateLimit, (c) => tooManyAttempts(c)),
-      ...checkedQuery(options.query, options.parameterModal),
-      async function endpointRoute(c) {
-        return handler(c, validQuery<Q>(c, options.query));
-      },
-    ],
-  };
+  return pageRoute("GET", path, name, options, [
+    counted(rateLimit, (c) => tooManyAttempts(c)),
+    ...checkedQuery(options.query, options.parameterModal),
+    async function endpointRoute(c) {
+      return handler(c, validQuery<Q>(c, options.query));
+    },
+  ]);
 }
 
 /** A screen shown by GET: its query checked, its journey state loaded (either missing: the parameter modal). */
@@ -192,40 +196,32 @@ export function form<S, F extends FormSchema>(
 ): RouteEntry {
   const loadedScreen = new WeakMap<AppContext, Screen<S>>();
   const rateLimit = options.rateLimit ?? "read";
-  return {
-    method: "POST",
-    path,
-    name,
-    surface: "page",
-    pathTenant: options.pathTenant ?? false,
-    rateLimit,
-    handlers: [
-      formBodyOnly(),
-      async function loadScreen(c, next) {
-        const loaded = await step.screen(c, undefined);
-        if (!loaded || !("page" in loaded)) return notShown(c, loaded);
-        loadedScreen.set(c, loaded);
-        await next();
-      },
-      function checkForm(c, next) {
-        const check = zValidator("form", step.form(c), (result) => {
-          const loaded = loadedScreen.get(c);
-          if (result.success || !loaded) return undefined;
-          return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
-        });
-        return (check as unknown as MiddlewareHandler<AppEnv>)(c, next);
-      },
-      async function submitForm(c) {
+  return pageRoute("POST", path, name, options, [
+    formBodyOnly(),
+    async function loadScreen(c, next) {
+      const loaded = await step.screen(c, undefined);
+      if (!loaded || !("page" in loaded)) return notShown(c, loaded);
+      loadedScreen.set(c, loaded);
+      await next();
+    },
+    function checkForm(c, next) {
+      const check = zValidator("form", step.form(c), (result) => {
         const loaded = loadedScreen.get(c);
-        if (!loaded) throw new Error(`${name}: the screen was not loaded before the form was read`);
-        const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
-        const show = showScreen(c, loaded.page, posted);
-        const subject = step.subject?.({ state: loaded.state, form: posted });
-        if (await overLimit(c, rateLimit, subject)) return tooManyAttempts(c, show);
-        return step.submit(c, { state: loaded.state, form: posted, show });
-      },
-    ],
-  };
+        if (result.success || !loaded) return undefined;
+        return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
+      });
+      return (check as unknown as MiddlewareHandler<AppEnv>)(c, next);
+    },
+    async function submitForm(c) {
+      const loaded = loadedScreen.get(c);
+      if (!loaded) throw new Error(`${name}: the screen was not loaded before the form was read`);
+      const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
+      const show = showScreen(c, loaded.page, posted);
+      const subject = step.subject?.({ state: loaded.state, form: posted });
+      if (await overLimit(c, rateLimit, subject)) return tooManyAttempts(c, show);
+      return step.submit(c, { state: loaded.state, form: posted, show });
+    },
+  ]);
 }
 
 /** A route without the page middleware: the upstream proxy (its handler decides what passes), the health check. */
