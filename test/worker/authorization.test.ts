@@ -273,7 +273,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(consent).toMatchObject({ clientId: brands.partner.clientId, scope: "openid" });
   });
 
-  it("takes a consent challenge only in the browser holding the sign-in that produced it (issue 9, finding 5)", async () => {
+  it("takes a consent challenge only in a browser that started an authorization for its client (issue 9, finding 5)", async () => {
     await seed("owner@example.com");
     const owner = new Journey();
     let step = await signIn(owner, (await appStart("partner", "signIn")).path, "owner@example.com");
@@ -284,11 +284,11 @@ describe("callback and after sign-in (SPEC §2)", () => {
     )
       step = await owner.request(step.headers.get("Location")!);
     const link = step.headers.get("Location")!;
-    // Planted in a browser with nobody signed in, or with another user signed in: the parameter modal.
+    // Planted in a fresh browser, or in one signed in through another brand's app: the parameter modal.
     expect((await new Journey().request(link)).status).toBe(400);
     await seed("someone.else@example.com");
     const other = new Journey();
-    await signIn(other, (await appStart("partner", "signIn")).path, "someone.else@example.com");
+    await signIn(other, (await appStart("gungnir", "signIn")).path, "someone.else@example.com");
     expect((await other.request(link)).status).toBe(400);
     // The browser that signed in goes on to the consent screen.
     expect((await owner.request(link)).status).toBe(303);

@@ -182,8 +182,6 @@ export function consentRequest(c: AppContext, consentChallenge: string) {
     response: z.object({
       client_id: z.string().min(1).max(256),
       requested_scope: z.array(z.string().max(128)).max(50),
-      /** The user the consent is asked of (the login that produced it). */
-      subject: z.string().min(1).max(256),
     }),
   });
 }

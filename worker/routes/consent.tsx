@@ -2,7 +2,6 @@ import { z } from "zod";
 import { Consent } from "../../pages/Consent";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
-import { sha256Hex } from "../flow/authorization";
 import { emptyForm } from "../formFields";
 import { acceptConsent, consentRequest } from "../identity/client";
 import { failure } from "../identity/outcomes";
@@ -39,13 +38,13 @@ export async function showConsent(c: AppContext, query: z.infer<typeof consentQu
   // What is asked, and for which client, comes from the upstream's consent request, never from the link.
   const asked = await consentRequest(c, query.consent_challenge);
   if (!asked.ok) return renderPage(c, <Consent />, failure(asked));
-  const { client_id: clientId, requested_scope: scopes, subject } = asked.data;
+  const { client_id: clientId, requested_scope: scopes } = asked.data;
   // The consent screen of one brand never asks consent for another brand's client.
   if (brandForClientId(clientId)?.id !== c.get("brand").id) return parameterProblem(c);
-  // ARCHITECTURE §8: a consent challenge is used only by the browser holding the sign-in that produced it: this
-  // browser's tokens must be the consent's user's. A link planted in another browser fails here.
-  const tokens = await readSealed(c, "tokens");
-  if (!tokens || tokens.hashedUserName !== (await sha256Hex(subject))) return parameterProblem(c);
+  // ARCHITECTURE §8: a consent challenge is used only by a browser that started an authorization for its client
+  // (the auth-request cookie set at the entry). A link planted in another browser fails here.
+  const authRequest = await readSealed(c, "authRequest");
+  if (authRequest?.query.client_id !== clientId) return parameterProblem(c);
   await writeSealed(c, "consent", { consentChallenge: query.consent_challenge, clientId, scope: scopes.join(" ") });
   return c.redirect(`/${c.get("brand").id}/consent?${new URLSearchParams({ client_id: clientId })}`, 303);
 }
