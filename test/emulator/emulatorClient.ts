@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import { expect } from "vitest";
 import { appRedirectUri, findClient } from "../../emulator/contract/clients";
 import { sampleClientIds } from "../../themes/data/clients";
 import { emulatorClient, PASSWORD } from "../support/emulatorClient";
@@ -46,6 +47,18 @@ export async function setClock(offsetMs: number): Promise<void> {
 export const seedUser = dev.seed;
 export const outbox = dev.outbox;
 export const latestMail = dev.latest;
+
+/** SPEC §7 register: a sign-up for an address on a login challenge. */
+export function register(challenge: string, email: string, password = strongPassword): Promise<Response> {
+  return postJson("/auth/v1/register", { login_challenge: challenge, flow: "email_password", email, password });
+}
+
+/** Registers an address and answers the new account's username. */
+export async function registered(challenge: string, email: string): Promise<string> {
+  const response = await register(challenge, email);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { username: string }).username;
+}
 
 /** PKCE from oauth4webapi, so the emulator's S256 check is held to an implementation it does not share. */
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {

@@ -7,6 +7,7 @@ import {
   login,
   outbox,
   postJson,
+  registered,
   resetEmulator,
   sampleClientIds,
   seedUser,
@@ -73,12 +74,7 @@ describe("wrong codes: 5 end what they were guessing", () => {
 
   it("kills a sign-up code after five wrong ones until a new code is sent", async () => {
     const { challenge } = await startLogin({ view: "signUp" });
-    const registered = await postJson("/auth/v1/register", {
-      login_challenge: challenge,
-      email,
-      password: "Passw0rd!",
-    });
-    const { username } = (await registered.json()) as { username: string };
+    const username = await registered(challenge, email);
     const confirm = (code: string | null) =>
       postJson("/auth/v1/register/confirm", { login_challenge: challenge, username, code, remember: false });
     const { code } = await latestMail(email);
@@ -228,12 +224,7 @@ describe("wrong passwords: counted per account and device", () => {
 describe("mail sent on request: resends and reset mails per user", () => {
   it("resends the sign-up code at most 3 times in 10 minutes, then answers 429 too_many_requests", async () => {
     const { challenge } = await startLogin({ view: "signUp" });
-    const registered = await postJson("/auth/v1/register", {
-      login_challenge: challenge,
-      email,
-      password: "Passw0rd!",
-    });
-    const { username } = (await registered.json()) as { username: string };
+    const username = await registered(challenge, email);
     const resend = (who = username) =>
       postJson("/auth/v1/register/confirm/resend", { login_challenge: challenge, username: who });
     for (let count = 1; count <= 3; count += 1) {
