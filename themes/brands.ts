@@ -38,8 +38,10 @@ export function clientIdsForService(serviceId: string): string[] {
   return [...(clientIdsByServiceId.get(serviceId) ?? [])];
 }
 
+// The one brand in system transfer, found once: every page render asks (worker/render.tsx).
+const transferOfAnyBrand = brandData.brands.find((candidate) => candidate.transfer)?.transfer;
+
 /** SPEC §8 system transfer: the earlier service a notice names (the one brand in transfer), else the provider. */
 export function earlierServiceName(brand: Brand): string {
-  const inTransfer = brand.transfer ?? brandData.brands.find((candidate) => candidate.transfer)?.transfer;
-  return inTransfer?.earlierServiceName ?? brand.providerName;
+  return (brand.transfer ?? transferOfAnyBrand)?.earlierServiceName ?? brand.providerName;
 }

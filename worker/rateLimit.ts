@@ -1,5 +1,6 @@
 import type { AppContext } from "./context";
 import { logEvent } from "./log";
+import { sha256Hex } from "./session/digest";
 
 // ARCHITECTURE §8 brute force: every route of the table declares one of these classes. Each class counts per
 // client IP and, where a form names one, per subject (the normalised login ID, the MFA session, the address).
@@ -42,13 +43,8 @@ export async function overLimit(c: AppContext, rateLimit: RateLimitClass, subjec
   const { byIp, bySubject } = bindingsOf(c.env, rateLimit);
   const ip = c.req.header("cf-connecting-ip") ?? "local";
   const checks = [byIp.limit({ key: `${rateLimit}:ip:${ip}` })];
-  if (bySubject && subject) checks.push(bySubject.limit({ key: `${rateLimit}:subject:${await digest(subject)}` }));
+  if (bySubject && subject) checks.push(bySubject.limit({ key: `${rateLimit}:subject:${await sha256Hex(subject)}` }));
   const refused = (await Promise.all(checks)).some((outcome) => !outcome.success);
   if (refused) logEvent("warn", "rate_limited", { requestId: c.get("requestId"), rateLimit, path: c.req.path });
   return refused;
-}
-
-async function digest(subject: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(subject)));
-  return [...bytes.slice(0, 16)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

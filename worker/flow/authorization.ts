@@ -1,10 +1,11 @@
-import { base64url, decodeJwt } from "jose";
+import { decodeJwt } from "jose";
 import { registeredRedirectUris } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
 import { parameterProblem } from "../render";
 import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
+import { s256 } from "../session/digest";
 import { randomString } from "../session/random";
 
 // ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
@@ -17,15 +18,6 @@ export const OWN_SCOPE = "user.write";
 /** SPEC §9: the PKCE verifier and the site's own state are random letters and digits. */
 export function newRandomString(length: number): string {
   return randomString(PKCE_ALPHABET, length);
-}
-
-export async function s256(verifier: string): Promise<string> {
-  return base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
-}
-
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
-  return [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** The link a page shows to restart the app's authorization (worker/routes/restart.ts answers it). */

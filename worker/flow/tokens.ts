@@ -2,8 +2,9 @@ import type { z } from "zod";
 import type { AppContext } from "../context";
 import { refreshTokens, type tokenResponse } from "../identity/client";
 import { readSealed, writeSealed } from "../session/cookies";
+import { sha256Hex } from "../session/digest";
 import type { TokenState } from "../session/state";
-import { sha256Hex, tokenClaims } from "./authorization";
+import { tokenClaims } from "./authorization";
 
 // SPEC §3 token state, §5 expiry: the tokens cookie lives no longer than its tokens can be used, and an access
 // token is checked before every use (ARCHITECTURE §8).

@@ -3,7 +3,7 @@ import { ErrorPage } from "../../pages/ErrorPage";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { logout } from "../identity/client";
-import { upstreamSessionCookieName } from "../identity/upstreamCookies";
+import { siteSetCookie, upstreamSessionCookieName } from "../identity/upstreamCookies";
 import { queryValue } from "../queryParams";
 import { deployEnvironment } from "../render";
 import { formStep } from "../routeKinds";
@@ -20,14 +20,9 @@ export async function signOut(c: AppContext, query: z.infer<typeof logoutQuery>)
   // The site forgets the user whatever the upstream answers; a failed upstream logout is logged by the client.
   await logout(c, tokens?.accessToken);
   clearSiteCookies(c);
-  // The upstream's session cookie lives under /oauth2 (worker/identity/upstreamCookies.ts).
-  c.header(
-    "Set-Cookie",
-    `${upstreamSessionCookieName(c.env)}=; Path=/oauth2; Max-Age=0; Secure; HttpOnly; SameSite=Lax`,
-    {
-      append: true,
-    },
-  );
+  // The upstream's session cookie, expired under the site's rules for it (worker/identity/upstreamCookies.ts).
+  const expired = siteSetCookie(c, `${upstreamSessionCookieName(c.env)}=; Max-Age=0`);
+  if (expired) c.header("Set-Cookie", expired, { append: true });
   c.header("Clear-Site-Data", '"cookies", "storage"');
   const brand = (query.client_id ? brandForClientId(query.client_id) : undefined) ?? c.get("brand");
   return c.redirect(brand.fallBackUrls[deployEnvironment(c.env)], 303);
