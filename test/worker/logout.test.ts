@@ -59,19 +59,37 @@ describe("sign-out (ARCHITECTURE §8)", () => {
 });
 
 describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
-  it("keeps the tokens cookie no longer than the refresh token lasts", async () => {
+  /** Signs in through an own view and answers the Max-Age of the tokens cookie the callback sets. */
+  async function tokensCookieMaxAge(email: string, beforeCallback: () => Promise<unknown> = async () => undefined) {
     const journey = new Journey();
-    await emulator.seed({ email: "lifetime@example.com" });
+    await emulator.seed({ email });
     const toOauth = await journey.request((await appStart(GUNGNIR, "mfaSetUp")).path);
     const toLogin = await journey.request(toOauth.headers.get("Location")!);
     await journey.request(toLogin.headers.get("Location")!);
-    const login = await journey.postForm("/signIn", { username: "lifetime@example.com", password: PASSWORD });
+    const login = await journey.postForm("/signIn", { username: email, password: PASSWORD });
     const toCallback = await journey.request(login.headers.get("Location")!);
+    await beforeCallback();
     const callback = await journey.request(toCallback.headers.get("Location")!);
     const line = callback.headers.getSetCookie().find((cookie) => cookie.startsWith(`${tokensCookie}=`));
-    const maxAge = Number(/Max-Age=(\d+)/.exec(line ?? "")?.[1]);
+    return { maxAge: Number(/Max-Age=(\d+)/.exec(line ?? "")?.[1]), journey };
+  }
+
+  it("keeps the tokens cookie as long as the refresh token lasts, and no longer", async () => {
+    const { maxAge } = await tokensCookieMaxAge("lifetime@example.com");
+    expect(maxAge).toBe(30 * 24 * 60 * 60);
+  });
+
+  it("ends the tokens cookie with the access token when no refresh token came", async () => {
+    // A real access token from an earlier sign-in, answered by the token endpoint without a refresh token.
+    const { journey: earlier } = await tokensCookieMaxAge("first@example.com");
+    const { accessToken, expiresAt } = await tokensOf(earlier);
+    const noRefresh = { access_token: accessToken, expires_in: 3600, token_type: "bearer", scope: "user.write" };
+    const { maxAge } = await tokensCookieMaxAge("second@example.com", () =>
+      emulator.fault({ pathPattern: "/oauth2/token", status: 200, body: noRefresh }),
+    );
+    const untilExpiry = expiresAt - Math.floor(Date.now() / 1000);
     expect(maxAge).toBeGreaterThan(0);
-    expect(maxAge).toBeLessThanOrEqual(30 * 24 * 60 * 60);
+    expect(Math.abs(maxAge - untilExpiry)).toBeLessThanOrEqual(5);
   });
 
   it("shows the expiry modal, and uses no bearer token, when the access token has expired and cannot be refreshed", async () => {
@@ -96,7 +114,8 @@ describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
       .find((pair) => pair.startsWith(`${tokensCookie}=`));
     expect(stored).toBeTruthy();
     // The same refresh token with an access token the site sees as expired.
-    const refreshToken = await refreshTokenOf(journey);
+    const { refreshToken } = await tokensOf(journey);
+    expect(refreshToken).toBeTruthy();
     const stale = await sealedCookie("tokens", {
       clientId: GUNGNIR.clientId,
       accessToken: "stale",
@@ -112,16 +131,16 @@ describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
   });
 });
 
-/** The refresh token the emulator issued to this journey's sign-in, read from its sealed tokens cookie. */
-async function refreshTokenOf(journey: Journey): Promise<string> {
+/** The tokens the site keeps for this journey, read from its sealed tokens cookie. */
+async function tokensOf(journey: Journey): Promise<{ accessToken: string; expiresAt: number; refreshToken?: string }> {
   const token = journey
     .cookieHeader("/")
     .split("; ")
     .find((pair) => pair.startsWith(`${tokensCookie}=`))!
     .split("=")[1]!;
-  const state = (await unseal(sealedCookies.tokens.name, token, parseSessionKeys(env.SESSION_KEYS))) as {
+  return (await unseal(sealedCookies.tokens.name, token, parseSessionKeys(env.SESSION_KEYS))) as {
+    accessToken: string;
+    expiresAt: number;
     refreshToken?: string;
   };
-  expect(state.refreshToken).toBeTruthy();
-  return state.refreshToken!;
 }
