@@ -5,7 +5,7 @@ import { type SealedCookieName, sealedCookies } from "../../worker/session/cooki
 import { appStart } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { screenCases } from "../support/screens";
-import { get, sealedCookie } from "./helpers";
+import { emulator, get, sealedCookie } from "./helpers";
 import { Journey } from "./journey";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
@@ -51,6 +51,7 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
     ["TOTP setup without tokens", "/mfa/setup/TOTP"],
     ["SMS setup without tokens", "/mfa/setup/SMS"],
     ["callback without code", "/callback?state=abcdefgh"],
+    ["restart without an auth request", "/restart"],
   ])("%s → 400 with the parameter-problem modal", async (_name, path) => {
     const response = await get(path);
     expect(response.status).toBe(400);
@@ -126,4 +127,21 @@ describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
     // The attacker's own browser goes on.
     expect((await attacker.request(planted.toString())).status).toBe(303);
   });
+
+  it.each([
+    ["is in maintenance", { status: 503, body: { type: "maintenance" } }, 503, "システムメンテナンス中"],
+    ["drops the connection", { drop: true }, 502, "エラーが発生しました"],
+  ])(
+    "shows the SPEC §8 modal, not the parameter problem, when the upstream %s at the login URL",
+    async (_, fault, status, title) => {
+      const journey = new Journey();
+      const loginUrl = await loginUrlFor(journey, "signIn");
+      await emulator.fault({ method: "GET", pathPattern: "/auth/v1/login", ...fault });
+      const response = await journey.request(loginUrl.toString());
+      expect(response.status).toBe(status);
+      expect(await response.text()).toContain(title);
+      // The user's state survives: the same link works once the upstream is back.
+      expect((await journey.request(loginUrl.toString())).status).toBe(303);
+    },
+  );
 });

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { ErrorPage } from "../../pages/ErrorPage";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { startAuthorization } from "../flow/authorization";
 import { loginRequest } from "../identity/client";
+import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue } from "../queryParams";
-import { parameterProblem } from "../render";
+import { type Outcome, parameterProblem, renderPage } from "../render";
 import { type AppAuthQuery, appAuthQuerySchema, viewSchema } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 
@@ -25,7 +27,8 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
     const brand = brandForClientId(query.client_id);
     return brand ? startAuthorization(c, brand, query) : parameterProblem(c);
   }
-  if (!(await startedHere(c, query.login_challenge, query.client_id))) return parameterProblem(c);
+  const started = await startedHere(c, query.login_challenge, query.client_id);
+  if (started !== true) return started === false ? parameterProblem(c) : renderPage(c, <ErrorPage />, started);
   // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
   if (query.view === "signUp") {
     await writeSealed(c, "signUp", { loginChallenge: query.login_challenge });
@@ -39,11 +42,13 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
  * ARCHITECTURE §8: a login challenge is used only by the browser that started its authorization. The upstream's
  * login request names the authorization's client and state; this browser's auth request must hold the same
  * (the site's own state for its own views, the app's for extSignIn). A link planted from elsewhere fails here.
+ * An upstream that cannot answer is not a planted link: its SPEC §8 modal is the outcome instead.
  */
-async function startedHere(c: AppContext, loginChallenge: string, clientId: string): Promise<boolean> {
+async function startedHere(c: AppContext, loginChallenge: string, clientId: string): Promise<boolean | Outcome> {
   const authRequest = await readSealed(c, "authRequest");
   if (!authRequest || authRequest.query.client_id !== clientId) return false;
   const asked = await loginRequest(c, loginChallenge);
+  if (!asked.ok && (asked.unavailable || asked.status >= 500)) return failure(asked);
   if (!asked.ok || asked.data.client_id !== clientId) return false;
   const state = new URL(asked.data.request_url).searchParams.get("state");
   return state !== null && (state === authRequest.own?.state || state === authRequest.query.state);
