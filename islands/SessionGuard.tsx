@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { modals } from "../messages/modals";
+import { otherTab } from "../messages/modals";
 import { island } from "./host";
 
 /** The guard needs no data from the server; its modal's words come from the catalogue. */
@@ -62,7 +62,7 @@ function disablePage(guardHost: Element | null): void {
  * `document.referrer` is always empty (docs/native-bridge.md, "Related: the session guard").
  */
 function SessionGuard(_props: SessionGuardProps) {
-  const { title, body } = modals.otherTab;
+  const { title, body } = otherTab;
   const [blocked, setBlocked] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
 

@@ -32,6 +32,18 @@ export interface ModalRecord {
 }
 
 const tryLater = "しばらく時間をおいてお試しください";
+
+/**
+ * SPEC §8 other tab: the session guard island shows it in the browser. A record of the catalogue like the others,
+ * exported on its own so that the island's script carries this one record, not the whole catalogue.
+ */
+export const otherTab = {
+  title: "操作が中断されました",
+  body: "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。",
+  closable: false,
+  after: "none",
+  status: 200,
+} as const satisfies ModalRecord;
 const parameterProblem = "パラメータに不備がありました";
 
 export const modals = {
@@ -91,13 +103,7 @@ export const modals = {
     after: "close",
     status: 401,
   },
-  otherTab: {
-    title: "操作が中断されました",
-    body: "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。",
-    closable: false,
-    after: "none",
-    status: 200,
-  },
+  otherTab,
   /** ARCHITECTURE §8: a class of attempts (sign-in, codes, mails) is over its limit for this client or subject. */
   tooManyAttempts: {
     title: "試行回数の上限に達しました",
