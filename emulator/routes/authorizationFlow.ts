@@ -51,7 +51,7 @@ export function acceptLogin(c: EmulatorContext, challenge: string, username: str
   const verifier = tickets.issue(
     "login_verifier",
     randomToken(),
-    { request: found.data, username, remember },
+    { request: found.data, username, remember, loginChallenge: challenge },
     c.var.now + lifetimes.verifier,
   );
   return resumeUrl(c.var.site, found.data, { login_verifier: verifier });
@@ -122,6 +122,7 @@ export function continueAuthorization(
   request: AuthorizationRequest,
   username: string,
   browserSession: string,
+  loginChallenge?: string,
 ): Response {
   const client = findClient(request.clientId);
   if (client === undefined) throw new Error("continueAuthorization needs a known client");
@@ -130,7 +131,7 @@ export function continueAuthorization(
   const challenge = c.var.services.tickets.issue(
     "consent_challenge",
     randomToken(),
-    { request, username, browserSession },
+    { request, username, browserSession, loginChallenge },
     c.var.now + lifetimes.consentChallenge,
   );
   const url = new URL(`/${client.serviceId}/consent`, c.var.site);

@@ -21,6 +21,10 @@ consent.get("/auth/v1/consent", (c) => {
     service_id: findClient(pending.request.clientId)?.serviceId,
     requested_scope: pending.request.scope.split(" ").filter(Boolean),
     subject: pending.username,
+    // As Hydra's consent request: the login that led here (absent when the browser's session skipped the login)
+    // and the browser session, so the login provider can tie the consent to the browser that signed in.
+    ...(pending.loginChallenge ? { login_challenge: pending.loginChallenge } : {}),
+    login_session_id: pending.browserSession,
     skip: false,
   });
 });

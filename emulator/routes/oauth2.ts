@@ -121,7 +121,7 @@ function resumeAfterLogin(
   const login = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
   if (login instanceof Response) return login;
   const session = startBrowserSession(c, login.username, login.remember);
-  return continueAuthorization(c, login.request, login.username, session);
+  return continueAuthorization(c, login.request, login.username, session, login.loginChallenge);
 }
 
 function resumeAfterConsent(

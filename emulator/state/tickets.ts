@@ -15,7 +15,7 @@ import { problems } from "../contract/problem";
  */
 export interface TicketKinds {
   login_challenge: AuthorizationRequest;
-  login_verifier: { request: AuthorizationRequest; username: string; remember: boolean };
+  login_verifier: { request: AuthorizationRequest; username: string; remember: boolean; loginChallenge: string };
   login_session: {
     challenge: string;
     username: string;
@@ -25,7 +25,13 @@ export interface TicketKinds {
     deviceId?: string | undefined;
   };
   sms_login_code: { code: string };
-  consent_challenge: { request: AuthorizationRequest; username: string; browserSession: string };
+  /** `loginChallenge`: the login whose acceptance asked this consent; absent when the browser session skipped login. */
+  consent_challenge: {
+    request: AuthorizationRequest;
+    username: string;
+    browserSession: string;
+    loginChallenge?: string | undefined;
+  };
   consent_verifier: { request: AuthorizationRequest; username: string; grantedScope: string; browserSession: string };
   browser_session: { username: string };
   authorization_code: {

@@ -70,6 +70,37 @@ describe("consent for the partner-branded service", () => {
     expect(new URL((await follow(redirect_to)).location).searchParams.get("error")).toBe("invalid_request");
   });
 
+  it("names the login that asked the consent, as Hydra's consent request does, and none after a skipped login", async () => {
+    const username = await seedUser({ email });
+    const { challenge } = await startLogin({ client: partner, redirectUri: partnerApp, scope: "openid" });
+    const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
+    const { location, cookie } = await follow(redirect_to);
+    const afterLogin = await call(
+      `/auth/v1/consent?consent_challenge=${location.searchParams.get("consent_challenge")}`,
+    );
+    const described = (await afterLogin.json()) as Record<string, unknown>;
+    expect(described).toMatchObject({ subject: username, login_challenge: challenge });
+    expect(described.login_session_id).toEqual(expect.any(String));
+    // The live session skips the login: the next consent request names no login challenge, the same session.
+    const again = await call(
+      authorizeUrl({
+        client: partner,
+        redirectUri: partnerApp,
+        scope: "openid",
+        codeChallenge: (await pkcePair()).challenge,
+      }),
+      { headers: { cookie: cookie ?? "" } },
+    );
+    const skipped = new URL(again.headers.get("location") ?? "").searchParams.get("consent_challenge");
+    const next = (await (await call(`/auth/v1/consent?consent_challenge=${skipped}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(next.subject).toBe(username);
+    expect(next.login_challenge).toBeUndefined();
+    expect(next.login_session_id).toBe(described.login_session_id);
+  });
+
   it("asks again with a live session, and never for other clients", async () => {
     await seedUser({ email });
     const { cookie } = await reachConsent();

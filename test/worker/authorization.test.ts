@@ -48,6 +48,17 @@ async function signIn(journey: Journey, startPath: string, email: string) {
   return journey.request(callback.toString());
 }
 
+/** Follows the redirects by hand up to the OAuth2 server's consent link; answers that link, not yet opened. */
+async function consentLink(journey: Journey, from: Response): Promise<string> {
+  let step = from;
+  while (step.status >= 300 && step.status < 400) {
+    const location = step.headers.get("Location")!;
+    if (new URL(location, ORIGIN).searchParams.has("consent_challenge")) return location;
+    step = await journey.request(location);
+  }
+  throw new Error(`no consent link; the journey stopped at ${step.status}`);
+}
+
 /** A sealed state the site left in the journey's cookies. */
 async function unsealedState(journey: Journey, which: "consent"): Promise<unknown> {
   const name = `__Host-${sealedCookies[which].name}=`;
@@ -291,6 +302,40 @@ describe("callback and after sign-in (SPEC §2)", () => {
     await signIn(other, (await appStart("gungnir", "signIn")).path, "someone.else@example.com");
     expect((await other.request(link)).status).toBe(400);
     // The browser that signed in goes on to the consent screen.
+    expect((await owner.request(link)).status).toBe(303);
+  });
+
+  it("takes a consent only for the login made in this browser, never another user's (issue 9, finding 5)", async () => {
+    await seed("consent.owner@example.com");
+    await seed("consent.victim@example.com");
+    const owner = new Journey();
+    const link = await consentLink(
+      owner,
+      await signIn(owner, (await appStart("partner", "signIn")).path, "consent.owner@example.com"),
+    );
+    // The victim has an authorization of the same partner client and is signed in as herself: the owner's link,
+    // planted in her browser, would give her app a code for the owner's account.
+    const victim = new Journey();
+    const own = await consentLink(
+      victim,
+      await signIn(victim, (await appStart("partner", "signIn")).path, "consent.victim@example.com"),
+    );
+    expect((await victim.request(link)).status).toBe(400);
+    expect((await victim.request(own)).status).toBe(303);
+    expect((await owner.request(link)).status).toBe(303);
+  });
+
+  it("takes a consent that followed a login only in the browser that took that login (issue 9, finding 5)", async () => {
+    await seed("ext.owner@example.com");
+    const owner = new Journey();
+    await reachSignIn(owner, (await appStart("partner", "extSignIn")).path);
+    const signedIn = await owner.postForm("/signIn", { username: "ext.owner@example.com", password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    const link = await consentLink(owner, signedIn);
+    // Another browser that started the same client's authorization and reached its own sign-in screen.
+    const other = new Journey();
+    await reachSignIn(other, (await appStart("partner", "extSignIn")).path);
+    expect((await other.request(link)).status).toBe(400);
     expect((await owner.request(link)).status).toBe(303);
   });
 

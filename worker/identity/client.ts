@@ -182,6 +182,9 @@ export function consentRequest(c: AppContext, consentChallenge: string) {
     response: z.object({
       client_id: z.string().min(1).max(256),
       requested_scope: z.array(z.string().max(128)).max(50),
+      /** The user the consent is for, and the login that asked it (absent when a live session skipped the login). */
+      subject: z.string().min(1).max(256),
+      login_challenge: z.string().min(1).max(4096).optional(),
     }),
   });
 }

@@ -9,7 +9,9 @@ import { continueTo } from "../identity/redirects";
 import { challengeValue, queryValue, scopeValue } from "../queryParams";
 import { parameterProblem, renderPage } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
+import type { AuthRequest } from "../session/authRequest";
 import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
+import { sha256Hex } from "../session/digest";
 import type { ConsentState } from "../session/state";
 
 // SPEC §2 Consent: the OAuth2 server sends the partner service's user here with a consent challenge. The
@@ -42,11 +44,29 @@ export async function showConsent(c: AppContext, query: z.infer<typeof consentQu
   // The consent screen of one brand never asks consent for another brand's client.
   if (brandForClientId(clientId)?.id !== c.get("brand").id) return parameterProblem(c);
   // ARCHITECTURE §8: a consent challenge is used only by a browser that started an authorization for its client
-  // (the auth-request cookie set at the entry). A link planted in another browser fails here.
+  // (the auth-request cookie set at the entry) and only for the login made in it. A link planted in another
+  // browser, or from another user's login, fails here.
   const authRequest = await readSealed(c, "authRequest");
   if (authRequest?.query.client_id !== clientId) return parameterProblem(c);
+  if (!(await loginMadeHere(c, authRequest, asked.data))) return parameterProblem(c);
   await writeSealed(c, "consent", { consentChallenge: query.consent_challenge, clientId, scope: scopes.join(" ") });
   return c.redirect(`/${c.get("brand").id}/consent?${new URLSearchParams({ client_id: clientId })}`, 303);
+}
+
+/**
+ * The consent's login is this browser's: the login challenge it took at the login URL, or, where the upstream's
+ * session skipped the login (the partner's app authorization right after the site's own sign-in), the user
+ * whose tokens this browser holds.
+ */
+async function loginMadeHere(
+  c: AppContext,
+  authRequest: AuthRequest,
+  asked: { subject: string; login_challenge?: string | undefined },
+): Promise<boolean> {
+  if (asked.login_challenge !== undefined)
+    return (await sha256Hex(asked.login_challenge)) === authRequest.loginChallengeDigest;
+  const tokens = await readSealed(c, "tokens");
+  return tokens !== undefined && (await sha256Hex(asked.subject)) === tokens.hashedUserName;
 }
 
 export const consent = formStep({

@@ -7,8 +7,9 @@ import { loginRequest } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue } from "../queryParams";
 import { type Outcome, parameterProblem, renderPage } from "../render";
-import { type AppAuthQuery, appAuthQuerySchema, viewSchema } from "../session/authRequest";
+import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema, viewSchema } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
+import { sha256Hex } from "../session/digest";
 
 // SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
 // login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service.
@@ -28,7 +29,10 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
     return brand ? startAuthorization(c, brand, query) : parameterProblem(c);
   }
   const started = await startedHere(c, query.login_challenge, query.client_id);
-  if (started !== true) return started === false ? parameterProblem(c) : renderPage(c, <ErrorPage />, started);
+  if (!started) return parameterProblem(c);
+  if (!("query" in started)) return renderPage(c, <ErrorPage />, started);
+  // The consent this login may lead to is taken only by this browser (worker/routes/consent.tsx).
+  await writeSealed(c, "authRequest", { ...started, loginChallengeDigest: await sha256Hex(query.login_challenge) });
   // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
   if (query.view === "signUp") {
     await writeSealed(c, "signUp", { loginChallenge: query.login_challenge });
@@ -44,14 +48,19 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
  * (the site's own state for its own views, the app's for extSignIn). A link planted from elsewhere fails here.
  * An upstream that cannot answer is not a planted link: its SPEC §8 modal is the outcome instead.
  */
-async function startedHere(c: AppContext, loginChallenge: string, clientId: string): Promise<boolean | Outcome> {
+async function startedHere(
+  c: AppContext,
+  loginChallenge: string,
+  clientId: string,
+): Promise<AuthRequest | Outcome | undefined> {
   const authRequest = await readSealed(c, "authRequest");
-  if (!authRequest || authRequest.query.client_id !== clientId) return false;
+  if (!authRequest || authRequest.query.client_id !== clientId) return undefined;
   const asked = await loginRequest(c, loginChallenge);
   if (!asked.ok && (asked.unavailable || asked.status >= 500)) return failure(asked);
-  if (!asked.ok || asked.data.client_id !== clientId) return false;
+  if (!asked.ok || asked.data.client_id !== clientId) return undefined;
   const state = new URL(asked.data.request_url).searchParams.get("state");
-  return state !== null && (state === authRequest.own?.state || state === authRequest.query.state);
+  const ours = state !== null && (state === authRequest.own?.state || state === authRequest.query.state);
+  return ours ? authRequest : undefined;
 }
 
 /** The app's start for the service in the path; its client_id must belong to that service. */

@@ -44,6 +44,12 @@ export const authRequestSchema = z.object({
   redirectUri: z.string().max(512),
   /** SPEC §2 "after sign-in": an unverified e-mail must be followed by MFA setup. */
   navigateMFASetupFlow: z.boolean().optional(),
+  /**
+   * ARCHITECTURE §8: the SHA-256 of the login challenge this browser took at the login URL; a consent is taken only
+   * when the upstream's consent request names this login (or, after a login the upstream's session skipped, the
+   * signed-in user of the tokens cookie).
+   */
+  loginChallengeDigest: z.string().length(64).optional(),
   /** The site's own PKCE verifier and state, for own views that come back to /callback. */
   own: z.object({ codeVerifier: z.string().length(64), state: z.string().max(256) }).optional(),
 });
