@@ -114,3 +114,54 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+describe("429 on the page's own layout for the read class", () => {
+  // The dev environment's per-IP read limit (wrangler.toml). Each test floods a client address of its own
+  // (TEST-NET-3), which miniflare keeps as CF-Connecting-IP, so the flood reaches no other test.
+  const READ_LIMIT = 3000;
+
+  /** Spends an address's read budget: until refused, and at most 2 × limit + 1 requests (fixed windows split). */
+  async function flood(address: string): Promise<number> {
+    let sent = 0;
+    let refused = false;
+    const worker = async () => {
+      while (!refused && sent < 2 * READ_LIMIT + 1) {
+        sent++;
+        const response = await fetch(`${baseUrl}/health`, { headers: { "CF-Connecting-IP": address } });
+        await response.arrayBuffer();
+        if (response.status === 429) refused = true;
+      }
+    };
+    await Promise.all(Array.from({ length: 24 }, worker));
+    expect(refused, `no 429 within ${sent} requests`).toBe(true);
+    return sent;
+  }
+
+  for (const javaScriptEnabled of [true, false]) {
+    it(`a page over the per-IP read limit, JavaScript ${javaScriptEnabled ? "on" : "off"}`, async () => {
+      const address = `203.0.113.${javaScriptEnabled ? 10 : 20}${Math.floor(Math.random() * 10)}`;
+      expect(await flood(address)).toBeGreaterThan(READ_LIMIT);
+      const context = await newContext(browser, javaScriptEnabled);
+      try {
+        await context.setExtraHTTPHeaders({ "CF-Connecting-IP": address });
+        const page = await context.newPage();
+        const open = () => page.goto(`${baseUrl}/resetPassword?client_id=${GUNGNIR.clientId}`);
+        let response = await open();
+        // The flood may have ended just before its window did: then the new window is spent once more.
+        if (response?.status() !== 429) {
+          await flood(address);
+          response = await open();
+        }
+        expect(response?.status()).toBe(429);
+        expect(response?.headers()["retry-after"]).toBe("60");
+        const dialog = page.getByRole("dialog", { name: modals.tooManyAttempts.title });
+        await expect.poll(() => dialog.isVisible()).toBe(true);
+        // The brand's own layout, with the catalogue's message.
+        expect(await page.title()).toContain("認証-");
+        expect(await dialog.textContent()).toContain(modals.tooManyAttempts.body);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  }
+});
