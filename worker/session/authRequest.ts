@@ -17,22 +17,35 @@ export const viewSchema = z.enum([
 export type View = z.infer<typeof viewSchema>;
 
 const value = z.string().min(1).max(256);
+/** RFC 6749 §A: state, scope and the other OAuth2 values are printable ASCII; bounded so the cookie stays < 4 KB. */
+const ascii = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\x20-\x7e]+$/);
 
 export const appAuthQuerySchema = z.object({
   client_id: value,
   view: viewSchema,
   app_url: z.string().min(1).max(512),
   callback_path: z.string().max(256).optional(),
-  state: z.string().min(1).max(512),
+  state: ascii(256),
   /** Space-separated; empty is a valid scope (the partner service requests none). */
-  scope: z.string().max(512).optional(),
-  code_challenge: z.string().min(1).max(128),
+  scope: z
+    .string()
+    .max(512)
+    .regex(/^[\x20-\x7e]*$/)
+    .optional(),
+  /** RFC 7636 §4.2: 43 to 128 characters of the base64url alphabet. */
+  code_challenge: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/),
   /** SPEC §9 / ARCHITECTURE §8: S256 only; `plain` would hand the verifier to anyone who sees the URL. */
   code_challenge_method: z.literal("S256"),
-  prompt: value.optional(),
-  hashed_user_id: value.optional(),
-  autoFillUserName: value.optional(),
-  sign_in_mode: value.optional(),
+  prompt: ascii(64).optional(),
+  hashed_user_id: ascii(128).optional(),
+  /** A login ID (an e-mail address) to fill in on the sign-in screen. */
+  autoFillUserName: ascii(254).optional(),
+  sign_in_mode: ascii(64).optional(),
 });
 export type AppAuthQuery = z.infer<typeof appAuthQuerySchema>;
 

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import type { AppAuthQuery } from "../../worker/session/authRequest";
+import { COOKIE_SIZE_LIMIT } from "../../worker/session/cookies";
+import { appStart } from "../support/appStart";
+import { get } from "./helpers";
+import { Journey } from "./journey";
+
+// ARCHITECTURE §3: the auth-request cookie holds the app's query, so the query's bounds are the cookie's. An app
+// query at every bound still fits (with what the login URL adds later); one beyond them is a parameter problem,
+// never a 500 from a cookie that cannot be set.
+
+const gungnir = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+
+const atEveryBound: Partial<AppAuthQuery> = {
+  state: "s".repeat(256),
+  scope: "o".repeat(512),
+  code_challenge: "c".repeat(128),
+  prompt: "p".repeat(64),
+  hashed_user_id: "h".repeat(128),
+  autoFillUserName: "a".repeat(254),
+  sign_in_mode: "m".repeat(64),
+};
+
+function authRequestCookie(response: Response): string {
+  return response.headers.getSetCookie().find((line) => line.startsWith("__Host-auth-request=")) ?? "";
+}
+
+describe("the auth request's size", () => {
+  it("fits in its cookie with every value at its bound, through the login URL", async () => {
+    const journey = new Journey();
+    const start = await journey.request((await appStart(gungnir, "signIn", atEveryBound)).path);
+    expect(start.status).toBe(302);
+    expect(authRequestCookie(start).length).toBeLessThan(COOKIE_SIZE_LIMIT);
+    const toLogin = await journey.request(start.headers.get("Location")!);
+    const atLogin = await journey.request(toLogin.headers.get("Location")!);
+    expect(atLogin.status).toBe(303);
+    const grown = authRequestCookie(atLogin);
+    expect(grown).not.toBe("");
+    expect(grown.length).toBeLessThan(COOKIE_SIZE_LIMIT);
+  });
+
+  it.each<[string, Partial<AppAuthQuery>]>([
+    ["a multibyte state", { state: "日".repeat(256) }],
+    ["a control character in the scope", { scope: "openid\u0000" }],
+    ["a state beyond its bound", { state: "s".repeat(257) }],
+    ["a code challenge outside RFC 7636", { code_challenge: "short" }],
+    ["a multibyte login ID to fill in", { autoFillUserName: "花子".repeat(100) }],
+  ])("refuses %s with the parameter modal, storing nothing", async (_name, extra) => {
+    const response = await get((await appStart(gungnir, "signIn", extra)).path);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("パラメータに不備がありました");
+    expect(authRequestCookie(response)).toBe("");
+  });
+});
