@@ -29,6 +29,8 @@ export interface ModalRecord {
   actionLabel?: string;
   /** The HTTP status of a page that the server answers with this modal open. */
   status: 200 | 400 | 401 | 403 | 409 | 429 | 500 | 502 | 503;
+  /** The Retry-After (seconds) a page with this modal open sends: the client may try again after it. */
+  retryAfterSeconds?: number;
 }
 
 const tryLater = "しばらく時間をおいてお試しください";
@@ -56,6 +58,7 @@ export const modals = {
     closable: false,
     after: "none",
     status: 503,
+    retryAfterSeconds: 300,
   },
   information: { title: "", body: "", closable: true, after: "close", status: 200 },
   requirePasswordInit: {
@@ -111,6 +114,8 @@ export const modals = {
     closable: true,
     after: "close",
     status: 429,
+    // The rate-limit bindings' period (wrangler.toml).
+    retryAfterSeconds: 60,
   },
   transferReset: {
     title: "パスワードの再設定が必要です",

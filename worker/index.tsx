@@ -10,6 +10,7 @@ import { logEvent } from "./log";
 import { appFormAction } from "./middleware/appFormAction";
 import { configurationCheck } from "./middleware/configurationCheck";
 import { knownPathTenant } from "./middleware/knownPathTenant";
+import { maintenance } from "./middleware/maintenance";
 import { requestId } from "./middleware/requestId";
 import { securityHeaders } from "./middleware/securityHeaders";
 import { tenant } from "./middleware/tenant";
@@ -22,10 +23,11 @@ const FORM_BODY_LIMIT = 32 * 1024;
 export const app = new Hono<AppEnv>();
 
 // Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a configuration
-// that can seal cookies, a body limit.
+// that can seal cookies, the operators' maintenance switch, a body limit.
 app.use(requestId());
 app.use(securityHeaders());
 app.use(configurationCheck());
+app.use(maintenance());
 app.use(
   bodyLimit({
     maxSize: FORM_BODY_LIMIT,

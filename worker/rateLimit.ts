@@ -1,3 +1,4 @@
+import { modals } from "../messages/modals";
 import type { AppContext } from "./context";
 import { logEvent } from "./log";
 import { sha256Hex } from "./session/digest";
@@ -27,8 +28,8 @@ function bindingsOf(env: Env, rateLimit: RateLimitClass): ClassBindings {
   }
 }
 
-/** The wait a refused client is told (the bindings' period). */
-export const RETRY_AFTER_SECONDS = 60;
+/** The wait a refused client is told (the bindings' period), as the catalogue's modal says. */
+export const RETRY_AFTER_SECONDS = modals.tooManyAttempts.retryAfterSeconds;
 
 /** A login ID or address as one subject, however it is typed (case, surrounding space, full-width forms). */
 export function normalisedSubject(value: string): string {

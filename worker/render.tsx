@@ -4,7 +4,7 @@ import type { ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { IslandName } from "../islands/names";
 import { nativeAppVersion } from "../islands/nativeBridgeProtocol";
-import { type ModalKey, modals } from "../messages/modals";
+import { type ModalKey, type ModalRecord, modals } from "../messages/modals";
 import { ErrorPage } from "../pages/ErrorPage";
 import { Document } from "../pages/layout/Document";
 import type { ActiveModal, DeployEnvironment, FormState } from "../pages/layout/PageContext";
@@ -71,6 +71,9 @@ export async function renderPage(c: AppContext, page: ReactElement, outcome: Out
     },
   );
   c.header("Content-Type", "text/html; charset=utf-8");
+  // The modal says when to try again (maintenance, too many attempts): so does the response.
+  const retryAfter = modal ? (modals[modal.key] as ModalRecord).retryAfterSeconds : undefined;
+  if (retryAfter !== undefined) c.header("Retry-After", String(retryAfter));
   return c.body(stream, statusOf(outcome));
 }
 

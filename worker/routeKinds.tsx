@@ -67,9 +67,8 @@ interface Options {
   rateLimit?: RateLimitClass;
 }
 
-/** 429 with Retry-After on the page's own layout: the screen again for a form, the error page otherwise. */
+/** 429 with Retry-After (the modal's) on the page's own layout: the screen again for a form, the error page otherwise. */
 function tooManyAttempts(c: AppContext, show: Show = (outcome) => renderPage(c, <ErrorPage />, outcome)) {
-  c.header("Retry-After", String(RETRY_AFTER_SECONDS));
   return show({ modal: "tooManyAttempts" });
 }
 

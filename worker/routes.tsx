@@ -1,5 +1,6 @@
 import { ErrorPage } from "../pages/ErrorPage";
 import { NotFound } from "../pages/NotFound";
+import { maintenanceOn } from "./middleware/maintenance";
 import { renderPage } from "./render";
 import { bare, endpoint, form, notFound, type RouteEntry, screen } from "./routeKinds";
 import { callbackQuery, receiveCallback } from "./routes/callback";
@@ -92,7 +93,7 @@ export const routeTable: readonly RouteEntry[] = [
 
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => renderPage(c, <ErrorPage />)),
-  bare("GET", "/health", "health", async (c) => c.json({ status: "ok" })),
+  bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
   bare("ALL", "/__emulator/*", "emulatorDev", relayToEmulator),
   notFound("notFound", (c) => renderPage(c, <NotFound />, { status: 404 })),
 ];
