@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Brand } from "../themes/schema";
+import type { RequestLog } from "./log";
 
 /** Per-request values set by the middleware chain, typed once for every route. */
 export interface AppVariables {
@@ -10,6 +11,8 @@ export interface AppVariables {
   formActionOrigins: string[];
   /** Whether this page may ask for the camera (the native bridge's permission request). */
   allowCamera: boolean;
+  /** What the request's one summary log line says (worker/middleware/requestLog.ts). */
+  log: RequestLog;
 }
 
 export interface AppEnv {

@@ -12,6 +12,7 @@ import { configurationCheck } from "./middleware/configurationCheck";
 import { knownPathTenant } from "./middleware/knownPathTenant";
 import { maintenance } from "./middleware/maintenance";
 import { requestId } from "./middleware/requestId";
+import { requestLog } from "./middleware/requestLog";
 import { securityHeaders } from "./middleware/securityHeaders";
 import { tenant } from "./middleware/tenant";
 import { renderPage } from "./render";
@@ -25,6 +26,7 @@ export const app = new Hono<AppEnv>();
 // Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a configuration
 // that can seal cookies, the operators' maintenance switch, a body limit.
 app.use(requestId());
+app.use(requestLog());
 app.use(securityHeaders());
 app.use(configurationCheck());
 app.use(maintenance());
@@ -43,8 +45,16 @@ function middlewareOf(route: RouteEntry): MiddlewareHandler<AppEnv>[] {
   return [csrf(), tenant(), appFormAction(), ...(route.pathTenant ? [knownPathTenant()] : [])];
 }
 
+/** Names the row that answers in the request's log line (a row that passes on is followed by the one that answers). */
+function named(route: RouteEntry): MiddlewareHandler<AppEnv> {
+  return async function routeName(c, next) {
+    c.get("log").route = route.name;
+    await next();
+  };
+}
+
 for (const route of routeTable) {
-  const handlers = [...middlewareOf(route), ...route.handlers] as [MiddlewareHandler<AppEnv>];
+  const handlers = [named(route), ...middlewareOf(route), ...route.handlers] as [MiddlewareHandler<AppEnv>];
   app.on(route.method, [route.path], ...handlers);
 }
 

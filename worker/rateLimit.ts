@@ -46,6 +46,8 @@ export async function overLimit(c: AppContext, rateLimit: RateLimitClass, subjec
   const checks = [byIp.limit({ key: `${rateLimit}:ip:${ip}` })];
   if (bySubject && subject) checks.push(bySubject.limit({ key: `${rateLimit}:subject:${await sha256Hex(subject)}` }));
   const refused = (await Promise.all(checks)).some((outcome) => !outcome.success);
+  const log = c.get("log");
+  if (log) log.rateLimit = { class: rateLimit, limited: refused };
   if (refused) logEvent("warn", "rate_limited", { requestId: c.get("requestId"), rateLimit, path: c.req.path });
   return refused;
 }

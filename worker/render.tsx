@@ -42,6 +42,9 @@ export async function renderPage(c: AppContext, page: ReactElement, outcome: Out
   const nonce = c.get("nonce");
   const brand = c.get("brand") ?? defaultBrand;
   const modal = typeof outcome.modal === "string" ? { key: outcome.modal } : outcome.modal;
+  const log = c.get("log");
+  if (log && modal) log.outcome = modal.key;
+  else if (log && outcome.form && Object.keys(outcome.form.errors).length) log.outcome = "form_errors";
   const stream = await renderToReadableStream(
     <Document
       page={{

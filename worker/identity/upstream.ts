@@ -40,10 +40,21 @@ export async function upstreamFetch(c: AppContext, pathAndQuery: string, init: R
       signal: AbortSignal.timeout(upstreamTimeoutMs(c.env)),
     },
   );
+  const started = performance.now();
+  // The request's log line names the call by method and path, never its query (challenges, codes).
+  const record = (status: number | "timeout" | "unreachable") =>
+    c.get("log")?.upstream.push({
+      call: `${request.method} ${new URL(request.url).pathname}`,
+      status,
+      ms: Math.round(performance.now() - started),
+    });
   try {
-    return await (c.env.IDENTITY ? c.env.IDENTITY.fetch(request) : fetch(request));
+    const response = await (c.env.IDENTITY ? c.env.IDENTITY.fetch(request) : fetch(request));
+    record(response.status);
+    return response;
   } catch (error) {
     const timedOut = error instanceof Error && error.name === "TimeoutError";
+    record(timedOut ? "timeout" : "unreachable");
     throw new UpstreamUnavailableError(
       error instanceof Error ? `${error.name}: ${error.message}` : "upstream call failed",
       timedOut,

@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../context";
+import { logEvent, newRequestLog, outcomeOfStatus } from "../log";
+import { deployEnvironment } from "../render";
+
+/**
+ * One JSON line per request (issue 11): request id, environment, brand, route, status, outcome, the upstream
+ * calls with their latency, the rate-limit decision and the duration. The path is logged without its query,
+ * which may hold codes, challenges or addresses.
+ *
+ * @example app.use(requestLog())
+ */
+export function requestLog(): MiddlewareHandler<AppEnv> {
+  return async function requestLog(c, next) {
+    const started = performance.now();
+    const log = newRequestLog();
+    c.set("log", log);
+    await next();
+    const status = c.res.status;
+    logEvent(status >= 500 ? "error" : status >= 400 ? "warn" : "info", "request", {
+      requestId: c.get("requestId"),
+      environment: deployEnvironment(c.env),
+      brand: c.get("brand")?.id,
+      route: log.route,
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      outcome: log.outcome ?? outcomeOfStatus(status),
+      rateLimit: log.rateLimit,
+      upstream: log.upstream.map((call) => ({ ...call })),
+      durationMs: Math.round(performance.now() - started),
+    });
+  };
+}
