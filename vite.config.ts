@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig, loadEnv } from "vite";
 import { CLIENT_ENTRY, islandsManifestPlugin } from "./islands/vite-plugin";
 import { brandDataPlugin } from "./themes/vite-plugin";
+import { releasePlugin } from "./worker/release.vite-plugin";
 
 // CLOUDFLARE_ENV=dev (from .env.development under `vite dev`, or set by the tests) selects wrangler's
 // dev environment: only there do the emulator worker, its IDENTITY binding and /__emulator exist.
@@ -12,6 +13,7 @@ export default defineConfig(({ mode }) => {
     plugins: [
       brandDataPlugin(),
       islandsManifestPlugin(),
+      releasePlugin(),
       cloudflare({
         configPath: "./wrangler.toml",
         ...(withEmulator ? { auxiliaryWorkers: [{ configPath: "./emulator/wrangler.toml" }] } : {}),

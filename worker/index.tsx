@@ -1,3 +1,4 @@
+import * as Sentry from "@sentry/cloudflare";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
@@ -6,6 +7,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { common } from "../messages/ja";
 import { ErrorPage } from "../pages/ErrorPage";
 import type { AppEnv } from "./context";
+import { reportError, sentryOptions } from "./errorReporting";
 import { logEvent } from "./log";
 import { appFormAction } from "./middleware/appFormAction";
 import { configurationCheck } from "./middleware/configurationCheck";
@@ -60,6 +62,7 @@ for (const route of routeTable) {
 
 app.onError(async (error, c) => {
   const status = (error instanceof HTTPException ? error.status : 500) as ContentfulStatusCode;
+  if (status >= 500) reportError(c, error);
   logEvent(status >= 500 ? "error" : "warn", "request_failed", {
     requestId: c.get("requestId"),
     status,
@@ -74,4 +77,12 @@ app.onError(async (error, c) => {
   }
 });
 
-export default { fetch: app.fetch } satisfies ExportedHandler<Env>;
+// SPEC §9 error reporting: with SENTRY_DSN set, each request runs inside Sentry's handler; without it nothing of
+// Sentry runs and nothing is sent.
+const reported = Sentry.withSentry((env: Env) => sentryOptions(env) ?? {}, { fetch: app.fetch });
+
+export default {
+  fetch(request, env, ctx) {
+    return sentryOptions(env) ? reported.fetch(request, env, ctx) : app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

@@ -8,7 +8,7 @@ import { sha256Hex } from "./session/digest";
 // The bindings live in wrangler.toml (limits per 60 s); the README's "Security model" shows the same table.
 // The binding counts per location and approximately, so the identity provider's caps stay the authoritative ones.
 
-export type RateLimitClass = "credential" | "code" | "mail" | "read";
+export type RateLimitClass = "credential" | "code" | "mail" | "read" | "report";
 
 interface ClassBindings {
   byIp: RateLimit;
@@ -25,6 +25,8 @@ function bindingsOf(env: Env, rateLimit: RateLimitClass): ClassBindings {
       return { byIp: env.RL_MAIL_BY_IP, bySubject: env.RL_MAIL_BY_SUBJECT };
     case "read":
       return { byIp: env.RL_READ_BY_IP };
+    case "report":
+      return { byIp: env.RL_REPORT_BY_IP };
   }
 }
 

@@ -9,6 +9,7 @@ import { changePassword } from "./routes/changePassword";
 import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
 import { enter, entryQuery, startForTenant } from "./routes/entry";
+import { reportIslandCrash } from "./routes/islandReport";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
 import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
 import { registerEmail } from "./routes/registerEmail";
@@ -94,6 +95,8 @@ export const routeTable: readonly RouteEntry[] = [
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => renderPage(c, <ErrorPage />)),
   bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
+  // An island's crash in the browser (islands/client.tsx), for the logs and error reporting (issue 11).
+  bare("POST", "/report/island", "islandReport", reportIslandCrash, "report"),
   bare("ALL", "/__emulator/*", "emulatorDev", relayToEmulator),
   notFound("notFound", (c) => renderPage(c, <NotFound />, { status: 404 })),
 ];

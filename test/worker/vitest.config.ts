@@ -5,6 +5,8 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
 import { islandsManifestPlugin } from "../../islands/vite-plugin";
 import { brandDataPlugin } from "../../themes/vite-plugin";
+import { releasePlugin } from "../../worker/release.vite-plugin";
+import { sentryRecorder } from "../support/sentryRecorder";
 
 // As a project of the root config this file's folder is the root; every path is therefore absolute.
 const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -26,11 +28,18 @@ export default defineConfig({
   plugins: [
     brandDataPlugin(),
     islandsManifestPlugin(),
+    releasePlugin(),
     cloudflareTest({
       main: fromRoot("worker/index.tsx"),
       wrangler: { configPath: fromRoot("wrangler.toml"), environment: "dev" },
       // A short upstream timeout so the timeout test does not wait ten seconds.
-      miniflare: { bindings: { UPSTREAM_TIMEOUT_MS: "400" }, workers: [emulator], ratelimits },
+      miniflare: {
+        bindings: { UPSTREAM_TIMEOUT_MS: "400" },
+        workers: [emulator],
+        ratelimits,
+        // The site's only way out besides the IDENTITY binding: a fake Sentry (test/support/sentryRecorder.ts).
+        outboundService: sentryRecorder,
+      },
     }),
   ],
   test: {

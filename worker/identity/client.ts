@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AppContext } from "../context";
+import { reportUnexpected } from "../errorReporting";
 import { logEvent } from "../log";
 import { UpstreamUnavailableError, upstreamFetch } from "./upstream";
 import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
@@ -71,11 +72,9 @@ export async function callIdentity<S extends z.ZodType>(
   if (options.success.includes(response.status)) {
     const data = options.response.safeParse(parsed);
     if (data.success) return { ok: true, status: response.status, data: data.data };
-    logEvent("error", "upstream_contract_broken", {
-      requestId: c.get("requestId"),
-      path: options.path,
-      status: response.status,
-    });
+    const path = options.path.split("?")[0] ?? "";
+    logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status: response.status });
+    reportUnexpected(c, `upstream contract broken: ${options.method} ${path} answered ${response.status}`, { path });
     return { ok: false, status: response.status, problem: {}, unavailable: "malformed" };
   }
   const problem = problemSchema.safeParse(parsed);

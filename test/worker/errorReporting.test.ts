@@ -1,0 +1,141 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import release from "virtual:release";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { modals } from "../../messages/modals";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sentryOptions } from "../../worker/errorReporting";
+import worker from "../../worker/index";
+import { formPost } from "../support/forms";
+import { SENTRY_TEST_DSN } from "../support/sentryRecorder";
+import { clientIp, emulator, ORIGIN } from "./helpers";
+import { Journey, reachLoginScreen } from "./journey";
+
+// Issue 11 / SPEC §9: with SENTRY_DSN set, unexpected outcomes reach Sentry (here a local recorder, see
+// test/worker/vitest.config.ts) with the build's release label; without it nothing is sent; events hold no secret.
+
+const gungnir = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+
+/** A request to the deployed entry (Sentry's handler included) with SENTRY_DSN set or not; waits for its flush. */
+async function send(request: Request, dsn: string | undefined = SENTRY_TEST_DSN): Promise<Response> {
+  const ctx = createExecutionContext();
+  const incoming = request as Request<unknown, IncomingRequestCfProperties>;
+  const response = await worker.fetch(incoming, { ...env, SENTRY_DSN: dsn } as Env, ctx);
+  const body = await response.text();
+  await waitOnExecutionContext(ctx);
+  return new Response(body, response);
+}
+
+const recorder = "https://sentry.test/__envelopes";
+const envelopes = async (): Promise<string[]> => (await fetch(recorder)).json();
+
+/** The events of the recorded envelopes (an envelope is newline-separated JSON: header, item header, item). */
+async function events(): Promise<Array<Record<string, unknown>>> {
+  return (await envelopes()).flatMap((envelope) => {
+    const lines = envelope.split("\n").filter(Boolean);
+    const found: Array<Record<string, unknown>> = [];
+    for (let index = 1; index + 1 < lines.length; index += 2) {
+      const header = JSON.parse(lines[index] ?? "{}") as { type?: string };
+      if (header.type === "event") found.push(JSON.parse(lines[index + 1] ?? "{}"));
+    }
+    return found;
+  });
+}
+
+function crashReport(message: string, headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin" }) {
+  return new Request(`${ORIGIN}/report/island`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": clientIp(), ...headers },
+    body: JSON.stringify({ island: "PasswordField", phase: "render", message }),
+  });
+}
+
+beforeEach(async () => {
+  await fetch(recorder, { method: "DELETE" });
+});
+afterEach(() => emulator.clearFaults());
+
+describe("error reporting", () => {
+  it("reports a malformed upstream answer during sign-in once, under the release label; the user sees UNEXPECTED_ERROR", async () => {
+    await emulator.seed({ email: "sentry.user@example.com" });
+    const journey = new Journey();
+    await reachLoginScreen(journey, gungnir, "signIn");
+    await emulator.fault({ pathPattern: "/auth/v1/login", status: 201, malformed: true });
+    const posted = formPost(
+      { username: "sentry.user@example.com", password: "Passw0rd!" },
+      { Origin: ORIGIN, Cookie: journey.cookieHeader("/signIn"), "CF-Connecting-IP": journey.ip },
+    );
+    const response = await send(new Request(`${ORIGIN}/signIn`, posted));
+    expect(response.status).toBe(502);
+    expect(await response.text()).toContain(modals.unexpectedError.title);
+    const reported = await events();
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ release, environment: "dev", level: "error" });
+    expect(String(reported[0]?.release)).toMatch(/^v0\.6\.1\+[0-9a-f]{7}$/);
+    expect(JSON.stringify(reported[0])).toContain("upstream contract broken: POST /auth/v1/login");
+    const raw = (await envelopes()).join("\n");
+    for (const secret of ["sentry.user@example.com", "Passw0rd!", journey.cookieHeader("/signIn").slice(20, 60)])
+      expect(raw).not.toContain(secret);
+  });
+
+  it("sends nothing when SENTRY_DSN is not set", async () => {
+    const response = await send(crashReport("TypeError: boom"), "");
+    expect(response.status).toBe(204);
+    expect(await envelopes()).toEqual([]);
+  });
+
+  it("reports an island's crash, masking e-mail addresses", async () => {
+    const response = await send(crashReport("TypeError: cannot read hanako@example.jp's field"));
+    expect(response.status).toBe(204);
+    const [event] = await events();
+    const text = JSON.stringify(event);
+    expect(text).toContain("island PasswordField crashed (render)");
+    expect(text).toContain("[email]");
+    expect(text).not.toContain("hanako@example.jp");
+    expect(event?.tags).toMatchObject({ island: "PasswordField", phase: "render" });
+  });
+
+  it("ignores errors about a missing current user (SPEC §8)", async () => {
+    expect((await send(crashReport("Error: No current user"))).status).toBe(204);
+    expect(await events()).toEqual([]);
+  });
+});
+
+describe("the SDK's options", () => {
+  it("trace every request in production (SPEC §9), under the environment's name; none without a DSN", () => {
+    const production = sentryOptions({ ...env, APP_ENV: "prod", SENTRY_DSN: SENTRY_TEST_DSN } as Env);
+    expect(production).toMatchObject({ dsn: SENTRY_TEST_DSN, release, environment: "prod", tracesSampleRate: 1 });
+    expect(sentryOptions({ ...env, APP_ENV: "stg", SENTRY_DSN: SENTRY_TEST_DSN } as Env)?.environment).toBe("stg");
+    expect(sentryOptions({ ...env, SENTRY_DSN: " " } as Env)).toBeUndefined();
+  });
+});
+
+describe("the island crash endpoint", () => {
+  it("takes reports from the site's own pages only, small and well-formed", async () => {
+    expect((await send(crashReport("x", { "Sec-Fetch-Site": "cross-site" }))).status).toBe(403);
+    expect((await send(crashReport("x", { Origin: "https://evil.example" }))).status).toBe(403);
+    expect((await send(crashReport("x", { Origin: ORIGIN }))).status).toBe(204);
+    const tooBig = crashReport("x".repeat(3000));
+    expect((await send(tooBig)).status).toBe(413);
+    const notJson = new Request(`${ORIGIN}/report/island`, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" },
+      body: "{not json",
+    });
+    expect((await send(notJson)).status).toBe(400);
+    expect((await send(new Request(`${ORIGIN}/report/island`))).status).toBe(404);
+  });
+
+  it("is rate-limited per client address", async () => {
+    const ip = clientIp();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 21; attempt++) {
+      const response = await send(
+        crashReport("TypeError: boom", { "Sec-Fetch-Site": "same-origin", "CF-Connecting-IP": ip }),
+        "",
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 204)).toBe(true);
+    expect(statuses).toContain(429);
+  });
+});

@@ -1,0 +1,73 @@
+import release from "virtual:release";
+import * as Sentry from "@sentry/cloudflare";
+import type { AppContext } from "./context";
+import { deployEnvironment } from "./render";
+
+// SPEC §9 error reporting (issue 11): with SENTRY_DSN set, unexpected outcomes go to Sentry under the build's
+// release label; without it nothing is sent. Events carry no secret: no request body, cookies, headers or query,
+// and e-mail addresses are masked wherever they appear.
+
+/** SPEC §8: errors about a missing current user are expected (a signed-out visitor) and not reported. */
+const IGNORED = [/(no|missing) current user|current user (is )?(missing|not found)/i];
+
+const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
+const scrubText = (text: string) => text.replace(EMAIL, "[email]");
+
+/** Masks addresses in an event's texts and drops what a request could carry of the user's (issue 11). */
+export function scrubEvent<E extends Sentry.Event>(event: E): E {
+  if (event.request) {
+    const url = event.request.url ? new URL(event.request.url) : undefined;
+    event.request = {
+      ...(url ? { url: `${url.origin}${url.pathname}` } : {}),
+      ...(event.request.method ? { method: event.request.method } : {}),
+    };
+  }
+  if (event.message) event.message = scrubText(event.message);
+  for (const exception of event.exception?.values ?? [])
+    if (exception.value) exception.value = scrubText(exception.value);
+  if (event.breadcrumbs)
+    event.breadcrumbs = event.breadcrumbs.map((crumb) => ({
+      ...crumb,
+      message: crumb.message && scrubText(crumb.message),
+      data: undefined,
+    }));
+  delete event.user;
+  delete event.extra;
+  return event;
+}
+
+/** The SDK's options for this environment; `undefined` (nothing sent) when SENTRY_DSN is not set. */
+export function sentryOptions(env: Env): Sentry.CloudflareOptions | undefined {
+  const dsn = env.SENTRY_DSN?.trim();
+  if (!dsn) return undefined;
+  const environment = deployEnvironment(env);
+  return {
+    dsn,
+    release,
+    environment,
+    // SPEC §9: production traces every request.
+    tracesSampleRate: environment === "prod" ? 1.0 : 0,
+    ignoreErrors: IGNORED,
+    beforeSend: scrubEvent,
+    beforeSendTransaction: scrubEvent,
+    beforeBreadcrumb: (crumb) => (crumb.category === "console" ? null : crumb),
+  };
+}
+
+/** Whether this request reports to Sentry (withSentry set a client up for it). */
+const reporting = () => Sentry.isInitialized();
+
+/** A thrown error the site answered with its error page. */
+export function reportError(c: AppContext, error: unknown): void {
+  if (!reporting()) return;
+  Sentry.captureException(error, { tags: { route: c.get("log")?.route ?? "unknown", requestId: c.get("requestId") } });
+}
+
+/** An outcome that is not an exception but should not happen: a broken upstream contract, an island's crash. */
+export function reportUnexpected(c: AppContext, what: string, tags: Record<string, string> = {}): void {
+  if (!reporting()) return;
+  Sentry.captureMessage(scrubText(what), {
+    level: "error",
+    tags: { route: c.get("log")?.route ?? "unknown", requestId: c.get("requestId"), ...tags },
+  });
+}
