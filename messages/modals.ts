@@ -61,9 +61,14 @@ export const modals = {
     retryAfterSeconds: 300,
   },
   information: { title: "", body: "", closable: true, after: "close", status: 200 },
+  /**
+   * SPEC §8 system transfer on the transferring service: sign-in is refused and an initiation mail is on its way,
+   * whose link leads to /{tenantId}/initiatePassword. Not closable: signing in again cannot work until then.
+   */
   requirePasswordInit: {
-    title: "パスワードの設定が必要です",
-    body: "ご登録のメールアドレス宛にパスワード設定用のメールを送信しました。メールに記載されたリンクからパスワードを設定してください。",
+    title: "パスワードの再設定が必要です",
+    body: ({ earlierServiceName }) =>
+      `${earlierServiceName}からのサービス移行にともない、パスワードの再設定が必要です。ご登録のメールアドレス宛にパスワード設定用のメールを送信しました。メールに記載されたリンクからパスワードを設定してください。`,
     closable: false,
     after: "serviceTop",
     status: 403,
@@ -116,14 +121,6 @@ export const modals = {
     status: 429,
     // The rate-limit bindings' period (wrangler.toml).
     retryAfterSeconds: 60,
-  },
-  transferReset: {
-    title: "パスワードの再設定が必要です",
-    body: ({ earlierServiceName }) =>
-      `${earlierServiceName}からのサービス移行にともない、パスワードの再設定が必要です。ご登録のメールアドレス宛にパスワード設定用のメールを送信しました。メールに記載されたリンクからパスワードを設定してください。`,
-    closable: true,
-    after: "close",
-    status: 403,
   },
   transferElsewhere: {
     title: "新規登録はできません",
@@ -183,6 +180,31 @@ export const modals = {
     closable: false,
     after: "app",
     status: 200,
+  },
+  passwordInitiated: {
+    title: "パスワードを設定しました",
+    body: "新しいパスワードでログインしてください。",
+    closable: false,
+    after: "app",
+    status: 200,
+  },
+  // SPEC §2 new-password pages: the mailed link's code is refused by the upstream (wrong or used; expired, or
+  // dead after 5 wrong codes). The way on is a new mail from the reset screen.
+  resetLinkInvalid: {
+    title: "このリンクは無効です",
+    body: "リンクが正しくないか、すでに使用されています。お手数ですが、もう一度メールの送信からやり直してください。",
+    closable: false,
+    after: "next",
+    actionLabel: "メールを送信し直す",
+    status: 400,
+  },
+  resetLinkExpired: {
+    title: "リンクの有効期限が切れています",
+    body: "リンクの有効期限は60分です。お手数ですが、もう一度メールの送信からやり直してください。",
+    closable: false,
+    after: "next",
+    actionLabel: "メールを送信し直す",
+    status: 400,
   },
   passwordChanged: { title: "パスワードを変更しました", body: "", closable: false, after: "serviceTop", status: 200 },
   emailCodeConfirmed: {

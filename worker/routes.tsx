@@ -70,11 +70,14 @@ export const routeTable: readonly RouteEntry[] = [
   endpoint("/:tenantId/consent", "consent", { ...inPath, query: consentQuery }, showConsent),
   form("/:tenantId/consent", "consent", consent, inPath),
 
-  // Password reset and initiation (reached from mail links).
+  // Password reset and initiation (reached from mail links): the mail POST per address, the code POSTs per account.
   screen("/resetPassword", "resetPassword", resetPassword),
+  form("/resetPassword", "resetPassword", resetPassword, { rateLimit: "mail" }),
   screen("/resetPassword/sendMail", "resetPasswordSendMail", resetMailSent),
   screen("/:tenantId/forgotPassword", "forgotPassword", { ...inPath, ...forgotPassword }),
+  form("/:tenantId/forgotPassword", "forgotPassword", forgotPassword, { ...inPath, rateLimit: "code" }),
   screen("/:tenantId/initiatePassword", "initiatePassword", { ...inPath, ...initiatePassword }),
+  form("/:tenantId/initiatePassword", "initiatePassword", initiatePassword, { ...inPath, rateLimit: "code" }),
 
   // Account changes for a signed-in user.
   screen("/registerEmail", "registerEmail", registerEmail),

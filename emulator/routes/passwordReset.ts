@@ -14,6 +14,13 @@ import { jsonBody } from "./requestBody";
 
 const clientId = z.string().min(1).max(128);
 const loginId = z.string().min(1).max(256);
+/**
+ * What the mail hook is given, as a hosted identity provider takes it (Cognito's ClientMetadata): a few short
+ * string values, nothing else. `service_id`, when sent, must be the client's service: the link is built for it.
+ */
+const hookParams = z
+  .record(z.string().min(1).max(64), z.string().max(256))
+  .refine((params) => Object.keys(params).length <= 10, "at most 10 extra_hook_params");
 
 export const passwordReset = new Hono<EmulatorHono>();
 
@@ -24,11 +31,14 @@ passwordReset.post("/auth/v1/password/forgot", async (c) => {
       client_id: clientId,
       username: loginId,
       initiate: z.boolean().optional(),
-      extra_hook_params: z.record(z.string(), z.unknown()).optional(),
+      extra_hook_params: hookParams.optional(),
     }),
   );
   const client = findClient(body.client_id);
   if (client === undefined) throw problems.invalidRequest("client_id is unknown.");
+  const serviceId = body.extra_hook_params?.service_id;
+  if (serviceId !== undefined && serviceId !== client.serviceId)
+    throw problems.invalidRequest("extra_hook_params.service_id is not the service of client_id.");
   const user = c.var.services.users.byLoginId(body.username);
   // Unknown users get the same 201 and no mail: the call must not reveal who has an account.
   if (user === undefined || !user.confirmed) return c.json({}, 201);

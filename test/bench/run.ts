@@ -7,6 +7,7 @@ import { type SealedCookieName, sealedCookies } from "../../worker/session/cooki
 import { parseSessionKeys } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
+import { emulatorClient } from "../support/emulatorClient";
 import { type ScreenState, screenCases } from "../support/screens";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page against a static asset
@@ -80,6 +81,38 @@ async function load(url: string, cookie: string, seconds: number): Promise<{ rps
   );
   agent.destroy();
   return { rps: done / ((Date.now() - started) / 1000), errors };
+}
+
+/**
+ * Issue 10: how long `POST /resetPassword` takes for addresses with and without an account (the emulator does
+ * more for the first: a code, a mail). Interleaved, a fresh address each time (the mail class counts per
+ * address); answers milliseconds per request and the requests that did not answer 303.
+ */
+async function resetMailTimes(baseUrl: string, samples: number) {
+  const idp = emulatorClient((path, init) => fetch(`${baseUrl}${path}`, { ...init, redirect: "manual" }));
+  await idp.reset();
+  for (let i = 0; i < samples; i++) await idp.seed({ email: `bench.known.${i}@example.com` });
+  const times = { known: [] as number[], unknown: [] as number[] };
+  let unexpected = 0;
+  for (let i = 0; i < samples; i++) {
+    const order = i % 2 ? (["unknown", "known"] as const) : (["known", "unknown"] as const);
+    for (const kind of order) {
+      const body = new URLSearchParams({ client_id: BRAND.clientId, email: `bench.${kind}.${i}@example.com` });
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/resetPassword`, {
+        method: "POST",
+        body,
+        headers: { Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded" },
+        redirect: "manual",
+      });
+      await response.arrayBuffer();
+      times[kind].push(performance.now() - started);
+      if (response.status !== 303) unexpected++;
+    }
+  }
+  const mailed = (await idp.outbox("bench.known.0@example.com")).length;
+  await idp.reset();
+  return { ...times, unexpected, mailed };
 }
 
 function row(cells: Array<string | number>, widths: number[]): string {
@@ -178,6 +211,26 @@ async function main() {
       `  static asset /brands/${BRAND.serviceId}/logo.svg: ${asset.rps.toFixed(0)} req/s (${asset.errors} errors)`,
     );
     console.log(`  page / static ratio: ${(page.rps / asset.rps).toFixed(2)}`);
+
+    const resetSamples = Number(process.env.BENCH_RESET_SAMPLES ?? 20);
+    const reset = await resetMailTimes(server.url, resetSamples);
+    console.log(
+      `\nPOST /resetPassword on the local workerd with the emulator, ${resetSamples} known and ${resetSamples} unknown addresses, interleaved (ms):`,
+    );
+    for (const kind of ["known", "unknown"] as const) {
+      const sorted = [...reset[kind]].sort((a, b) => a - b);
+      console.log(
+        `  ${kind.padEnd(8)} min ${sorted[0]!.toFixed(1)}  median ${percentile(sorted, 50).toFixed(1)}  p90 ${percentile(sorted, 90).toFixed(1)}  max ${sorted.at(-1)!.toFixed(1)}`,
+      );
+    }
+    const median = (kind: "known" | "unknown") =>
+      percentile(
+        [...reset[kind]].sort((a, b) => a - b),
+        50,
+      );
+    console.log(
+      `  median known − unknown: ${(median("known") - median("unknown")).toFixed(1)} ms; answers other than 303: ${reset.unexpected}; mails to a known address: ${reset.mailed}`,
+    );
   } finally {
     await server.stop();
   }

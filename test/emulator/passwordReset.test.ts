@@ -65,6 +65,24 @@ describe("password/forgot", () => {
     expect(await outbox("ghost@example.jp")).toEqual([]);
   });
 
+  it("takes extra_hook_params as a few short strings, whose service_id must be the client's service", async () => {
+    await seedUser({ email });
+    expect((await forgot({ extra_hook_params: { service_id: "client" } })).status).toBe(201);
+    expect(await outbox(email)).toHaveLength(1);
+    for (const extra_hook_params of [
+      { service_id: "gungnir-aurora" },
+      { service_id: 7 },
+      { nested: { service_id: "client" } },
+      { note: "x".repeat(257) },
+      Object.fromEntries(Array.from({ length: 11 }, (_, n) => [`key${n}`, "v"])),
+    ]) {
+      const refused = await forgot({ extra_hook_params });
+      expect(refused.status, JSON.stringify(extra_hook_params).slice(0, 60)).toBe(400);
+      expect(await refused.json()).toMatchObject({ type: "invalid_request" });
+    }
+    expect(await outbox(email)).toHaveLength(1);
+  });
+
   it("refuses an unknown client and a bad body", async () => {
     expect((await forgot({ client_id: "no-such-client" })).status).toBe(400);
     expect(await (await forgot({ initiate: "yes" })).json()).toMatchObject({ type: "invalid_request" });

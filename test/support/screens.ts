@@ -1,3 +1,4 @@
+import { clients } from "../../themes/data/clients";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 
 // Every SPEC §2 screen with the query and cookie state it needs to render for real: one list for the
@@ -77,14 +78,26 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
       status: 200,
       expectText: "情報提供への同意",
     },
-    { name: "reset-password", path: `/resetPassword?${q}`, state: {}, status: 200, expectText: "パスワードの再設定" },
-    {
-      name: "reset-password-send-mail",
-      path: `/resetPassword/sendMail?${q}`,
-      state: {},
-      status: 200,
-      expectText: "メールを送信しました",
-    },
+    // SPEC §2: the reset pages need a client_id of the brand data; the neutral theme's unknown one gets the
+    // parameter modal (the entry-parameter-error screen).
+    ...(clientId in clients
+      ? [
+          {
+            name: "reset-password",
+            path: `/resetPassword?${q}`,
+            state: {},
+            status: 200,
+            expectText: "パスワードの再設定",
+          },
+          {
+            name: "reset-password-send-mail",
+            path: `/resetPassword/sendMail?${q}`,
+            state: {},
+            status: 200,
+            expectText: "メールを送信しました",
+          },
+        ]
+      : []),
     {
       name: "forgot-password",
       path: `/${serviceId}/forgotPassword?${q}&code=123456&username=u-0001`,

@@ -163,13 +163,13 @@ describe("POST /signIn", () => {
     const earlier = "レモンネット証券";
     const context = { providerName: "カザハナ証券", earlierServiceName: earlier, senderDomain: "" };
     if (mailsReset) {
-      const notice = modalText("transferReset", context);
+      const notice = modalText("requirePasswordInit", context);
       expect(html).toContain(notice.title);
       expect(html).toContain(escapeHtml(notice.body));
     } else {
       expect(html).toContain(modalText("transferElsewhere", context).title);
       expect(html).toContain(earlier);
-      expect(html).not.toContain(modalMessages.transferReset.title);
+      expect(html).not.toContain(modalMessages.requirePasswordInit.title);
     }
     expect(html).toMatch(/<dialog open=""[^>]*id="message-modal"/);
     const mails = await emulator.outbox(email);

@@ -5,8 +5,9 @@ import type { Show } from "../render";
 
 /**
  * SPEC §8 "System transfer in progress": the service whose accounts are moving in (its brand data has `transfer`)
- * first mails the user a password-initiation link; every other service says that registration waits for the
- * migration in the earlier service.
+ * first mails the user a password-initiation link (to /{tenantId}/initiatePassword) and shows the
+ * REQUIRE_PASSWORD_INIT modal; every other service says that registration waits for the migration in the earlier
+ * service.
  */
 export async function systemTransferNotice(
   c: AppContext,
@@ -17,5 +18,5 @@ export async function systemTransferNotice(
   if (!c.get("brand").transfer) return show({ modal: "transferElsewhere" });
   const sent = clientId ? await passwordForgot(c, clientId, username, true) : undefined;
   if (sent && !sent.ok) return show(failure(sent));
-  return show({ modal: "transferReset" });
+  return show({ modal: "requirePasswordInit" });
 }

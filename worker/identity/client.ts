@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { serviceIdForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { logEvent } from "../log";
@@ -152,11 +153,28 @@ export function registerResend(c: AppContext, loginChallenge: string, username: 
   });
 }
 
+/**
+ * SPEC §7 password/forgot: mails a reset link (an initiation link when `initiate`, SPEC §8 system transfer).
+ * `extra_hook_params` carries only the client's service id from the brand data, which the upstream's mail hook
+ * needs for the /{serviceId}/… link; nothing the request sent goes in it.
+ */
 export function passwordForgot(c: AppContext, clientId: string, username: string, initiate: boolean) {
+  const serviceId = serviceIdForClientId(clientId);
   return callIdentity(c, {
     method: "POST",
     path: "/auth/v1/password/forgot",
-    json: { client_id: clientId, username, initiate },
+    json: { client_id: clientId, username, initiate, extra_hook_params: serviceId ? { service_id: serviceId } : {} },
+    success: [201],
+    response: z.unknown(),
+  });
+}
+
+/** SPEC §7 password/confirm: the mailed link's code and username set the new password. */
+export function passwordConfirm(c: AppContext, clientId: string, username: string, newPassword: string, code: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/password/confirm",
+    json: { client_id: clientId, username, new_password: newPassword, code },
     success: [201],
     response: z.unknown(),
   });

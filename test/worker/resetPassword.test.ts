@@ -1,0 +1,463 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { common, fieldMessages, screens } from "../../messages/ja";
+import { type modals, modalText } from "../../messages/modals";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sealedCookies } from "../../worker/session/cookies";
+import type { AppBrand } from "../support/appStart";
+import { formPost } from "../support/forms";
+import { emulator, get, ORIGIN, postForm, sealedCookie } from "./helpers";
+import { Journey, reachLoginScreen } from "./journey";
+
+// Issue 10, journey 1: password reset and initiation through the site as a browser without JavaScript posts it,
+// against the emulator: every branch, status and message.
+
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
+const NEW_PASSWORD = "N3w-Passw0rd!";
+const q = (clientId: string) => `client_id=${encodeURIComponent(clientId)}`;
+
+beforeEach(async () => {
+  await emulator.reset();
+});
+
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+async function expectModal(response: Response, status: number, modal: keyof typeof modals): Promise<string> {
+  expect(response.status).toBe(status);
+  const html = await response.text();
+  const text = modalText(modal, { providerName: "", earlierServiceName: "", senderDomain: "" });
+  expect(html).toMatch(/<dialog open=""[^>]*id="message-modal"/);
+  expect(html).toContain(escapeHtml(text.title));
+  expect(html).toContain(escapeHtml(text.body));
+  return html;
+}
+
+/** The server-opened modal's markup, from its dialog to the end of the page. */
+function messageModal(html: string): string {
+  return html.slice(html.indexOf('id="message-modal"'));
+}
+
+function expectNotClosable(html: string): void {
+  expect(messageModal(html)).not.toContain('method="dialog"');
+  expect(messageModal(html)).not.toContain(common.close);
+}
+
+/** Asks for a reset mail from the reset screen, as its form posts it. */
+function requestMail(journey: Journey, email: string, clientId: string = GUNGNIR.clientId): Promise<Response> {
+  return journey.postForm("/resetPassword", { client_id: clientId, email });
+}
+
+/** The link of the latest reset or initiation mail, on the site's origin. */
+async function mailedLink(email: string): Promise<URL> {
+  const { link } = await emulator.latest(email);
+  const url = new URL(link ?? "");
+  expect(url.origin).toBe(ORIGIN);
+  return url;
+}
+
+/** The new-password form of a mailed link, posted with the hidden fields its page carries. */
+function setPassword(journey: Journey, link: URL, newPassword: string, overrides: Record<string, string> = {}) {
+  const params = Object.fromEntries(link.searchParams);
+  return journey.postForm(link.pathname, { ...params, newPassword, ...overrides });
+}
+
+/** A seeded user asks for a reset mail; answers the link and the user's username (a UUID). */
+async function mailedReset(email: string, brand: AppBrand = GUNGNIR) {
+  const username = await emulator.seed({ email });
+  const journey = new Journey();
+  const sent = await requestMail(journey, email, brand.clientId);
+  expect(sent.status).toBe(303);
+  return { journey, username, link: await mailedLink(email) };
+}
+
+async function signsIn(email: string, password: string, brand: AppBrand = GUNGNIR): Promise<number> {
+  const journey = new Journey();
+  await reachLoginScreen(journey, brand, "signIn");
+  const response = await journey.postForm("/signIn", { client_id: brand.clientId, username: email, password });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe("GET /resetPassword and /resetPassword/sendMail (SPEC §2)", () => {
+  it.each([
+    ["/resetPassword without client_id", "/resetPassword"],
+    ["/resetPassword with an unknown client_id", "/resetPassword?client_id=no-such-client"],
+    ["/resetPassword with an over-long client_id", `/resetPassword?client_id=${"x".repeat(300)}`],
+    ["/resetPassword/sendMail without client_id", "/resetPassword/sendMail"],
+    ["/resetPassword/sendMail with an unknown client_id", "/resetPassword/sendMail?client_id=no-such-client"],
+  ])("%s → 400, the parameter modal with history back", async (_name, path) => {
+    const html = await expectModal(await get(path), 400, "parameterError");
+    expect(messageModal(html)).toContain('data-island="BackButton"');
+  });
+
+  it("shows the e-mail form of the client's brand, forgets the stored auth request and remembers the service", async () => {
+    const authRequest = await sealedCookie("authRequest", {
+      serviceId: GUNGNIR.serviceId,
+      redirectUri: "https://app.gungnir-aurora.example/oauth/callback",
+      query: {
+        client_id: GUNGNIR.clientId,
+        view: "signIn",
+        app_url: "https://app.gungnir-aurora.example",
+        callback_path: "/oauth/callback",
+        state: "app-state-0001",
+        scope: "openid",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256",
+      },
+    });
+    const response = await get(`/resetPassword?${q(GUNGNIR.clientId)}`, [authRequest]);
+    expect(response.status).toBe(200);
+    const cookies = response.headers.getSetCookie();
+    expect(cookies.some((line) => line.startsWith(`__Host-${sealedCookies.authRequest.name}=;`))).toBe(true);
+    expect(cookies.some((line) => line.startsWith(`__Host-service=${GUNGNIR.serviceId};`))).toBe(true);
+    const html = await response.text();
+    expect(html).toContain(screens.resetPassword.title);
+    expect(html).toContain('action="/resetPassword"');
+    expect(html).toContain(`name="client_id" value="${GUNGNIR.clientId}"`);
+  });
+
+  it("says the mail is valid for 60 minutes, with the help for mail that does not arrive", async () => {
+    const response = await get(`/resetPassword/sendMail?${q(GUNGNIR.clientId)}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(screens.resetPasswordSendMail.lead);
+    expect(screens.resetPasswordSendMail.lead).toContain("60分");
+    const help = modalText("mailHelp", {
+      providerName: "",
+      earlierServiceName: "",
+      senderDomain: env.MAIL_SENDER_DOMAIN,
+    });
+    expect(help.list).toHaveLength(3);
+    for (const point of help.list) expect(html).toContain(escapeHtml(point));
+    expect(html).toContain(env.MAIL_SENDER_DOMAIN);
+    expect(html).toContain('popoverTarget="mailHelp-modal"');
+  });
+});
+
+describe("POST /resetPassword", () => {
+  it("calls password/forgot and goes on to the mail-sent page; the mail links to the brand's new-password page", async () => {
+    await emulator.seed({ email: "forgot@example.com" });
+    const response = await requestMail(new Journey(), "forgot@example.com");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(`/resetPassword/sendMail?${q(GUNGNIR.clientId)}`);
+    const link = await mailedLink("forgot@example.com");
+    expect(link.pathname).toBe(`/${GUNGNIR.serviceId}/forgotPassword`);
+    expect(Object.fromEntries(link.searchParams)).toEqual({
+      client_id: GUNGNIR.clientId,
+      code: expect.stringMatching(/^\d{6}$/),
+      username: "forgot@example.com",
+    });
+  });
+
+  it("answers a known and an unknown address with the same response and the same next page", async () => {
+    await emulator.seed({ email: "known@example.com" });
+    const answers = [];
+    for (const email of ["known@example.com", "nobody@example.com"]) {
+      const journey = new Journey();
+      const response = await requestMail(journey, email);
+      const next = await journey.request(response.headers.get("Location") ?? "");
+      const perRequest = new Set(["content-security-policy", "x-request-id"]);
+      answers.push({
+        status: response.status,
+        headers: [...response.headers].filter(([name]) => !perRequest.has(name)),
+        body: await response.text(),
+        next: {
+          status: next.status,
+          headers: [...next.headers].filter(([name]) => !perRequest.has(name)),
+          // The CSP nonce is fresh on every response; nothing else may differ.
+          html: (await next.text()).replace(/nonce="[^"]+"/g, 'nonce=""'),
+        },
+      });
+    }
+    expect(answers[0]!.status).toBe(303);
+    expect(answers[0]!.next.status).toBe(200);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(await emulator.outbox("known@example.com")).toHaveLength(1);
+    expect(await emulator.outbox("nobody@example.com")).toEqual([]);
+  });
+
+  it.each(["not-an-email", "two words@example.com", ""])(
+    "re-renders %j with the e-mail message (422), value kept, nothing mailed",
+    async (email) => {
+      const response = await requestMail(new Journey(), email);
+      expect(response.status).toBe(422);
+      const html = await response.text();
+      expect(html).toContain(email ? fieldMessages["email.invalid"] : fieldMessages["field.required"]);
+      expect(html).toContain(`name="client_id" value="${GUNGNIR.clientId}"`);
+      if (email) expect(html).toContain(`value="${email}"`);
+      expect(await emulator.outbox(email)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["without client_id", {}],
+    ["with an unknown client_id", { client_id: "no-such-client" }],
+  ])("refuses the form %s with the parameter modal (400), nothing mailed", async (_name, client) => {
+    await emulator.seed({ email: "noclient@example.com" });
+    const response = await new Journey().postForm("/resetPassword", { ...client, email: "noclient@example.com" });
+    await expectModal(response, 400, "parameterError");
+    expect(await emulator.outbox("noclient@example.com")).toEqual([]);
+  });
+
+  it.each([
+    ["is in maintenance (503)", { status: 503, body: { type: "maintenance" } }, 503, "maintenance"],
+    ["fails (500)", { status: 500, body: { type: "server_error" } }, 502, "unexpectedError"],
+    ["drops the connection", { drop: true }, 502, "unexpectedError"],
+    ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300 }, 504, "unexpectedError"],
+  ] as const)("shows a modal, not the mail-sent page, when the upstream %s", async (_, fault, status, modal) => {
+    await emulator.fault({ pathPattern: "/auth/v1/password/forgot", ...fault });
+    // An address per case: the mail class allows 3 per address a minute.
+    const email = `trouble.${Object.keys(fault).join(".")}.${status}@example.com`;
+    const html = await expectModal(await requestMail(new Journey(), email), status, modal);
+    expect(html).toContain(`value="${email}"`);
+    expect(html).toContain('action="/resetPassword"');
+  });
+
+  it("counts mail per address (mail class): the fourth request for one address in a minute gets 429", async () => {
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    // The binding counts in fixed windows: a run may straddle two, so up to 2 × 3 + 1 attempts.
+    for (let n = 0; n < 7 && !refused; n++) {
+      // A new browser and address each time, and the address typed differently: the subject is the address.
+      const response = await requestMail(new Journey(), n % 2 ? " Flood@Example.com " : "flood@example.com");
+      statuses.push(response.status);
+      if (response.status === 429) refused = response;
+      else await response.body?.cancel();
+    }
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(refused?.headers.get("Retry-After")).toBe("60");
+    const html = await expectModal(refused!, 429, "tooManyAttempts");
+    expect(html).toContain('action="/resetPassword"');
+  });
+});
+
+describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword", () => {
+  it.each([
+    ["forgotPassword", screens.newPassword.titleForgot],
+    ["initiatePassword", screens.newPassword.titleInitiate],
+  ])("/%s shows the new-password form with the link's fields and the live checklist", async (variant, title) => {
+    const path = `/${GUNGNIR.serviceId}/${variant}?${q(GUNGNIR.clientId)}&code=123456&username=someone%40example.com`;
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(title);
+    expect(html).toContain(`action="/${GUNGNIR.serviceId}/${variant}"`);
+    expect(html).toContain('name="code" value="123456"');
+    expect(html).toContain('name="username" value="someone@example.com"');
+    expect(html).toContain('data-island="PasswordField"');
+    expect(html).toContain(common.passwordChecklistTitle);
+  });
+
+  it.each([
+    ["an unknown client_id", `/${GUNGNIR.serviceId}/forgotPassword?client_id=no-such-client&code=1&username=u`],
+    ["another service's client_id", `/${GUNGNIR.serviceId}/forgotPassword?${q(LEMON.clientId)}&code=1&username=u`],
+    ["no username", `/${GUNGNIR.serviceId}/initiatePassword?${q(GUNGNIR.clientId)}&code=1`],
+  ])("refuses a link with %s: the parameter modal (400)", async (_name, path) => {
+    await expectModal(await get(path), 400, "parameterError");
+  });
+});
+
+describe("POST /{tenantId}/forgotPassword", () => {
+  it("sets the new password with the mailed code: the not-closable modal, back to the app from the brand data", async () => {
+    const { journey, link } = await mailedReset("reset.me@example.com");
+    // The link is opened in a fresh browser: the page carries everything its form needs.
+    expect((await journey.request(link.toString())).status).toBe(200);
+    const response = await setPassword(journey, link, NEW_PASSWORD);
+    const html = await expectModal(response, 200, "passwordReset");
+    expectNotClosable(html);
+    expect(messageModal(html)).toContain(`href="https://app.${GUNGNIR.serviceId}.example/"`);
+    expect(messageModal(html)).toContain(common.backToApp);
+    expect(html.includes(NEW_PASSWORD)).toBe(false);
+    expect(await signsIn("reset.me@example.com", NEW_PASSWORD)).toBe(303);
+    expect(await signsIn("reset.me@example.com", "Passw0rd!")).toBe(401);
+  });
+
+  it("takes the way back to the app from the client, never from the request", async () => {
+    const { journey, link } = await mailedReset("no.redirect@example.com");
+    const response = await journey.request(
+      `${link.pathname}?app_url=https://evil.example&redirect_uri=https://evil.example`,
+      formPost({
+        ...Object.fromEntries(link.searchParams),
+        newPassword: NEW_PASSWORD,
+        app_url: "https://evil.example",
+      }),
+    );
+    const html = await expectModal(response, 200, "passwordReset");
+    expect(html).not.toContain("evil.example");
+  });
+
+  it.each([
+    ["Ab1!", "password.length"],
+    ["ABCDEFG1!", "password.lowercase"],
+    ["abcdefg1!", "password.uppercase"],
+    ["Abcdefgh1", "password.symbol"],
+    ["Abcdefgh!", "password.digit"],
+    ["Abcdefg1!é", "password.allowedCharacters"],
+  ] as const)("refuses %j with its own message (422), never echoes it, and keeps the code", async (weak, message) => {
+    const { journey, link } = await mailedReset(`weak.${message.replace("password.", "")}@example.com`);
+    const response = await setPassword(journey, link, weak);
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain(escapeHtml(fieldMessages[message]));
+    expect(html.includes(weak)).toBe(false);
+    expect(html).toContain(`name="code" value="${link.searchParams.get("code")}"`);
+    // The upstream was not asked: the code still works.
+    expect((await setPassword(journey, link, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it("says a wrong code's link is invalid (400), with a new mail as the way on", async () => {
+    const { journey, link } = await mailedReset("wrong.code@example.com");
+    const code = link.searchParams.get("code");
+    const html = await expectModal(
+      await setPassword(journey, link, NEW_PASSWORD, { code: code === "000000" ? "111111" : "000000" }),
+      400,
+      "resetLinkInvalid",
+    );
+    expectNotClosable(html);
+    expect(messageModal(html)).toContain(`href="/resetPassword?${q(GUNGNIR.clientId)}"`);
+    expect(html.includes(NEW_PASSWORD)).toBe(false);
+  });
+
+  it("says a used link is invalid", async () => {
+    const { journey, link } = await mailedReset("used.code@example.com");
+    expect((await setPassword(journey, link, NEW_PASSWORD)).status).toBe(200);
+    await expectModal(await setPassword(journey, link, "An0ther-Passw0rd!"), 400, "resetLinkInvalid");
+    expect(await signsIn("used.code@example.com", NEW_PASSWORD)).toBe(303);
+  });
+
+  it("says an expired link (60 minutes) has expired, with a new mail as the way on", async () => {
+    const { journey, link } = await mailedReset("late@example.com");
+    await emulator.clock(60 * 60_000 + 1000);
+    const html = await expectModal(await setPassword(journey, link, NEW_PASSWORD), 400, "resetLinkExpired");
+    expectNotClosable(html);
+    expect(messageModal(html)).toContain(`href="/resetPassword?${q(GUNGNIR.clientId)}"`);
+  });
+
+  it("ends the code after 5 wrong ones (the upstream counts per account): the right one is then expired", async () => {
+    const { journey, username, link } = await mailedReset("guessed@example.com");
+    const code = link.searchParams.get("code");
+    const wrong = code === "000000" ? "111111" : "000000";
+    // The edge counts per login ID as the link names it; the account may be named by address or by username.
+    // The upstream's cap is per account either way.
+    for (const name of ["guessed@example.com", "guessed@example.com", "guessed@example.com", username, username]) {
+      await expectModal(
+        await setPassword(journey, link, NEW_PASSWORD, { code: wrong, username: name }),
+        400,
+        "resetLinkInvalid",
+      );
+    }
+    await expectModal(await setPassword(journey, link, NEW_PASSWORD), 400, "resetLinkExpired");
+    expect(await signsIn("guessed@example.com", NEW_PASSWORD)).toBe(401);
+  });
+
+  it("counts codes per account (code class): 429 within a minute, however the address is typed", async () => {
+    const { link } = await mailedReset("code.flood@example.com");
+    const code = link.searchParams.get("code");
+    const wrong = code === "000000" ? "111111" : "000000";
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let n = 0; n < 11 && !refused; n++) {
+      const username = n % 2 ? "Code.Flood@Example.com" : "code.flood@example.com";
+      const response = await setPassword(new Journey(), link, NEW_PASSWORD, { code: wrong, username });
+      statuses.push(response.status);
+      if (response.status === 429) refused = response;
+      else await response.body?.cancel();
+    }
+    expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+    expect(refused?.headers.get("Retry-After")).toBe("60");
+    const html = await expectModal(refused!, 429, "tooManyAttempts");
+    expect(html).toContain(`action="/${GUNGNIR.serviceId}/forgotPassword"`);
+    expect(html.includes(NEW_PASSWORD)).toBe(false);
+  });
+
+  it.each([
+    ["is in maintenance (503)", { status: 503, body: { type: "maintenance" } }, 503, "maintenance"],
+    ["fails (500)", { status: 500, body: { type: "server_error" } }, 502, "unexpectedError"],
+  ] as const)("shows a modal when the upstream %s, and the code still works after", async (_, fault, status, modal) => {
+    const { journey, link } = await mailedReset("confirm.trouble@example.com");
+    await emulator.fault({ pathPattern: "/auth/v1/password/confirm", ...fault });
+    const html = await expectModal(await setPassword(journey, link, NEW_PASSWORD), status, modal);
+    expect(html.includes(NEW_PASSWORD)).toBe(false);
+    expect((await setPassword(journey, link, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it.each([
+    ["a client_id of another service", { client_id: LEMON.clientId }],
+    ["no code", { code: "" }],
+  ])("refuses a form with %s: the parameter modal (400), password unchanged", async (_name, overrides) => {
+    const { journey, link } = await mailedReset("tampered@example.com");
+    await expectModal(await setPassword(journey, link, NEW_PASSWORD, overrides), 400, "parameterError");
+    expect(await signsIn("tampered@example.com", NEW_PASSWORD)).toBe(401);
+  });
+});
+
+describe("initiation: the system-transfer case (SPEC §8)", () => {
+  it("sign-in shows REQUIRE_PASSWORD_INIT and mails the initiation link, whose page sets the password", async () => {
+    const email = "transfer@example.com";
+    await emulator.seed({ email, transferInProgress: true });
+    const journey = new Journey();
+    await reachLoginScreen(journey, LEMON, "signIn");
+    const notice = await journey.postForm("/signIn", {
+      client_id: LEMON.clientId,
+      username: email,
+      password: "Passw0rd!",
+    });
+    expect(notice.status).toBe(403);
+    const html = await notice.text();
+    const text = modalText("requirePasswordInit", {
+      providerName: "",
+      earlierServiceName: "レモンネット証券",
+      senderDomain: "",
+    });
+    expect(html).toContain(text.title);
+    expect(html).toContain(escapeHtml(text.body));
+    expectNotClosable(html);
+    expect(messageModal(html)).toContain(common.backToServiceTop);
+
+    const link = await mailedLink(email);
+    expect(link.pathname).toBe(`/${LEMON.serviceId}/initiatePassword`);
+    const page = await journey.request(link.toString());
+    expect(await page.text()).toContain(screens.newPassword.titleInitiate);
+    // liqueur-lemon's relaxed rules (SPEC §5): no symbol needed.
+    const done = await setPassword(journey, link, "Lemon1234");
+    const doneHtml = await expectModal(done, 200, "passwordInitiated");
+    expectNotClosable(doneHtml);
+    expect(messageModal(doneHtml)).toContain(`href="https://app.${LEMON.serviceId}.example/"`);
+    expect(await signsIn(email, "Lemon1234", LEMON)).toBe(303);
+  });
+});
+
+describe("cross-site and malformed POSTs", () => {
+  const link = `client_id=${GUNGNIR.clientId}&code=123456&username=victim@example.com`;
+  const posts: Array<[string, Record<string, string>]> = [
+    ["/resetPassword", { client_id: GUNGNIR.clientId, email: "victim@example.com" }],
+    [
+      `/${GUNGNIR.serviceId}/forgotPassword`,
+      { ...Object.fromEntries(new URLSearchParams(link)), newPassword: NEW_PASSWORD },
+    ],
+    [
+      `/${GUNGNIR.serviceId}/initiatePassword`,
+      { ...Object.fromEntries(new URLSearchParams(link)), newPassword: NEW_PASSWORD },
+    ],
+  ];
+
+  it.each(posts)("POST %s from another origin is refused (403), nothing reaches the upstream", async (path, form) => {
+    await emulator.seed({ email: "victim@example.com" });
+    const response = await postForm(path, form, [], "https://evil.example");
+    expect(response.status).toBe(403);
+    await response.text();
+    expect(await emulator.outbox("victim@example.com")).toEqual([]);
+  });
+
+  it.each(posts)("POST %s refuses a JSON body (415)", async (path, form) => {
+    const response = await new Journey().request(path, {
+      method: "POST",
+      body: JSON.stringify(form),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(response.status).toBe(415);
+    await response.text();
+  });
+});
