@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
 import { brandById, brandForClientId, defaultBrand } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppEnv } from "../context";
@@ -45,7 +46,13 @@ async function formClientId(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
   const type = c.req.header("content-type") ?? "";
   if (c.req.method !== "POST" || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type))
     return undefined;
-  const body = await c.req.parseBody();
+  let body: Awaited<ReturnType<typeof c.req.parseBody>>;
+  try {
+    body = await c.req.parseBody();
+  } catch {
+    // A form body that cannot be read (a multipart part without a name, a cut boundary) is the client's error.
+    throw new HTTPException(400, { message: "malformed form body" });
+  }
   return typeof body.client_id === "string" ? body.client_id : undefined;
 }
 
