@@ -8,8 +8,6 @@ export interface AppVariables {
   brand: Brand;
   /** Origins a form on this page may end up at after redirects (CSP form-action, ARCHITECTURE §8). */
   formActionOrigins: string[];
-  /** Whether this page may ask for the camera (the native bridge's permission request). */
-  allowCamera: boolean;
 }
 
 export interface AppEnv {

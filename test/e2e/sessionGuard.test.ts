@@ -129,6 +129,7 @@ describe("session guard (SPEC §4, §8)", () => {
       await tabB.keyboard.press("Tab");
 
       await expectDisabled(tabA);
+      await tabA.screenshot({ path: "test-results/screens/session-guard/consent-disabled.png" });
       const dialog = tabA.locator("[data-session-guard]");
       expect(await tabA.getByRole("dialog", { name: OTHER_TAB_TITLE }).count()).toBe(1);
       // Not closable: no control inside, Escape does nothing, the button behind cannot be reached.

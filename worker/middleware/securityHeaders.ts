@@ -9,7 +9,7 @@ function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-/** ARCHITECTURE §8: the policy for one response; form-action and camera depend on what the route decided. */
+/** ARCHITECTURE §8: the policy for one response; form-action depends on what the route decided. */
 export function contentSecurityPolicy(nonce: string, formActionOrigins: readonly string[]): string {
   return [
     "default-src 'self'",
@@ -67,7 +67,6 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function securityHeaders(c, next) {
     c.set("nonce", newNonce());
     c.set("formActionOrigins", []);
-    c.set("allowCamera", false);
     await baseline(c, async () => {
       await next();
     });
@@ -76,9 +75,10 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     headers.set("Referrer-Policy", referrerPolicy(new URL(c.req.url), c.res.status));
     headers.set("Cache-Control", "no-store");
     headers.set("X-Robots-Tag", "noindex, nofollow");
+    // No screen reads a QR code or uses the camera (docs/native-bridge.md, "Not in the protocol").
     headers.set(
       "Permissions-Policy",
-      `camera=${c.get("allowCamera") ? "(self)" : "()"}, microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()`,
+      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
     );
   };
 }
