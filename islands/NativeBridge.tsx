@@ -1,18 +1,57 @@
-import { useEffect } from "react";
+import { type MouseEvent as ReactMouseEvent, useEffect, useRef, useState } from "react";
+import { common } from "../messages/ja";
+import { appUpdate } from "../messages/modals";
+import type { AppRelease } from "../themes/schema";
 import { island } from "./host";
-import { linkMessage, nativeBridge } from "./nativeBridgeProtocol";
+import {
+  type NativeBridge as Bridge,
+  isOlderVersion,
+  linkMessage,
+  nativeBridge,
+  UPDATE_PROMPTED_AT_KEY,
+  updatePromptDue,
+} from "./nativeBridgeProtocol";
 
-/** The bridge needs no data from the server: it only reads the links the page already has. */
-export type NativeBridgeProps = Record<string, never>;
+/** The brand's app release rule (brand data), or null for a brand without one: then no version check. */
+export interface NativeBridgeProps {
+  app: AppRelease | null;
+}
+
+const TITLE_ID = "app-update-title";
+const BODY_ID = "app-update-body";
+
+/** Whether the update prompt may show now (SPEC §9: once in 24 hours); false where storage is refused (no nagging). */
+function updatePromptMayShow(): boolean {
+  try {
+    return updatePromptDue(window.localStorage.getItem(UPDATE_PROMPTED_AT_KEY), Date.now());
+  } catch {
+    return false;
+  }
+}
+
+function recordUpdatePrompt(): void {
+  try {
+    window.localStorage.setItem(UPDATE_PROMPTED_AT_KEY, String(Date.now()));
+  } catch {
+    // Storage refused meanwhile: the prompt may show again on the next page, which is all that is lost.
+  }
+}
 
 /**
- * SPEC §1 inside the app's webview (docs/native-bridge.md): external links open in the system browser and
- * mail links in the mail composer, by a message to the app instead of a navigation the webview cannot do.
- * The worker renders it only for the app's User-Agent; with no `ReactNativeWebView` it does nothing.
+ * SPEC §1 inside the app's webview (docs/native-bridge.md): external links open in the system browser and mail
+ * links in the mail composer, by a message to the app instead of a navigation the webview cannot do; and the
+ * version check: an app older than the brand's recommended version is asked to update, at most once in 24 hours
+ * (SPEC §9), its store opened through the app. The worker renders it only for the app's User-Agent; with no
+ * `ReactNativeWebView` it does nothing.
  */
-function NativeBridge(_props: NativeBridgeProps) {
+function NativeBridge({ app }: NativeBridgeProps) {
+  const [storeUrl, setStoreUrl] = useState<string | null>(null);
+  const bridgeRef = useRef<Bridge | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+
   useEffect(() => {
     const bridge = nativeBridge(window);
+    bridgeRef.current = bridge;
     if (!bridge) return undefined;
     const onClick = (event: MouseEvent) => {
       if (
@@ -35,12 +74,72 @@ function NativeBridge(_props: NativeBridgeProps) {
     document.addEventListener("click", onClick);
     // Marks that links now go through the app (the browser tests wait for it; nothing else reads it).
     document.documentElement.dataset.nativeBridge = "on";
+
+    let current = true;
+    if (app && updatePromptMayShow()) {
+      bridge
+        .call({ type: "getNativeAppVersion" })
+        .then(({ version, platform }) => {
+          if (!current || !isOlderVersion(version, app.recommendedVersion)) return;
+          recordUpdatePrompt();
+          setStoreUrl(app.storeUrls[platform]);
+        })
+        // No answer or a refusal: no prompt on this page; the next page asks again.
+        .catch(() => undefined);
+    }
     return () => {
+      current = false;
       document.removeEventListener("click", onClick);
       delete document.documentElement.dataset.nativeBridge;
     };
-  }, []);
-  return null;
+  }, [app]);
+
+  useEffect(() => {
+    if (storeUrl) dialog.current?.focus();
+  }, [storeUrl]);
+
+  if (!storeUrl) return null;
+  const close = () => setStoreUrl(null);
+  const update = (event: ReactMouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    bridgeRef.current?.post({ type: "openExternalBrowser", url: storeUrl });
+    close();
+  };
+  return (
+    <div className="modal-overlay">
+      <dialog
+        ref={dialog}
+        open
+        className="modal"
+        aria-modal="true"
+        aria-labelledby={TITLE_ID}
+        aria-describedby={BODY_ID}
+        tabIndex={-1}
+        data-app-update=""
+        onCancel={close}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") close();
+        }}
+      >
+        <h2 id={TITLE_ID} className="modal-title">
+          {appUpdate.title}
+        </h2>
+        <div className="modal-content">
+          <p id={BODY_ID} className="modal-body">
+            {appUpdate.body}
+          </p>
+        </div>
+        <div className="modal-actions">
+          <a className="button" href={storeUrl} onClick={update}>
+            {appUpdate.actionLabel}
+          </a>
+          <button type="button" className="button button--secondary" onClick={close}>
+            {common.later}
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
 }
 
 export default island("NativeBridge", NativeBridge);

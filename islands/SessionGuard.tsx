@@ -53,13 +53,23 @@ function disablePage(guardHost: Element | null): void {
   }
 }
 
+/** SPEC §4 "the referrer is an identity-site origin": this page was reached from a page of this site. */
+function reachedFromThisSite(): boolean {
+  try {
+    return document.referrer !== "" && new URL(document.referrer).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * SPEC §4/§8 session guard. On load and on every user event this tab writes a fresh random marker to its
- * sessionStorage and to the shared localStorage. When another tab of the site writes one (a `storage` event
- * with a marker that is not this tab's), this tab is disabled: content inert, the favicon greyed out and the
- * non-closable "operation interrupted" modal shown, until it is reloaded. The tab that wrote last keeps working.
- * SPEC §4's referrer condition is left out on purpose: with Referrer-Policy: no-referrer (ARCHITECTURE §8)
- * `document.referrer` is always empty (docs/native-bridge.md, "Related: the session guard").
+ * SPEC §4/§8 session guard. On load and on every user event this tab records a fresh random marker in its
+ * sessionStorage and in the shared localStorage. A page reached from this site (the referrer condition) is
+ * disabled when the markers differ: another tab recorded one since this tab last did (seen live by a `storage`
+ * event, or on load, on a user event and on return from the back/forward cache). Disabled means content inert,
+ * the favicon greyed out and the non-closable "operation interrupted" modal, until the other tab is closed and
+ * this one reloaded. A page opened from elsewhere (the app, a mail link, a new tab) starts afresh and is never
+ * disabled; the tab used last keeps working. Closing or leaving a page gives its marker up.
  */
 function SessionGuard(_props: SessionGuardProps) {
   const { title, body } = otherTab;
@@ -69,7 +79,20 @@ function SessionGuard(_props: SessionGuardProps) {
   useEffect(() => {
     const store = storages();
     if (!store) return undefined;
+    const guarded = reachedFromThisSite();
+    const own = () => store.session.getItem(TAB_MARKER_KEY);
+    const othersSince = () => {
+      const shared = store.local.getItem(TAB_MARKER_KEY);
+      return shared !== null && shared !== own();
+    };
+    const listening = new AbortController();
+    // A disabled tab records nothing more: its key presses must not take the session back from the other tab.
+    const stop = (block: boolean) => {
+      listening.abort();
+      if (block) setBlocked(true);
+    };
     const claim = () => {
+      if (guarded && othersSince()) return stop(true);
       const marker = randomMarker();
       try {
         store.session.setItem(TAB_MARKER_KEY, marker);
@@ -78,26 +101,24 @@ function SessionGuard(_props: SessionGuardProps) {
         // Quota or a storage turned off meanwhile: this event is simply not recorded.
       }
     };
-    const isOurs = (marker: string | null) => marker === null || marker === store.session.getItem(TAB_MARKER_KEY);
     const onStorage = (event: StorageEvent) => {
-      if (event.key !== TAB_MARKER_KEY || event.storageArea !== store.local) return;
-      if (!isOurs(event.newValue)) stop(true);
+      if (event.key !== TAB_MARKER_KEY || event.storageArea !== store.local || event.newValue === null) return;
+      if (guarded && event.newValue !== own()) stop(true);
     };
-    // Back/forward cache: storage events are not delivered to a frozen page, so compare on its return.
+    // Back/forward cache: storage events are not delivered to a frozen page, so it compares on its return.
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted && !isOurs(store.local.getItem(TAB_MARKER_KEY))) stop(true);
+      if (event.persisted) claim();
     };
-    // A disabled tab records nothing more: its key presses must not take the session back from the other tab.
-    const listening = new AbortController();
-    const stop = (block: boolean) => {
-      listening.abort();
-      if (block) setBlocked(true);
+    // The shared marker is given up when the page goes, so a tab left alone can be reloaded and used again.
+    const onPageHide = () => {
+      if (store.local.getItem(TAB_MARKER_KEY) === own()) store.local.removeItem(TAB_MARKER_KEY);
     };
     claim();
     for (const type of USER_EVENTS)
       window.addEventListener(type, claim, { capture: true, passive: true, signal: listening.signal });
     window.addEventListener("storage", onStorage, { signal: listening.signal });
     window.addEventListener("pageshow", onPageShow, { signal: listening.signal });
+    window.addEventListener("pagehide", onPageHide, { signal: listening.signal });
     return () => stop(false);
   }, []);
 

@@ -18,8 +18,34 @@ export function nativeAppVersion(userAgent: string | null | undefined): string |
   return NATIVE_APP_UA.exec(userAgent)?.[1] ?? null;
 }
 
-/** SPEC §1/§9: the native app's update prompt frequency, sent with `checkVersion`. */
+/** SPEC §1/§9 "update prompt frequency 24": at most one update prompt in this many hours (docs/native-bridge.md). */
 export const NATIVE_APP_UPDATE_PROMPT_FREQUENCY = 24;
+const HOUR_MS = 60 * 60 * 1000;
+/** localStorage: when the update prompt was last shown (epoch milliseconds). Not secret, not personal. */
+export const UPDATE_PROMPTED_AT_KEY = "signin.updatePromptedAt";
+
+/** Whether an update prompt may show now, given when the last one did (null: never, or unreadable). */
+export function updatePromptDue(lastPromptedAt: string | null, now: number): boolean {
+  if (lastPromptedAt === null) return true;
+  const last = Number(lastPromptedAt);
+  // Junk, or a time in the future (the clock was set back), counts as never prompted rather than never again.
+  if (!Number.isFinite(last) || last > now) return true;
+  return now - last >= NATIVE_APP_UPDATE_PROMPT_FREQUENCY * HOUR_MS;
+}
+
+const VERSION = /^\d{1,6}(?:\.\d{1,6}){0,3}$/;
+
+/** `version` is older than `than`, comparing dot-separated numbers (missing parts are 0); false if either is malformed. */
+export function isOlderVersion(version: string, than: string): boolean {
+  if (!VERSION.test(version) || !VERSION.test(than)) return false;
+  const a = version.split(".").map(Number);
+  const b = than.split(".").map(Number);
+  for (let index = 0; index < Math.max(a.length, b.length); index += 1) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) return difference < 0;
+  }
+  return false;
+}
 
 // ---- page → app: `window.ReactNativeWebView.postMessage(JSON.stringify(message))` ----
 
@@ -40,39 +66,17 @@ export interface SendMail extends Envelope<"sendMail"> {
   subject?: string;
   body?: string;
 }
-/** Ask the app to register its own push-messaging token with the provider; the token never enters the page. */
-export type SendPushToken = Envelope<"sendPushToken">;
-/** Ask the app to check whether an update is available and prompt at most once per `updatePromptFrequency`. */
-export interface CheckVersion extends Envelope<"checkVersion"> {
-  updatePromptFrequency: typeof NATIVE_APP_UPDATE_PROMPT_FREQUENCY;
-}
-/** Ask for the app's version and platform. */
+/** Ask for the app's version and platform: the page's version check (SPEC §1 "check version"). */
 export type GetNativeAppVersion = Envelope<"getNativeAppVersion">;
-/** Ask the app to obtain the OS camera permission for the webview. */
-export type RequestCameraPermission = Envelope<"requestCameraPermission">;
-/** Hand the app an identifier (never a token) to pass to its attribution SDK. No reply. */
-export interface SendAttributionId extends Envelope<"sendAttributionId"> {
-  attributionId: string;
-}
 
-export type BridgeRequest =
-  | OpenExternalBrowser
-  | SendMail
-  | SendPushToken
-  | CheckVersion
-  | GetNativeAppVersion
-  | RequestCameraPermission
-  | SendAttributionId;
+export type BridgeRequest = OpenExternalBrowser | SendMail | GetNativeAppVersion;
 export type BridgeRequestType = BridgeRequest["type"];
 
 // ---- app → page: a `message` event whose data is the JSON text (or object) of a reply ----
 
 /** What a successful reply carries, per request type that has one. */
 export interface BridgeResults {
-  sendPushToken: Record<string, never>;
-  checkVersion: { updateAvailable: boolean; prompted: boolean };
   getNativeAppVersion: { version: string; platform: "ios" | "android" };
-  requestCameraPermission: { granted: boolean };
 }
 export type RepliedType = keyof BridgeResults;
 
@@ -80,12 +84,17 @@ export type BridgeReply<T extends RepliedType = RepliedType> =
   | ({ v: typeof BRIDGE_PROTOCOL_VERSION; type: T; replyTo: string; ok: true } & BridgeResults[T])
   | { v: typeof BRIDGE_PROTOCOL_VERSION; type: T; replyTo: string; ok: false; error: string };
 
-const REPLIED: ReadonlySet<string> = new Set<RepliedType>([
-  "sendPushToken",
-  "checkVersion",
-  "getNativeAppVersion",
-  "requestCameraPermission",
-]);
+/** Each replied type's check of an `ok: true` reply's own fields. */
+const RESULT_CHECKS: { [T in RepliedType]: (reply: Record<string, unknown>) => boolean } = {
+  getNativeAppVersion: (reply) =>
+    typeof reply.version === "string" &&
+    VERSION.test(reply.version) &&
+    (reply.platform === "ios" || reply.platform === "android"),
+};
+
+function isRepliedType(type: unknown): type is RepliedType {
+  return typeof type === "string" && Object.hasOwn(RESULT_CHECKS, type);
+}
 
 /** A `message` event's data as a v1 reply, or null for anything else (other senders, other versions, junk). */
 export function parseBridgeReply(data: unknown): BridgeReply | null {
@@ -100,9 +109,10 @@ export function parseBridgeReply(data: unknown): BridgeReply | null {
   }
   if (typeof value !== "object" || value === null) return null;
   const reply = value as Record<string, unknown>;
-  if (reply.v !== BRIDGE_PROTOCOL_VERSION || typeof reply.type !== "string" || !REPLIED.has(reply.type)) return null;
+  if (reply.v !== BRIDGE_PROTOCOL_VERSION || !isRepliedType(reply.type)) return null;
   if (typeof reply.replyTo !== "string" || typeof reply.ok !== "boolean") return null;
   if (reply.ok === false && typeof reply.error !== "string") return null;
+  if (reply.ok === true && !RESULT_CHECKS[reply.type](reply)) return null;
   return reply as unknown as BridgeReply;
 }
 

@@ -70,6 +70,7 @@ export const common = {
   help: "お困りの方はこちら",
   backToServiceTop: "サービスのトップへ戻る",
   close: "閉じる",
+  later: "あとで",
   cancel: "キャンセル",
   back: "戻る",
   backToApp: "アプリに戻る",

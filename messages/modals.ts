@@ -46,6 +46,18 @@ export const otherTab = {
   after: "none",
   status: 200,
 } as const satisfies ModalRecord;
+/**
+ * SPEC §1/§9 native app update prompt: the bridge island shows it inside an app older than the brand's recommended
+ * version, at most once in 24 hours; its action opens the store through the app. Exported on its own like otherTab.
+ */
+export const appUpdate = {
+  title: "アプリの最新版があります",
+  body: "より安全・快適にご利用いただくため、ストアから最新版にアップデートしてください。",
+  closable: true,
+  after: "next",
+  actionLabel: "アップデートする",
+  status: 200,
+} as const satisfies ModalRecord;
 const parameterProblem = "パラメータに不備がありました";
 
 export const modals = {
@@ -112,6 +124,7 @@ export const modals = {
     status: 401,
   },
   otherTab,
+  appUpdate,
   /** ARCHITECTURE §8: a class of attempts (sign-in, codes, mails) is over its limit for this client or subject. */
   tooManyAttempts: {
     title: "試行回数の上限に達しました",

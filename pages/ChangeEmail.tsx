@@ -10,6 +10,7 @@ export function ChangeEmail() {
   const text = screens.changeEmail;
   return (
     <Card
+      guarded
       title={text.title}
       links={
         <>

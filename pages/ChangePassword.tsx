@@ -9,6 +9,7 @@ import { SupportLink } from "./layout/SupportModal";
 export function ChangePassword() {
   return (
     <Card
+      guarded
       title={screens.changePassword.title}
       links={
         <>

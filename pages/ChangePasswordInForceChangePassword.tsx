@@ -11,7 +11,7 @@ import { SupportLink } from "./layout/SupportModal";
 export function ChangePasswordInForceChangePassword() {
   const text = screens.changePasswordInForceChangePassword;
   return (
-    <Card title={text.title} links={<SupportLink />}>
+    <Card guarded title={text.title} links={<SupportLink />}>
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changePasswordInForceChangePassword">
         <Field preset="newPassword" />

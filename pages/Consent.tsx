@@ -11,6 +11,7 @@ export function Consent({ clientId = "" }: { clientId?: string | undefined }) {
   const text = screens.consent;
   return (
     <Card
+      guarded
       title={text.title}
       links={
         <>

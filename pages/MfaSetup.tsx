@@ -11,6 +11,7 @@ export function MfaSetup() {
   const text = screens.mfaSetup;
   return (
     <Card
+      guarded
       title={text.title}
       links={
         <>
@@ -54,6 +55,7 @@ export function MfaFactorCard({
 }) {
   return (
     <Card
+      guarded
       title={title}
       support={factor}
       links={

@@ -8,7 +8,7 @@ import { SupportLink } from "./layout/SupportModal";
 export function RegisterEmail() {
   const text = screens.registerEmail;
   return (
-    <Card title={text.title} links={<SupportLink />}>
+    <Card guarded title={text.title} links={<SupportLink />}>
       <p className="lead">{text.lead}</p>
       <form method="post" action="/registerEmail/sendCode">
         <Field preset="email" />

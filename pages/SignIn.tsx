@@ -29,7 +29,12 @@ export function SignIn({ clientId, username }: SignInProps) {
     </>
   );
   return (
-    <Card title={text.title} links={links} modals={brand.consentTarget ? null : <CatalogueModal name="whatIsId" />}>
+    <Card
+      guarded
+      title={text.title}
+      links={links}
+      modals={brand.consentTarget ? null : <CatalogueModal name="whatIsId" />}
+    >
       <form method="post" action="/signIn">
         {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}
         {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}

@@ -19,6 +19,7 @@ export function SignInMfa({ type = "TOTP", restartHref }: SignInMfaProps) {
   const sms = type === "SMS";
   return (
     <Card
+      guarded
       title={sms ? text.titleSms : text.titleTotp}
       support={sms ? "sms" : "totp"}
       links={

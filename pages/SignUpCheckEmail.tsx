@@ -11,6 +11,7 @@ export function SignUpCheckEmail() {
   const text = screens.signUpCheckEmail;
   return (
     <Card
+      guarded
       title={text.title}
       links={
         <>

@@ -19,6 +19,7 @@ export function SignUpConfirmMail({ email, restartHref }: SignUpConfirmMailProps
   const text = screens.signUpConfirmMail;
   return (
     <Card
+      guarded
       title={text.title}
       links={
         <>

@@ -11,6 +11,7 @@ export function SignUpInputPassword({ email = "" }: { email?: string }) {
   const text = screens.signUpInputPassword;
   return (
     <Card
+      guarded
       title={text.title}
       links={
         <>

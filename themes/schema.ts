@@ -117,6 +117,18 @@ const brandFields = {
    * a password-initiation link; users of other services are told that service's name. At most one brand has it.
    */
   transfer: z.strictObject({ earlierServiceName: nameSchema }).optional(),
+  /**
+   * SPEC §1/§9 native app update prompt (docs/native-bridge.md): inside this brand's app, a version older than
+   * `recommendedVersion` is asked, at most once in 24 hours, to update from its platform's store.
+   */
+  app: z
+    .strictObject({
+      recommendedVersion: z
+        .string()
+        .regex(/^\d{1,6}(?:\.\d{1,6}){0,3}$/, "version must be 1 to 4 dot-separated numbers"),
+      storeUrls: z.strictObject({ ios: httpsUrlSchema, android: httpsUrlSchema }),
+    })
+    .optional(),
 };
 
 function checkConsentTarget(
@@ -224,6 +236,8 @@ export const brandDataSchema = z
 
 export type Support = z.infer<typeof supportSchema>;
 export type Brand = z.infer<typeof brandSchema>;
+/** A brand app's update rule: the version it should be on and its stores. */
+export type AppRelease = NonNullable<Brand["app"]>;
 export type BrandData = z.infer<typeof brandDataSchema>;
 export type RawSupport = z.infer<typeof rawSupportSchema>;
 export type RawBrand = z.input<typeof rawBrandSchema>;

@@ -9,8 +9,6 @@ export interface AppVariables {
   brand: Brand;
   /** Origins a form on this page may end up at after redirects (CSP form-action, ARCHITECTURE §8). */
   formActionOrigins: string[];
-  /** Whether this page may ask for the camera (the native bridge's permission request). */
-  allowCamera: boolean;
   /** What the request's one summary log line says (worker/middleware/requestLog.ts). */
   log: RequestLog;
 }

@@ -26,17 +26,14 @@ const common = {
 };
 const session = z.string().min(1).max(256);
 const code = z.string().max(32);
+// SPEC §7: every flow's body names the user (the e-mail or the login ID, as typed at the password step).
+const username = z.string().min(1).max(256);
 
 const loginSchema = z.discriminatedUnion("flow", [
-  z.object({
-    ...common,
-    flow: z.literal("email_password"),
-    username: z.string().min(1).max(256),
-    password: z.string().min(1).max(256),
-  }),
-  z.object({ ...common, flow: z.literal("mfa_totp"), session, code }),
-  z.object({ ...common, flow: z.literal("mfa_sms"), session, code }),
-  z.object({ ...common, flow: z.literal("new_password"), session, password: z.string().min(1).max(1024) }),
+  z.object({ ...common, flow: z.literal("email_password"), username, password: z.string().min(1).max(256) }),
+  z.object({ ...common, flow: z.literal("mfa_totp"), username, session, code }),
+  z.object({ ...common, flow: z.literal("mfa_sms"), username, session, code }),
+  z.object({ ...common, flow: z.literal("new_password"), username, session, password: z.string().min(1).max(1024) }),
 ]);
 
 export const login = new Hono<EmulatorHono>();
@@ -93,6 +90,12 @@ login.post("/auth/v1/login", async (c) => {
     throw problems.challengeNotFound("session");
   const user = users.byUsername(pending.username);
   if (user === undefined) throw problems.challengeNotFound("session");
+  // As a real provider: a session answers only for the user it was issued to. Another name counts as a failed
+  // attempt against the session (its cap ends it) and looks exactly like an unknown session.
+  if (users.byLoginId(body.username)?.username !== user.username) {
+    tickets.recordWrongCode("login_session", body.session);
+    throw problems.challengeNotFound("session");
+  }
 
   if (body.flow === "new_password") {
     const problem = passwordProblem(body.password, findClient(request.clientId)?.serviceId);

@@ -1,5 +1,4 @@
-import { type ReactNode, useContext } from "react";
-import { IslandCollector } from "../../islands/host";
+import type { ReactNode } from "react";
 import SessionGuard from "../../islands/SessionGuard";
 import { common } from "../../messages/ja";
 import { ActiveModal } from "./CatalogueModal";
@@ -16,22 +15,15 @@ interface CardProps {
   /** Which of the brand's support messages the help modal shows (the second-factor pages have their own). */
   support?: "default" | "sms" | "totp";
   /**
-   * SPEC §4 session guard (another tab disables this one). Left out, the screen is guarded when it already
-   * ships an island, so a screen without any island still ships no script; `true` guards a journey screen
-   * that has no island of its own, `false` leaves a static result or error screen unguarded.
+   * SPEC §4 session guard (another tab of the site disables this one). Set it on every screen with session
+   * state, i.e. whose route loads a sealed journey cookie (sign-up, sign-in, MFA, forced password, consent, account
+   * changes, MFA setup); leave it off on static result, link and error screens. It ships the guard's script.
    */
   guarded?: boolean;
 }
 
-/** Renders after the card's content and modals in the same pass, so it sees every island they used. */
-function SessionGuardSlot({ guarded }: { guarded: boolean | undefined }) {
-  const islands = useContext(IslandCollector);
-  if (guarded === false || (guarded === undefined && !islands?.size)) return null;
-  return <SessionGuard />;
-}
-
 /** SPEC §2: every screen is a card with the brand's logo and title on its themed background. */
-export function Card({ title, children, links, modals, support = "default", guarded }: CardProps) {
+export function Card({ title, children, links, modals, support = "default", guarded = false }: CardProps) {
   const { brand } = usePage();
   return (
     <>
@@ -61,7 +53,7 @@ export function Card({ title, children, links, modals, support = "default", guar
       <SupportModal variant={support} />
       {modals}
       <ActiveModal />
-      <SessionGuardSlot guarded={guarded} />
+      {guarded ? <SessionGuard /> : null}
     </>
   );
 }

@@ -58,8 +58,8 @@ export function Document({ page, nonce, manifest, islands, children }: DocumentP
         <PageContext.Provider value={page}>
           <IslandCollector.Provider value={islands}>
             {children}
-            {/* After the page, so the page's own islands are counted first (Card's session guard relies on it). */}
-            {page.nativeApp ? <NativeBridge /> : null}
+            {/* Inside the app only (docs/native-bridge.md); the brand's app release rule drives its version check. */}
+            {page.nativeApp ? <NativeBridge app={brand.app ?? null} /> : null}
           </IslandCollector.Provider>
         </PageContext.Provider>
         <IslandScripts nonce={nonce} manifest={manifest} islands={islands} />

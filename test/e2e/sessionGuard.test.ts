@@ -1,19 +1,24 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buttonLabels } from "../../messages/ja";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
+import type { View } from "../../worker/session/authRequest";
+import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium, scriptsLoadedBy } from "./browser";
+import { emulator, openApp } from "./journeys";
 
-// SPEC §4/§8 session guard in Chromium: the tab that acts last keeps the session, the other one is disabled.
+// SPEC §4/§8 session guard in Chromium, on screens reached by real journeys (their cookies in the browser's jar,
+// shared by every tab of the context): a page reached from this site is disabled when another tab of the site
+// is used; a page opened from elsewhere (no referrer) is not; the tab used last keeps working.
 
 const baseUrl = inject("baseUrl");
+const idp = emulator(baseUrl);
 const MARKER_KEY = "signin.tabMarker";
 const OTHER_TAB_TITLE = "操作が中断されました";
 const OTHER_TAB_BODY =
   "現在、別のタブでこのサイトを開いているため、セッションが切断されました。1つのタブでの操作をお願いします。";
-// A guarded journey screen that needs no sealed state: once the site sets a cookie, Chromium sends its own jar
-// instead of a planted Cookie header, so a second tab could not carry a planted sign-in state.
-const guardedPath = `/resetPassword?client_id=${sampleClientIds.gungnir}`;
+const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const consentPath = `/${PARTNER.serviceId}/consent?client_id=${PARTNER.clientId}`;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -22,17 +27,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+beforeEach(async () => {
+  await idp.reset();
+});
 
 function guardContext(): Promise<BrowserContext> {
   return browser.newContext({ locale: "ja-JP" });
 }
 
-/** Opens the screen and waits until the guard has hydrated and recorded this tab's marker. */
-async function openGuarded(context: BrowserContext, path = guardedPath): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}${path}`);
+/** Waits until the guard has hydrated and recorded this tab's marker. */
+async function guardActive(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate((key) => sessionStorage.getItem(key), MARKER_KEY)).toMatch(/^[0-9a-f]{32}$/);
-  return page;
 }
 
 function guardState(page: Page) {
@@ -41,49 +46,175 @@ function guardState(page: Page) {
     // `inert` is inherited: the main content is inert when it or an ancestor carries the attribute.
     mainInert: document.querySelector("main")?.closest("[inert]") != null,
     favicon: document.querySelector<HTMLLinkElement>('link[rel~="icon"]')?.getAttribute("href") ?? "",
+    referrer: document.referrer,
   }));
 }
 
+async function expectDisabled(page: Page): Promise<void> {
+  await expect.poll(async () => (await guardState(page)).modal).toContain(OTHER_TAB_TITLE);
+  await expect.poll(async () => (await guardState(page)).mainInert).toBe(true);
+  const state = await guardState(page);
+  expect(state.modal).toContain(OTHER_TAB_BODY);
+  expect(state.favicon).toMatch(/^data:image\/svg\+xml,/);
+}
+
+async function expectUsable(page: Page): Promise<void> {
+  const state = await guardState(page);
+  expect(state.modal).toBeNull();
+  expect(state.mainInert).toBe(false);
+  expect(state.favicon).toMatch(/^\/brands\//);
+}
+
+/** The app opens the site for `view`; the user signs in and lands on `landing` (reached from /signIn). */
+async function signInTo(
+  context: BrowserContext,
+  brand: { serviceId: string; clientId: string },
+  view: View,
+  landing: string,
+): Promise<Page> {
+  const email = `guard.${view}@example.com`;
+  await idp.seed({ email });
+  const app = await openApp(context, baseUrl, brand.serviceId, brand.clientId, view);
+  const page = await context.newPage();
+  await page.goto(app.startUrl);
+  await page.locator("#field-username").fill(email);
+  await page.locator("#field-password").fill(PASSWORD);
+  await Promise.all([
+    page.waitForURL(`**${landing}*`),
+    page.getByRole("button", { name: "ログイン", exact: true }).click(),
+  ]);
+  await guardActive(page);
+  // Reached through the site's own form and redirects: the referrer is this site (Referrer-Policy: same-origin).
+  expect(new URL((await guardState(page)).referrer).origin).toBe(baseUrl);
+  return page;
+}
+
+/** A tab opened from elsewhere: a fresh tab with no referrer (a bookmark, the app, a link in a mail). */
+async function freshTab(context: BrowserContext, path: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}${path}`);
+  await guardActive(page);
+  expect((await guardState(page)).referrer).toBe("");
+  return page;
+}
+
+/** Goes to `path` from the page's own script, so the page is the next one's referrer (as a link would be). */
+async function navigateWithin(page: Page, path: string): Promise<void> {
+  await Promise.all([
+    page.waitForNavigation(),
+    page.evaluate((target) => {
+      setTimeout(() => window.location.assign(target));
+    }, path),
+  ]);
+}
+
+/** A tab that reaches `path` from another page of this site, as a link opened in a new tab does. */
+async function tabFromThisSite(context: BrowserContext, path: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/error`);
+  await navigateWithin(page, path);
+  expect(new URL((await guardState(page)).referrer).pathname).toBe("/error");
+  return page;
+}
+
 describe("session guard (SPEC §4, §8)", () => {
-  it("disables the first tab when the site is used in a second one; the second keeps working", async () => {
+  it("disables the consent screen when the site is used in a fresh tab; the fresh tab keeps working", async () => {
     const context = await guardContext();
     try {
-      const tabA = await openGuarded(context);
-      const faviconBefore = (await guardState(tabA)).favicon;
-      expect(faviconBefore).toMatch(/^\/brands\/gungnir-aurora\/favicon\.svg$/);
-      // Using tab A alone never blocks it.
-      await tabA.locator("#field-email").fill("someone");
-      expect((await guardState(tabA)).modal).toBeNull();
+      const tabA = await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
+      await tabA.keyboard.press("Tab");
+      await expectUsable(tabA);
 
-      const tabB = await openGuarded(context);
-      await tabB.locator("#field-email").fill("taro.yamada");
+      const tabB = await freshTab(context, consentPath);
+      await tabB.keyboard.press("Tab");
 
-      await expect.poll(async () => (await guardState(tabA)).modal).toContain(OTHER_TAB_TITLE);
-      await expect.poll(async () => (await guardState(tabA)).mainInert).toBe(true);
-      const blocked = await guardState(tabA);
-      expect(blocked.modal).toContain(OTHER_TAB_BODY);
-      expect(blocked.mainInert).toBe(true);
-      expect(blocked.favicon).toMatch(/^data:image\/svg\+xml,/);
+      await expectDisabled(tabA);
+      await tabA.screenshot({ path: "test-results/screens/session-guard/consent-disabled.png" });
       const dialog = tabA.locator("[data-session-guard]");
-      expect(await dialog.isVisible()).toBe(true);
       expect(await tabA.getByRole("dialog", { name: OTHER_TAB_TITLE }).count()).toBe(1);
-      // Not closable: no control inside, Escape does nothing, the form behind cannot be reached.
+      // Not closable: no control inside, Escape does nothing, the button behind cannot be reached.
       expect(await dialog.locator("button, a, form").count()).toBe(0);
       await tabA.keyboard.press("Escape");
       expect(await dialog.isVisible()).toBe(true);
-      await expect(tabA.locator("#field-email").fill("x", { timeout: 1000 })).rejects.toThrow();
-      expect(await tabA.locator("#field-email").inputValue()).toBe("someone");
+      await expect(tabA.getByRole("button", { name: "同意する" }).click({ timeout: 1000 })).rejects.toThrow();
       // The disabled tab records nothing more, so pressing keys in it does not take the session back.
       await tabA.keyboard.type("abc");
 
       await tabB.bringToFront();
-      await tabB.locator("#field-email").fill("taro.yamada@example.com");
-      const b = await guardState(tabB);
-      expect(b.modal).toBeNull();
-      expect(b.mainInert).toBe(false);
-      expect(b.favicon).toBe(faviconBefore);
-      expect(await tabB.locator("#field-email").inputValue()).toBe("taro.yamada@example.com");
-      await expect.poll(() => tabB.getByRole("button", { name: buttonLabels.send }).isEnabled()).toBe(true);
+      await tabB.keyboard.press("Tab");
+      await expectUsable(tabB);
+      await expect.poll(() => tabB.getByRole("button", { name: "同意する" }).isEnabled()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("disables MFA setup the same way, and guards the TOTP screen", async () => {
+    const context = await guardContext();
+    try {
+      const tabA = await signInTo(context, GUNGNIR, "mfaSetUp", "/mfa/setup");
+      await expectUsable(tabA);
+      const tabB = await freshTab(context, "/mfa/setup/TOTP");
+      expect(await tabB.locator('[data-island="SessionGuard"]').count()).toBe(1);
+      await tabB.keyboard.press("Tab");
+      await expectDisabled(tabA);
+      await expectUsable(tabB);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("disables a second tab opened from this site at once, and the first keeps working", async () => {
+    const context = await guardContext();
+    try {
+      const tabA = await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
+      const tabB = await tabFromThisSite(context, consentPath);
+      await expectDisabled(tabB);
+      await tabA.bringToFront();
+      await tabA.keyboard.press("Tab");
+      await expectUsable(tabA);
+      // The disabled tab recorded no marker, so the first one is still the tab in use.
+      expect(await tabB.evaluate((key) => sessionStorage.getItem(key), MARKER_KEY)).toBeNull();
+      await expectUsable(tabA);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("leaves a page opened from elsewhere usable; the next page of that tab, reached from this site, is disabled", async () => {
+    const context = await guardContext();
+    try {
+      await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
+      const fresh = await freshTab(context, consentPath);
+      const other = await freshTab(context, consentPath);
+      await other.keyboard.press("Tab");
+      await fresh.keyboard.press("Tab");
+      await other.keyboard.press("Tab");
+      // No referrer: the SPEC §4 condition does not hold, whatever the markers say.
+      await expectUsable(fresh);
+      // The same tab goes on within the site: now it was reached from this site, and another tab was used since.
+      await navigateWithin(fresh, consentPath);
+      expect(new URL((await guardState(fresh)).referrer).origin).toBe(baseUrl);
+      await expectDisabled(fresh);
+      await expectUsable(other);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("lets a disabled tab be reloaded and used once the other tab is closed", async () => {
+    const context = await guardContext();
+    try {
+      const tabA = await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
+      const tabB = await freshTab(context, consentPath);
+      await tabB.keyboard.press("Tab");
+      await expectDisabled(tabA);
+      await tabB.close({ runBeforeUnload: true });
+      await expect.poll(() => tabA.evaluate((key) => localStorage.getItem(key), MARKER_KEY)).toBeNull();
+      await tabA.reload();
+      await guardActive(tabA);
+      await tabA.keyboard.press("Tab");
+      await expectUsable(tabA);
     } finally {
       await context.close();
     }
@@ -92,8 +223,8 @@ describe("session guard (SPEC §4, §8)", () => {
   it("keeps nothing but one random marker in storage", async () => {
     const context = await guardContext();
     try {
-      const page = await openGuarded(context);
-      await page.locator("#field-email").fill("taro.yamada");
+      const page = await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
+      await page.keyboard.press("Tab");
       const stored = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage } }));
       expect(Object.keys(stored.local)).toEqual([MARKER_KEY]);
       expect(Object.keys(stored.session)).toEqual([MARKER_KEY]);
@@ -104,11 +235,13 @@ describe("session guard (SPEC §4, §8)", () => {
     }
   });
 
-  it("is not on a screen without islands, which still loads no script", async () => {
+  it("is not on a screen without session state, which still loads no script", async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      expect(await scriptsLoadedBy(page, `${baseUrl}/no/such/page`)).toEqual([]);
+      expect(await scriptsLoadedBy(page, `${baseUrl}/resetPassword/sendMail?client_id=${GUNGNIR.clientId}`)).toEqual(
+        [],
+      );
       expect(await page.locator('[data-island="SessionGuard"]').count()).toBe(0);
     } finally {
       await context.close();

@@ -44,6 +44,7 @@ describe("wrong codes: 5 end what they were guessing", () => {
       postJson("/auth/v1/login", {
         login_challenge: challenge,
         flow: additional_flow.next,
+        username: email,
         session: additional_flow.session,
         code,
       });

@@ -136,18 +136,25 @@ describe("flow mfa_totp", () => {
     expect(next).toBe("mfa_totp");
     const wrongCode = String((Number(totpCode()) + 500_000) % 1_000_000).padStart(6, "0");
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: wrongCode }),
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", username: email, session, code: wrongCode }),
       400,
       "invalid_code",
     );
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode(-90_000) }),
+      await loginFlow({
+        login_challenge: challenge,
+        flow: "mfa_totp",
+        username: email,
+        session,
+        code: totpCode(-90_000),
+      }),
       400,
       "invalid_code",
     );
     const accepted = await loginFlow({
       login_challenge: challenge,
       flow: "mfa_totp",
+      username: email,
       session,
       code: totpCode(-30_000),
     });
@@ -155,7 +162,7 @@ describe("flow mfa_totp", () => {
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     expect(new URL((await follow(redirect_to)).location).searchParams.get("code")).toBeTruthy();
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode() }),
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", username: email, session, code: totpCode() }),
       404,
       "challenge_not_found",
     );
@@ -167,12 +174,20 @@ describe("flow mfa_totp", () => {
     const { challenge } = await startLogin();
     const { session } = await additionalFlow(await login(challenge, email));
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode() }),
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", username: email, session, code: totpCode() }),
       400,
       "invalid_code",
     );
     expect(
-      (await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode(600_000) })).status,
+      (
+        await loginFlow({
+          login_challenge: challenge,
+          flow: "mfa_totp",
+          username: email,
+          session,
+          code: totpCode(600_000),
+        })
+      ).status,
     ).toBe(201);
   });
 
@@ -182,17 +197,29 @@ describe("flow mfa_totp", () => {
     const other = await startLogin();
     const { session } = await additionalFlow(await login(first.challenge, email));
     await expectProblem(
-      await loginFlow({ login_challenge: other.challenge, flow: "mfa_totp", session, code: totpCode() }),
+      await loginFlow({
+        login_challenge: other.challenge,
+        flow: "mfa_totp",
+        username: email,
+        session,
+        code: totpCode(),
+      }),
       404,
       "challenge_not_found",
     );
     await expectProblem(
-      await loginFlow({ login_challenge: first.challenge, flow: "mfa_sms", session, code: "123456" }),
+      await loginFlow({ login_challenge: first.challenge, flow: "mfa_sms", username: email, session, code: "123456" }),
       404,
       "challenge_not_found",
     );
     await expectProblem(
-      await loginFlow({ login_challenge: first.challenge, flow: "mfa_totp", session: "made-up", code: totpCode() }),
+      await loginFlow({
+        login_challenge: first.challenge,
+        flow: "mfa_totp",
+        username: email,
+        session: "made-up",
+        code: totpCode(),
+      }),
       404,
       "challenge_not_found",
     );
@@ -201,6 +228,7 @@ describe("flow mfa_totp", () => {
       await loginFlow({
         login_challenge: first.challenge,
         flow: "mfa_totp",
+        username: email,
         session,
         code: totpCode(10 * 60_000 + 1000),
       }),
@@ -222,13 +250,14 @@ describe("flow mfa_sms", () => {
     expect(sms.text).toContain("3分");
     const wrongCode = sms.code === "000000" ? "111111" : "000000";
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "mfa_sms", session, code: wrongCode }),
+      await loginFlow({ login_challenge: challenge, flow: "mfa_sms", username: email, session, code: wrongCode }),
       400,
       "invalid_code",
     );
-    expect((await loginFlow({ login_challenge: challenge, flow: "mfa_sms", session, code: sms.code })).status).toBe(
-      201,
-    );
+    expect(
+      (await loginFlow({ login_challenge: challenge, flow: "mfa_sms", username: email, session, code: sms.code }))
+        .status,
+    ).toBe(201);
   });
 
   it("expires the code after 3 minutes", async () => {
@@ -238,7 +267,7 @@ describe("flow mfa_sms", () => {
     const { code } = await latestMail(phone);
     await setClock(3 * 60_000 + 1000);
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "mfa_sms", session, code }),
+      await loginFlow({ login_challenge: challenge, flow: "mfa_sms", username: email, session, code }),
       400,
       "expired_code",
     );
@@ -252,13 +281,20 @@ describe("flow new_password", () => {
     const { next, session } = await additionalFlow(await login(challenge, email));
     expect(next).toBe("new_password");
     await expectProblem(
-      await loginFlow({ login_challenge: challenge, flow: "new_password", session, password: "short" }),
+      await loginFlow({
+        login_challenge: challenge,
+        flow: "new_password",
+        username: email,
+        session,
+        password: "short",
+      }),
       400,
       "invalid_request",
     );
     const accepted = await loginFlow({
       login_challenge: challenge,
       flow: "new_password",
+      username: email,
       session,
       password: "N3w-Passw0rd",
     });
@@ -276,14 +312,22 @@ describe("flow new_password", () => {
       await loginFlow({
         login_challenge: challenge,
         flow: "new_password",
+        username: email,
         session: first.session,
         password: "N3w-Passw0rd",
       }),
     );
     expect(second.next).toBe("mfa_totp");
     expect(
-      (await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session: second.session, code: totpCode() }))
-        .status,
+      (
+        await loginFlow({
+          login_challenge: challenge,
+          flow: "mfa_totp",
+          username: email,
+          session: second.session,
+          code: totpCode(),
+        })
+      ).status,
     ).toBe(201);
   });
 
@@ -295,8 +339,83 @@ describe("flow new_password", () => {
     });
     const { session } = await additionalFlow(await login(challenge, email));
     expect(
-      (await loginFlow({ login_challenge: challenge, flow: "new_password", session, password: "NoSymbol123" })).status,
+      (
+        await loginFlow({
+          login_challenge: challenge,
+          flow: "new_password",
+          username: email,
+          session,
+          password: "NoSymbol123",
+        })
+      ).status,
     ).toBe(201);
+  });
+});
+
+describe("later steps name the user (SPEC §7 login body)", () => {
+  it("refuses a second-factor or new-password step without a username", async () => {
+    await seedUser({ email, mfa: { totp: totpSecret } });
+    const { challenge } = await startLogin();
+    const { session } = await additionalFlow(await login(challenge, email));
+    await expectProblem(
+      await loginFlow({ login_challenge: challenge, flow: "mfa_totp", session, code: totpCode() }),
+      400,
+      "invalid_request",
+    );
+    await seedUser({ email: "forced@example.jp", forceChangePassword: true });
+    const forced = await startLogin();
+    const pending = await additionalFlow(await login(forced.challenge, "forced@example.jp"));
+    await expectProblem(
+      await loginFlow({
+        login_challenge: forced.challenge,
+        flow: "new_password",
+        session: pending.session,
+        password: "N3w-Passw0rd",
+      }),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("answers another user's name like an unknown session, and takes the same user by e-mail or login ID", async () => {
+    const username = await seedUser({ email, mfa: { totp: totpSecret } });
+    await seedUser({ email: "someone.else@example.jp" });
+    const { challenge } = await startLogin();
+    const { session } = await additionalFlow(await login(challenge, email));
+    const step = (name: string) =>
+      loginFlow({ login_challenge: challenge, flow: "mfa_totp", username: name, session, code: totpCode() });
+    for (const other of ["someone.else@example.jp", "nobody@example.jp"])
+      await expectProblem(await step(other), 404, "challenge_not_found", "The session is unknown or was already used.");
+    expect((await step(username)).status).toBe(201);
+
+    const again = await startLogin();
+    const next = await additionalFlow(await login(again.challenge, email));
+    const accepted = await loginFlow({
+      login_challenge: again.challenge,
+      flow: "mfa_totp",
+      username: "LOGIN@Example.JP",
+      session: next.session,
+      code: totpCode(),
+    });
+    expect(accepted.status).toBe(201);
+  });
+
+  it("ends the session after five wrong names, as after five wrong codes", async () => {
+    await seedUser({ email, forceChangePassword: true });
+    await seedUser({ email: "someone.else@example.jp" });
+    const { challenge } = await startLogin();
+    const { session } = await additionalFlow(await login(challenge, email));
+    const step = (name: string) =>
+      loginFlow({
+        login_challenge: challenge,
+        flow: "new_password",
+        username: name,
+        session,
+        password: "N3w-Passw0rd",
+      });
+    for (let count = 1; count <= 5; count += 1)
+      await expectProblem(await step("someone.else@example.jp"), 404, "challenge_not_found");
+    await expectProblem(await step(email), 410, "challenge_expired");
   });
 });
 

@@ -60,14 +60,14 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
     {
       name: "sign-in-mfa-totp",
       path: "/signIn/mfa",
-      state: { signIn: { ...signIn, mfa: { session: "mfa-session", type: "TOTP" } } },
+      state: { signIn: { ...signIn, username: "hanako@example.jp", mfa: { session: "mfa-session", type: "TOTP" } } },
       status: 200,
       expectText: "ワンタイムパスワード認証",
     },
     {
       name: "sign-in-mfa-sms",
       path: "/signIn/mfa",
-      state: { signIn: { ...signIn, mfa: { session: "mfa-session", type: "SMS" } } },
+      state: { signIn: { ...signIn, username: "hanako@example.jp", mfa: { session: "mfa-session", type: "SMS" } } },
       status: 200,
       expectText: "SMS認証",
     },
@@ -129,7 +129,9 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
     {
       name: "change-password-forced",
       path: "/changePasswordInForceChangePassword",
-      state: { signIn: { ...signIn, forceChangePassword: { session: "force-session" } } },
+      state: {
+        signIn: { ...signIn, username: "hanako@example.jp", forceChangePassword: { session: "force-session" } },
+      },
       status: 200,
       expectText: "パスワードの設定",
     },

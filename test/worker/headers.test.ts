@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import { appStart } from "../support/appStart";
 import { get, postForm, sealedCookie } from "./helpers";
 
 function nonceOf(response: Response): string {
@@ -8,7 +10,7 @@ function nonceOf(response: Response): string {
   return nonce!;
 }
 
-function expectBaseline(response: Response) {
+function expectBaseline(response: Response, referrerPolicy = "same-origin") {
   const h = response.headers;
   const csp = h.get("Content-Security-Policy") ?? "";
   expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{20,}' 'strict-dynamic'/);
@@ -16,7 +18,7 @@ function expectBaseline(response: Response) {
     expect(csp).toContain(directive);
   expect(Number(/max-age=(\d+)/.exec(h.get("Strict-Transport-Security") ?? "")?.[1])).toBeGreaterThanOrEqual(31536000);
   expect(h.get("X-Content-Type-Options")).toBe("nosniff");
-  expect(h.get("Referrer-Policy")).toBe("no-referrer");
+  expect(h.get("Referrer-Policy")).toBe(referrerPolicy);
   expect(h.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
   expect(h.get("Cache-Control")).toBe("no-store");
   expect(h.get("X-Robots-Tag")).toContain("noindex");
@@ -26,15 +28,15 @@ function expectBaseline(response: Response) {
 
 describe("security baseline on every response (ARCHITECTURE §8)", () => {
   it.each([
-    ["a page", "/error", 200],
-    ["a page with islands", "/signIn", 400],
-    ["a parameter error", "/resetPassword", 400],
-    ["the not-found page", "/no/such/page", 404],
-    ["an unknown tenant", "/no-such-brand/consent?client_id=x&scope=a&consent_challenge=b", 404],
-  ])("%s (%s)", async (_name, path, status) => {
+    ["a page", "/error", 200, "same-origin"],
+    ["a page with islands", "/signIn", 400, "same-origin"],
+    ["a parameter error", "/resetPassword", 400, "same-origin"],
+    ["the not-found page", "/no/such/page", 404, "same-origin"],
+    ["an unknown tenant", "/no-such-brand/consent?client_id=x&scope=a&consent_challenge=b", 404, "no-referrer"],
+  ])("%s (%s)", async (_name, path, status, referrerPolicy) => {
     const response = await get(path);
     expect(response.status).toBe(status);
-    expectBaseline(response);
+    expectBaseline(response, referrerPolicy);
   });
 
   it("on a redirect", async () => {
@@ -61,6 +63,50 @@ describe("security baseline on every response (ARCHITECTURE §8)", () => {
     expect(tags.length).toBeGreaterThan(1);
     for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
     await second.body?.cancel();
+  });
+});
+
+// SPEC §4: the session guard needs to see that a page was reached from this site; no other site ever gets a
+// referrer, and a page whose address holds a secret sends none, not even to this site.
+describe("Referrer-Policy", () => {
+  const gungnir = `client_id=${sampleClientIds.gungnir}`;
+
+  it.each([
+    ["a journey screen", "/signIn", [["signIn", { loginChallenge: "challenge" }]], 200],
+    ["a screen without state", `/resetPassword?${gungnir}`, [], 200],
+    ["a static asset's 404 through the worker", "/assets/none.js", [], 404],
+    ["the proxy", "/auth/health", [], 200],
+  ] as const)("is same-origin on %s (%s)", async (_name, path, states, status) => {
+    const cookies = await Promise.all(states.map(([which, value]) => sealedCookie(which, value)));
+    const response = await get(path, cookies);
+    expect(response.status).toBe(status);
+    expectBaseline(response, "same-origin");
+    await response.body?.cancel();
+  });
+
+  it.each([
+    [
+      "the reset link page (code, username)",
+      "/gungnir-aurora/forgotPassword",
+      `${gungnir}&code=123456&username=u-1`,
+      200,
+    ],
+    ["the initiation link page", "/gungnir-aurora/initiatePassword", `${gungnir}&code=123456&username=u-1`, 200],
+    ["a callback that failed (code, state)", "/callback", "code=abcdefghijklmnop&state=x", 400],
+    ["a login URL that failed (login_challenge)", "/", `login_challenge=abc&${gungnir}&view=signIn`, 400],
+  ])("is no-referrer on %s", async (_name, path, query, status) => {
+    const response = await get(`${path}?${query}`);
+    expect(response.status).toBe(status);
+    expectBaseline(response, "no-referrer");
+    await response.body?.cancel();
+  });
+
+  it("stays same-origin on a redirect whose address holds secrets: the next page must still see where the user came from", async () => {
+    const start = await appStart({ serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir }, "signIn");
+    expect(start.path).toMatch(/state=.*code_challenge=/);
+    const response = await get(start.path);
+    expect(response.status).toBe(302);
+    expectBaseline(response, "same-origin");
   });
 });
 

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   type BridgeWindow,
+  isOlderVersion,
   linkMessage,
   mailtoMessage,
   nativeAppVersion,
   nativeBridge,
   parseBridgeReply,
+  updatePromptDue,
 } from "../../islands/nativeBridgeProtocol";
 import { sampleClientIds } from "../../themes/data/clients";
 import { get, sealedCookie } from "./helpers";
@@ -14,6 +16,9 @@ const APP_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 KazahanaApp/3.12.0";
 const BROWSER_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
+
+const HOUR = 60 * 60 * 1000;
+const NOW = Date.UTC(2026, 4, 1, 9);
 
 function islandNames(html: string): string[] {
   return [...html.matchAll(/<div data-island="([A-Za-z]+)"/g)].map(([, name]) => name!);
@@ -50,6 +55,24 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
     expect(names.filter((name) => name === "NativeBridge")).toHaveLength(1);
   });
 
+  it("gives the bridge the brand's app release rule from the brand data, and null to a brand without one", async () => {
+    const props = (html: string) =>
+      JSON.parse(
+        (/<div data-island="NativeBridge" data-props="([^"]*)"/.exec(html)?.[1] ?? "null").replace(/&quot;/g, '"'),
+      );
+    expect(props(await signInHtml(APP_UA))).toEqual({
+      app: {
+        recommendedVersion: "3.12.0",
+        storeUrls: {
+          ios: "https://apps.apple.com/jp/app/id6450000001",
+          android: "https://play.google.com/store/apps/details?id=jp.example.kazahana",
+        },
+      },
+    });
+    const other = await get(`/resetPassword?client_id=${sampleClientIds.gungnir}`, [], { "User-Agent": APP_UA });
+    expect(props(await other.text())).toEqual({ app: null });
+  });
+
   it("leaves the bridge out for a plain browser", async () => {
     const html = await signInHtml(BROWSER_UA);
     expect(islandNames(html)).not.toContain("NativeBridge");
@@ -69,7 +92,7 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
 });
 
 describe("session guard placement (SPEC §4)", () => {
-  it("guards a screen with islands; the guard takes its SPEC §8 texts from the catalogue, not from props", async () => {
+  it("guards the sign-in screen; the guard takes its SPEC §8 texts from the catalogue, not from props", async () => {
     const html = await signInHtml(BROWSER_UA);
     expect(islandNames(html)).toContain("SessionGuard");
     const props = /<div data-island="SessionGuard" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
@@ -150,26 +173,62 @@ describe("native bridge protocol v1", () => {
     expect(sent[0]).toMatchObject({ v: 1, type: "getNativeAppVersion" });
   });
 
-  it("sends the update prompt frequency with checkVersion, rejects a failed reply and times out", async () => {
-    const { target, sent } = fakeWebView((message) =>
-      message.type === "checkVersion"
-        ? { v: 1, type: "checkVersion", replyTo: message.id, ok: false, error: "store unreachable" }
-        : undefined,
+  it("rejects a failed reply and times out", async () => {
+    const { target, sent } = fakeWebView((message) => ({
+      v: 1,
+      type: "getNativeAppVersion",
+      replyTo: message.id,
+      ok: false,
+      error: "not ready",
+    }));
+    await expect(nativeBridge(target)!.call({ type: "getNativeAppVersion" })).rejects.toThrow("not ready");
+    expect(sent[0]).toMatchObject({ type: "getNativeAppVersion" });
+    await expect(nativeBridge(fakeWebView().target)!.call({ type: "getNativeAppVersion" }, 20)).rejects.toThrow(
+      "no reply within 20 ms",
     );
-    const bridge = nativeBridge(target)!;
-    await expect(bridge.call({ type: "checkVersion", updatePromptFrequency: 24 })).rejects.toThrow("store unreachable");
-    expect(sent[0]).toMatchObject({ type: "checkVersion", updatePromptFrequency: 24 });
-    await expect(bridge.call({ type: "requestCameraPermission" }, 20)).rejects.toThrow("no reply within 20 ms");
   });
 
-  it("parses only well-formed v1 replies", () => {
+  it("parses only well-formed v1 replies of the types that have one", () => {
+    const reply = { v: 1, type: "getNativeAppVersion", replyTo: "a", ok: true, version: "3.12.0", platform: "ios" };
+    expect(parseBridgeReply(reply)).toEqual(reply);
+    expect(parseBridgeReply(JSON.stringify(reply))).toEqual(reply);
+    expect(parseBridgeReply({ ...reply, platform: "windows" })).toBeNull();
+    expect(parseBridgeReply({ ...reply, version: "3.x" })).toBeNull();
+    expect(parseBridgeReply({ v: 1, type: "getNativeAppVersion", replyTo: "a", ok: false })).toBeNull();
+    expect(parseBridgeReply({ v: 1, type: "getNativeAppVersion", replyTo: "a", ok: false, error: "e" })).not.toBeNull();
+    expect(parseBridgeReply({ v: 1, type: "openExternalBrowser", replyTo: "a", ok: true })).toBeNull();
+    // Types no longer in the protocol (docs/native-bridge.md, "Not in the protocol") are ignored like junk.
     expect(
       parseBridgeReply({ v: 1, type: "requestCameraPermission", replyTo: "a", ok: true, granted: true }),
-    ).not.toBeNull();
-    expect(parseBridgeReply({ v: 1, type: "openExternalBrowser", replyTo: "a", ok: true })).toBeNull();
-    expect(parseBridgeReply({ v: 1, type: "checkVersion", replyTo: "a", ok: false })).toBeNull();
-    expect(parseBridgeReply(`{"v":1,"type":"sendPushToken","ok":true}`)).toBeNull();
+    ).toBeNull();
+    expect(parseBridgeReply(`{"v":1,"type":"sendPushToken","replyTo":"a","ok":true}`)).toBeNull();
+    expect(parseBridgeReply({ v: 1, type: "toString", replyTo: "a", ok: true })).toBeNull();
     expect(parseBridgeReply(null)).toBeNull();
+  });
+
+  it.each([
+    ["3.11.9", "3.12.0", true],
+    ["3.12", "3.12.0", false],
+    ["3.12.0", "3.12.0", false],
+    ["3.12.0.1", "3.12.0", false],
+    ["3.2.0", "3.12.0", true],
+    ["10.0", "9.99.99", false],
+    ["2", "3.12.0", true],
+    ["3.x", "3.12.0", false],
+    ["", "3.12.0", false],
+  ])("version %s is older than %s: %s", (version, than, older) => {
+    expect(isOlderVersion(version, than)).toBe(older);
+  });
+
+  it.each([
+    [null, true],
+    [String(NOW - 24 * HOUR), true],
+    [String(NOW - 24 * HOUR + 1), false],
+    [String(NOW - 1), false],
+    [String(NOW + HOUR), true],
+    ["junk", true],
+  ])("the update prompt (last shown %s) may show again: %s", (last, due) => {
+    expect(updatePromptDue(last, NOW)).toBe(due);
   });
 
   it("turns links into messages: mail links, other origins and _blank; same-origin pages stay links", () => {

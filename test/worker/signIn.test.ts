@@ -203,6 +203,9 @@ describe("POST /signIn", () => {
     expect(await response.text()).toContain("もう一度やり直してください");
   });
 
+  // SPEC §8 reads "failed login (non-201)" as wrong ID or password; an upstream that cannot answer is not a wrong
+  // password (telling people so while the service is down sends them to reset it), so 5xx and timeouts keep
+  // UNEXPECTED_ERROR, and 503 MAINTENANCE.
   it.each([
     [
       "times out",
@@ -212,16 +215,33 @@ describe("POST /signIn", () => {
     ],
     ["drops the connection", { drop: true }, 502, modalMessages.unexpectedError.title],
     ["answers a malformed body", { status: 201, malformed: true }, 502, modalMessages.unexpectedError.title],
+    ["answers 500", { status: 500 }, 502, modalMessages.unexpectedError.title],
+    ["answers 502", { status: 502 }, 502, modalMessages.unexpectedError.title],
+    ["answers 503 without a body", { status: 503 }, 503, modalMessages.maintenance.title],
     ["is in maintenance", { status: 503, body: { type: "maintenance" } }, 503, modalMessages.maintenance.title],
-  ])("shows a modal, not a 500, when the upstream %s", async (_, fault, status, title) => {
-    await emulator.fault({ pathPattern: "/auth/v1/login", ...fault });
-    const screen = await openSignIn();
-    const response = await signIn(screen, "upstream.trouble@example.com");
-    expect(response.status).toBe(status);
-    const html = await response.text();
-    expect(html).toContain(title);
-    expect(html).toContain('value="upstream.trouble@example.com"');
-  });
+    [
+      "answers 500 naming invalid_credentials",
+      { status: 500, body: { type: "invalid_credentials" } },
+      502,
+      modalMessages.unexpectedError.title,
+    ],
+  ])(
+    "shows a modal, not a 500 and not 'wrong ID or password', when the upstream %s",
+    async (name, fault, status, title) => {
+      // One login ID per case: the per-subject credential limit (5 a minute) would answer the sixth.
+      const email = `upstream.${name.replace(/\W+/g, "-")}@example.com`;
+      await emulator.seed({ email });
+      await emulator.fault({ pathPattern: "/auth/v1/login", ...fault });
+      const screen = await openSignIn();
+      const response = await signIn(screen, email);
+      expect(response.status).toBe(status);
+      const html = await response.text();
+      expect(html).toContain(title);
+      expect(html).not.toContain(modalMessages.loginFailed.title);
+      expect(html).toContain(`value="${email}"`);
+      expectNoSecrets(html, [PASSWORD]);
+    },
+  );
 
   it("asks to start again when the login challenge has expired", async () => {
     await emulator.seed({ email: "late@example.com" });
@@ -318,9 +338,45 @@ describe("POST /signIn/mfa", () => {
     });
   });
 
+  it("posts the login ID the password step was accepted with (SPEC §7), in whatever letter case it was typed", async () => {
+    await emulator.seed({ email: "totp.case@example.com", mfa: { totp: TOTP_SECRET } });
+    const screen = await openSignIn();
+    expectRedirect(await signIn(screen, "TOTP.Case@Example.com"), "/signIn/mfa");
+    expect((await signInState(screen.journey))?.username).toBe("TOTP.Case@Example.com");
+    const response = await screen.journey.postForm("/signIn/mfa", {
+      mfaCode: new TOTP({ secret: TOTP_SECRET }).generate(),
+    });
+    await expectLoginAccepted(response, screen.journey);
+  });
+
+  it("asks to start again when the session is posted for another user (the upstream ties it to its user)", async () => {
+    await emulator.seed({ email: "totp.owner@example.com", mfa: { totp: TOTP_SECRET } });
+    await emulator.seed({ email: "someone.else@example.com" });
+    const screen = await openSignIn();
+    await signIn(screen, "totp.owner@example.com");
+    const state = await signInState(screen.journey);
+    const swapped = await sealedCookie("signIn", { ...state!, username: "someone.else@example.com" });
+    const response = await postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }, [
+      swapped,
+    ]);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain(modalMessages.retry.title);
+  });
+
+  it("shows the parameter problem for an MFA state without its login ID", async () => {
+    const cookie = await sealedCookie("signIn", {
+      loginChallenge: "challenge-0123456789",
+      mfa: { session: "session-0123456789", type: "TOTP" },
+    });
+    const response = await postForm("/signIn/mfa", { mfaCode: "123456" }, [cookie]);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(modalMessages.parameterError.title);
+  });
+
   it("re-renders a code that is not 6 digits (422)", async () => {
     const cookie = await sealedCookie("signIn", {
       loginChallenge: "challenge-0123456789",
+      username: "someone@example.com",
       mfa: { session: "session-0123456789", type: "SMS" },
     });
     const response = await postForm("/signIn/mfa", { mfaCode: "12a" }, [cookie]);

@@ -53,6 +53,13 @@ export const rawBrands: RawBrand[] = [
       totpMessage:
         "機種変更などで認証アプリを利用できなくなった場合は、ご本人確認のうえ二段階認証を解除いたします。お電話でお問い合わせください。",
     },
+    app: {
+      recommendedVersion: "3.12.0",
+      storeUrls: {
+        ios: "https://apps.apple.com/jp/app/id6450000001",
+        android: "https://play.google.com/store/apps/details?id=jp.example.kazahana",
+      },
+    },
   },
 
   {

@@ -9,7 +9,8 @@ import type { SignInSession } from "../session/state";
 // SPEC §4 sign-in: every login step (credentials, second factor, forced new password) posts the login and
 // goes on the same way, so the steps share this flow.
 
-export type SignInChallenge = Pick<SignInSession, "loginChallenge" | "username">;
+/** The login challenge and the login ID the credentials step was accepted with; every later step names it (SPEC §7). */
+export type SignInChallenge = Pick<SignInSession, "loginChallenge"> & { username: string };
 
 /**
  * After a 201 login (any flow): the next step the upstream asks for, with its session kept in the sign-in

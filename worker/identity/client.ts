@@ -98,10 +98,11 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/** SPEC §7: every flow names the user; a later step's username is the login ID the first step was accepted with. */
 export type LoginBody =
   | { flow: "email_password"; username: string; password: string }
-  | { flow: "mfa_totp" | "mfa_sms"; session: string; code: string }
-  | { flow: "new_password"; session: string; password: string };
+  | { flow: "mfa_totp" | "mfa_sms"; username: string; session: string; code: string }
+  | { flow: "new_password"; username: string; session: string; password: string };
 
 export function login(c: AppContext, loginChallenge: string, deviceId: string, body: LoginBody) {
   return callIdentity(c, {

@@ -9,7 +9,7 @@ function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-/** ARCHITECTURE §8: the policy for one response; form-action and camera depend on what the route decided. */
+/** ARCHITECTURE §8: the policy for one response; form-action depends on what the route decided. */
 export function contentSecurityPolicy(nonce: string, formActionOrigins: readonly string[]): string {
   return [
     "default-src 'self'",
@@ -25,9 +25,34 @@ export function contentSecurityPolicy(nonce: string, formActionOrigins: readonly
   ].join("; ");
 }
 
+// Query parameters that are one-time secrets or personal data in the address of a page (the reset link's code and
+// username, challenges, state): such a page sends no referrer at all, not even to this site.
+const SECRET_QUERY_PARAMETERS = [
+  "code",
+  "username",
+  "state",
+  "login_challenge",
+  "consent_challenge",
+  "login_verifier",
+  "consent_verifier",
+  "code_challenge",
+] as const;
+
+/**
+ * SPEC §4: the session guard acts only on a page reached from this site, so referrers stay on this origin
+ * (`same-origin`: another site never gets one). A page whose address holds a secret sends none. A redirect keeps
+ * `same-origin` whatever its address: its referrer is the page the navigation started from, never the redirect's
+ * URL, and its policy becomes the next request's, so `no-referrer` there would hide that page from the guard.
+ */
+export function referrerPolicy(url: URL, status: number): "same-origin" | "no-referrer" {
+  const redirect = status >= 300 && status < 400;
+  const secret = SECRET_QUERY_PARAMETERS.some((name) => url.searchParams.has(name));
+  return secret && !redirect ? "no-referrer" : "same-origin";
+}
+
 const baseline = secureHeaders({
   strictTransportSecurity: `max-age=${ONE_YEAR_AND_A_DAY}; includeSubDomains`,
-  referrerPolicy: "no-referrer",
+  referrerPolicy: false,
   crossOriginOpenerPolicy: "same-origin",
   xFrameOptions: "DENY",
 });
@@ -42,17 +67,18 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function securityHeaders(c, next) {
     c.set("nonce", newNonce());
     c.set("formActionOrigins", []);
-    c.set("allowCamera", false);
     await baseline(c, async () => {
       await next();
     });
     const headers = c.res.headers;
     headers.set("Content-Security-Policy", contentSecurityPolicy(c.get("nonce"), c.get("formActionOrigins")));
+    headers.set("Referrer-Policy", referrerPolicy(new URL(c.req.url), c.res.status));
     headers.set("Cache-Control", "no-store");
     headers.set("X-Robots-Tag", "noindex, nofollow");
+    // No screen reads a QR code or uses the camera (docs/native-bridge.md, "Not in the protocol").
     headers.set(
       "Permissions-Policy",
-      `camera=${c.get("allowCamera") ? "(self)" : "()"}, microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()`,
+      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
     );
   };
 }

@@ -10,13 +10,14 @@ import type { SignInSession } from "../session/state";
 // SPEC §2/§4: the login answered new_password and the sign-in cookie holds that session. The new password
 // re-posts the login with flow new_password; an MFA user goes on to the second factor.
 
-type ForcedState = SignInSession & { forceChangePassword: { session: string } };
+type ForcedState = SignInSession & { username: string; forceChangePassword: { session: string } };
 
 const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
   const signIn = await readSealed(c, "signIn");
-  if (!signIn?.forceChangePassword) return undefined;
+  // The new password is posted with the login ID the password step was accepted with (SPEC §7 login body).
+  if (!signIn?.forceChangePassword || signIn.username === undefined) return undefined;
   return {
-    state: { ...signIn, forceChangePassword: signIn.forceChangePassword },
+    state: { ...signIn, username: signIn.username, forceChangePassword: signIn.forceChangePassword },
     page: <ChangePasswordInForceChangePassword />,
   };
 };
@@ -28,6 +29,7 @@ export const forcedPassword = formStep({
   submit: (c, { state, form, show }) => {
     const body = {
       flow: "new_password",
+      username: state.username,
       session: state.forceChangePassword.session,
       password: form.newPassword,
     } as const;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import type { SealedCookieName } from "../../worker/session/cookies";
+import { screenCases } from "../support/screens";
+import { get, sealedCookie } from "./helpers";
+
+// SPEC §4 session guard: on every screen with session state (its route loads a sealed journey cookie), on no
+// static result, link or error screen. Every screen of test/support/screens.ts must be listed here.
+const guardedScreens: Record<string, boolean> = {
+  "entry-parameter-error": false,
+  "sign-up-check-email": true,
+  "sign-up-input-password": true,
+  "sign-up-confirm-mail": true,
+  "sign-in": true,
+  "sign-in-mfa-totp": true,
+  "sign-in-mfa-sms": true,
+  consent: true,
+  "reset-password": false,
+  "reset-password-send-mail": false,
+  "forgot-password": false,
+  "initiate-password": false,
+  "register-email": true,
+  "change-password": true,
+  "change-password-forced": true,
+  "change-email": true,
+  "change-email-result-sent": false,
+  "change-email-result-completed": false,
+  "change-email-result-invalid": false,
+  "mfa-setup": true,
+  "mfa-setup-totp": true,
+  "mfa-setup-sms": true,
+  "callback-parameter-error": false,
+  error: false,
+  "not-found": false,
+};
+
+const cases = screenCases({ serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir });
+
+describe("session guard placement (SPEC §4)", () => {
+  it("has a decision for every screen", () => {
+    expect(Object.keys(guardedScreens).sort()).toEqual(cases.map((screen) => screen.name).sort());
+  });
+
+  it.each(cases.map((screen) => [screen.name, screen] as const))("%s", async (name, screen) => {
+    const cookies = await Promise.all(
+      Object.entries(screen.state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
+    );
+    const response = await get(screen.path, cookies);
+    expect(response.status).toBe(screen.status);
+    const html = await response.text();
+    expect(html).toContain(screen.expectText);
+    expect(html.includes('data-island="SessionGuard"'), name).toBe(guardedScreens[name]);
+  });
+
+  it("is not on the parameter problem of a journey screen whose state is missing", async () => {
+    const html = await (await get("/mfa/setup")).text();
+    expect(html).toContain("パラメータに不備がありました");
+    expect(html).not.toContain('data-island="SessionGuard"');
+  });
+});
