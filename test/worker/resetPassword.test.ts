@@ -216,20 +216,23 @@ describe("POST /resetPassword", () => {
   });
 
   it("counts mail per address (mail class): the fourth request for one address in a minute gets 429", async () => {
-    const statuses: number[] = [];
-    let refused: Response | undefined;
-    // The binding counts in fixed windows: a run may straddle two, so up to 2 × 3 + 1 attempts.
-    for (let n = 0; n < 7 && !refused; n++) {
-      // A new browser and address each time, and the address typed differently: the subject is the address.
-      const response = await requestMail(new Journey(), n % 2 ? " Flood@Example.com " : "flood@example.com");
-      statuses.push(response.status);
-      if (response.status === 429) refused = response;
-      else await response.body?.cancel();
-    }
-    expect(statuses.slice(0, 3)).not.toContain(429);
-    expect(refused?.headers.get("Retry-After")).toBe("60");
-    const html = await expectModal(refused!, 429, "tooManyAttempts");
+    // All at once, as the answer takes a fixed second: sent one by one, a slow machine could spread them over more
+    // than two of the binding's fixed windows. Within at most two windows, 3 pass in the first and at most 3 more
+    // in the next, so of 7 at least one is refused and at least 3 pass.
+    const responses = await Promise.all(
+      // A new browser each time, and the address typed differently: the subject is the address.
+      Array.from({ length: 7 }, (_, n) =>
+        requestMail(new Journey(), n % 2 ? " Flood@Example.com " : "flood@example.com"),
+      ),
+    );
+    const refused = responses.filter((response) => response.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(responses.length - refused.length).toBeGreaterThanOrEqual(3);
+    for (const response of responses) if (response.status !== 429) await response.body?.cancel();
+    expect(refused[0]?.headers.get("Retry-After")).toBe("60");
+    const html = await expectModal(refused[0]!, 429, "tooManyAttempts");
     expect(html).toContain('action="/resetPassword"');
+    for (const response of refused.slice(1)) await response.body?.cancel();
   });
 });
 
