@@ -159,6 +159,7 @@ export const screens = {
   registerEmail: {
     title: "メールアドレスの登録",
     lead: "ご利用になるメールアドレスを登録してください。",
+    codeHeading: "確認コードの入力",
     codeLead: "メールに記載された6桁の確認コードを入力してください。",
     codeSent: (email: string) => `${email} 宛に6桁の確認コードを送信しました。`,
     notes: [

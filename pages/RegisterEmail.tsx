@@ -22,6 +22,7 @@ export function RegisterEmail({ sentTo }: RegisterEmailProps) {
         <Field preset="email" value={typed ?? sentTo} />
         <SubmitButton label="sendCode" />
       </form>
+      <h2 className="section-title">{text.codeHeading}</h2>
       <p className="lead" role={sentTo ? "status" : undefined}>
         {sentTo ? `${text.codeSent(sentTo)}${text.codeLead}` : text.codeLead}
       </p>
