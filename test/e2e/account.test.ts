@@ -4,7 +4,7 @@ import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, watchSecrets } from "./journeys";
+import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10, journeys 2, 3 and 4 in Chromium against the built site and the emulator, reached the real way (the
 // app starts with the view, the user signs in), with the codes and links from the outbox, JavaScript on and off.
@@ -25,10 +25,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await idp.reset();
 });
-
-async function submit(page: Page, label: string) {
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: label, exact: true }).click()]);
-}
 
 const path = (page: Page) => new URL(page.url()).pathname;
 
