@@ -50,7 +50,8 @@ const isResult = (value: string | null): value is ChangeEmailResultKind =>
 
 /**
  * The result page the upstream's redirect names, rebuilt from brand data: a `/{serviceId}/changeEmail` of a known
- * brand on an allowed origin, with one of that brand's client ids and a known result; else undefined.
+ * brand on an allowed origin, with one of that brand's client ids and a known result. Only the result when the
+ * page names no brand of ours; nothing when the redirect is not to an allowed origin or has no known result.
  */
 function resultPagePath(c: AppContext, location: string): { path?: string; result?: ChangeEmailResultKind } {
   const url = allowedRedirect(c, new URL(location, c.req.url).toString());
