@@ -4,6 +4,7 @@
 /** SPEC §5 field messages, by the key a form rule or an upstream refusal names. */
 export const fieldMessages = {
   "email.invalid": "正しいメールアドレスを入力してください",
+  "email.taken": "このメールアドレスは既に登録されています",
   "password.length": "パスワードは8文字以上256文字未満で入力してください",
   "password.lowercase": "英小文字を1文字以上含めてください",
   "password.uppercase": "英大文字を1文字以上含めてください",
@@ -159,6 +160,9 @@ export const screens = {
   registerEmail: {
     title: "メールアドレスの登録",
     lead: "ご利用になるメールアドレスを登録してください。",
+    codeHeading: "確認コードの入力",
+    codeLead: "メールに記載された6桁の確認コードを入力してください。",
+    codeSent: (email: string) => `${email} 宛に6桁の確認コードを送信しました。`,
     notes: [
       "現在ご登録のメールアドレスと同じアドレスも登録できます。",
       "確認コードの有効期限は1時間です。",

@@ -4,7 +4,7 @@ import { maintenanceOn } from "./middleware/maintenance";
 import { renderPage } from "./render";
 import { bare, endpoint, form, notFound, type RouteEntry, screen } from "./routeKinds";
 import { callbackQuery, receiveCallback } from "./routes/callback";
-import { changeEmail, changeEmailResult } from "./routes/changeEmail";
+import { changeEmail, changeEmailResult, emailChangeLinkQuery, followChangeEmailLink } from "./routes/changeEmail";
 import { changePassword } from "./routes/changePassword";
 import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
@@ -12,7 +12,7 @@ import { enter, entryQuery, startForTenant } from "./routes/entry";
 import { reportIslandCrash } from "./routes/islandReport";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
 import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
-import { registerEmail } from "./routes/registerEmail";
+import { registerEmail, sendCode } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
 import { signIn } from "./routes/signIn";
@@ -31,6 +31,14 @@ const inPath = { pathTenant: true } as const;
  * Hono tries the rows in order.
  */
 export const routeTable: readonly RouteEntry[] = [
+  // The change-e-mail mails' links (SPEC §7 GET user/email/confirm) are a page of the site, not a proxied call:
+  // the site asks the upstream and lands on the result page (routes/changeEmail.tsx). Before the proxy's row.
+  endpoint(
+    "/auth/v1/user/email/confirm",
+    "changeEmailLink",
+    { query: emailChangeLinkQuery, rateLimit: "mail" },
+    followChangeEmailLink,
+  ),
   // The narrow proxy the app and OAuth2 clients use (ARCHITECTURE §3). First: '/oauth2/auth' would otherwise
   // be read as '/{tenantId}/auth' with a tenant 'oauth2'.
   bare("ALL", "/auth/*", "identityProxy", relayAllowedCall),
@@ -79,10 +87,14 @@ export const routeTable: readonly RouteEntry[] = [
   screen("/:tenantId/initiatePassword", "initiatePassword", { ...inPath, ...initiatePassword }),
   form("/:tenantId/initiatePassword", "initiatePassword", initiatePassword, { ...inPath, rateLimit: "code" }),
 
-  // Account changes for a signed-in user.
+  // Account changes for a signed-in user (the tokens cookie's bearer token); subjects: the user, or the address mailed.
   screen("/registerEmail", "registerEmail", registerEmail),
+  form("/registerEmail/sendCode", "registerEmailSendCode", sendCode, { rateLimit: "mail" }),
+  form("/registerEmail", "registerEmail", registerEmail, { rateLimit: "code" }),
   screen("/changePassword", "changePassword", changePassword),
+  form("/changePassword", "changePassword", changePassword, { rateLimit: "credential" }),
   screen("/changeEmail", "changeEmail", changeEmail),
+  form("/changeEmail", "changeEmail", changeEmail, { rateLimit: "mail" }),
   screen("/:tenantId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
 
   // Two-factor setup.

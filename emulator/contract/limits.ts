@@ -42,4 +42,8 @@ export const sendLimits = {
   signUpResend: { count: 3, windowMs: 10 * minute },
   /** `POST /auth/v1/password/forgot`, per account; beyond it still 201 (no enumeration) but no mail. */
   passwordMail: { count: 5, windowMs: hour },
+  /** `POST /auth/v1/user/email` (a registration code), per account; beyond it 429 `too_many_requests`. */
+  emailRegisterCode: { count: 3, windowMs: 10 * minute },
+  /** `PATCH /auth/v1/user/email` (a link to the current address), per account; beyond it 429 `too_many_requests`. */
+  emailChangeMail: { count: 3, windowMs: 10 * minute },
 } as const satisfies Record<string, SendLimit>;

@@ -2,12 +2,14 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
+import { sendLimits } from "../contract/limits";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
 import { hashPassword, verifyPassword } from "../crypto/passwordHash";
 import { randomToken, sixDigitCode } from "../crypto/randomValues";
 import { newTotpSecret, totpValidates } from "../crypto/totp";
+import { deviceOf } from "../state/passwordLockout";
 import { redeemCode, sameCode } from "../state/tickets";
 import type { User } from "../state/users";
 import { redirect } from "./authorizationFlow";
@@ -52,22 +54,46 @@ account.patch("/auth/v1/user/password", async (c) => {
   const { user, client } = await requireAccount(c);
   const body = await jsonBody(
     c.req.raw,
-    z.object({ password: z.string().min(1).max(1024), new_password: z.string().min(1).max(1024) }),
+    z.object({
+      password: z.string().min(1).max(1024),
+      new_password: z.string().min(1).max(1024),
+      device_id: z.string().max(64).optional(),
+    }),
   );
-  if (!(await verifyPassword(body.password, user.passwordHash))) throw problems.invalidPassword();
+  // A bearer token must not become a way round the login's lockout: wrong current passwords count on the same
+  // counters as wrong login passwords (this device's, or the unknown devices' one), and a locked attempt answers
+  // exactly like a wrong password without looking at it (README, Limits).
+  const { lockout, users } = c.var.services;
+  const device = deviceOf(body.device_id);
+  if (lockout.isLocked(user, device, c.var.now)) throw problems.invalidPassword();
+  if (!(await verifyPassword(body.password, user.passwordHash))) {
+    lockout.recordFailure(user, device, c.var.now);
+    throw problems.invalidPassword();
+  }
+  lockout.recordSuccess(user, device);
   const problem = passwordProblem(body.new_password, client.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
-  c.var.services.users.update(user.username, {
-    passwordHash: await hashPassword(body.new_password),
-    forceChangePassword: false,
-  });
+  users.update(user.username, { passwordHash: await hashPassword(body.new_password), forceChangePassword: false });
   return c.json({});
 });
+
+/** Mail sent on a signed-in user's request, per account (contract/limits.ts); beyond the limit 429. */
+function takeSend(c: EmulatorContext, purpose: "email_register_code" | "email_change_mail", user: User): void {
+  const limit = purpose === "email_register_code" ? sendLimits.emailRegisterCode : sendLimits.emailChangeMail;
+  const decision = c.var.services.sendLog.take(purpose, user.username, limit, c.var.now);
+  if (!decision.allowed) {
+    throw problems.tooManyRequests(
+      "Too many mails were sent for this account; try again later.",
+      decision.retryAfterMs,
+    );
+  }
+}
 
 account.patch("/auth/v1/user/email", async (c) => {
   const { user, client } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, z.object({ new_email: email }));
   if (takenByAnother(c, body.new_email, user.username)) throw problems.alreadyRegistered();
+  takeSend(c, "email_change_mail", user);
   const link = mailEmailChangeLink(c, {
     stage: "old",
     username: user.username,
@@ -128,6 +154,8 @@ account.post("/auth/v1/user/email", async (c) => {
   const body = await jsonBody(c.req.raw, z.object({ email }));
   // Registering the address the account already has is allowed (SPEC §2 RegisterEmail).
   if (takenByAnother(c, body.email, user.username)) throw problems.alreadyRegistered();
+  // The last code sent stays valid when a further one is refused.
+  takeSend(c, "email_register_code", user);
   const emailCode = sixDigitCode();
   c.var.services.tickets.issue(
     "email_register_code",

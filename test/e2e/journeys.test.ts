@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, watchSecrets } from "./journeys";
+import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 4 journeys in Chromium against the built site and the emulator, with JavaScript on and off.
 
@@ -23,10 +23,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await idp.reset();
 });
-
-async function submit(page: Page, label: string) {
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: label, exact: true }).click()]);
-}
 
 async function expectAppGotCode(app: App) {
   const url = await app.received;

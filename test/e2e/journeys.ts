@@ -79,3 +79,8 @@ export async function expectNothingSecretInPage(page: Page, secrets: Set<string>
 export async function newContext(browser: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
   return browser.newContext({ javaScriptEnabled, locale: "ja-JP", viewport: { width: 414, height: 896 } });
 }
+
+/** Presses a form's button by its label and waits for the page the POST leads to. */
+export async function submit(page: Page, label: string): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: label, exact: true }).click()]);
+}

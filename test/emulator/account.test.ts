@@ -181,6 +181,101 @@ describe("PATCH user/password", () => {
   });
 });
 
+describe("PATCH user/password: wrong current passwords count like wrong login passwords", () => {
+  const badPassword = "Wrong-pass1!";
+  const known = "KNOWNDEVICE0000000000000000000AA";
+  const change = (token: string, password: string, deviceId?: string) =>
+    send("PATCH", "/auth/v1/user/password", token, {
+      password,
+      new_password: "An0ther-Pass",
+      ...(deviceId === undefined ? {} : { device_id: deviceId }),
+    });
+  const signsIn = async (password: string, deviceId?: string) =>
+    (await login((await startLogin()).challenge, email, password, deviceId)).status;
+
+  it("locks unknown devices after 5 wrong ones, for the change and the login alike, answering as a wrong password", async () => {
+    const token = await signedIn();
+    for (let count = 1; count <= 5; count += 1)
+      await expectProblem(await change(token, badPassword), 400, "invalid_password");
+    // Locked: the right password gets the wrong-password answer, and the login from an unknown device is locked too.
+    await expectProblem(await change(token, strongPassword), 400, "invalid_password");
+    expect(await signsIn(strongPassword)).toBe(401);
+    await setClock(31_000);
+    expect((await change(token, strongPassword)).status).toBe(200);
+    expect(await signsIn("An0ther-Pass")).toBe(201);
+  });
+
+  it("counts a known device's wrong ones on that device only", async () => {
+    const token = await signedIn();
+    expect(await signsIn(strongPassword, known)).toBe(201);
+    for (let count = 1; count <= 5; count += 1) {
+      await expectProblem(await change(token, badPassword, known), 400, "invalid_password");
+    }
+    expect(await signsIn(strongPassword, known)).toBe(401);
+    expect(await signsIn(strongPassword)).toBe(201);
+    await expectProblem(await change(token, strongPassword, known), 400, "invalid_password");
+    expect((await change(token, strongPassword)).status).toBe(200);
+  });
+
+  it("is locked by wrong login passwords, and the right current password resets the counter", async () => {
+    const token = await signedIn();
+    for (let count = 1; count <= 5; count += 1) expect(await signsIn(badPassword)).toBe(401);
+    await expectProblem(await change(token, strongPassword), 400, "invalid_password");
+    await setClock(31_000);
+    expect((await change(token, strongPassword)).status).toBe(200);
+    // Without the reset these would be the 6th to 9th wrong passwords in a row, and the login locked.
+    for (let count = 1; count <= 4; count += 1) {
+      await expectProblem(await change(token, badPassword), 400, "invalid_password");
+    }
+    expect(await signsIn("An0ther-Pass")).toBe(201);
+  });
+});
+
+describe("mail sent on a signed-in user's request: per account", () => {
+  it("sends at most 3 registration codes in 10 minutes, then 429 with Retry-After; the last code stays valid", async () => {
+    const token = await signedIn({ emailVerified: false });
+    for (let count = 1; count <= 3; count += 1) {
+      await setClock(count * 60_000);
+      expect((await send("POST", "/auth/v1/user/email", token, { email: `n${count}@example.jp` })).status).toBe(201);
+    }
+    const refused = await send("POST", "/auth/v1/user/email", token, { email: "n4@example.jp" });
+    await expectProblem(refused, 429, "too_many_requests");
+    expect(refused.headers.get("retry-after")).toBe("480");
+    expect(await outbox("n4@example.jp")).toEqual([]);
+    const { code } = await latestMail("n3@example.jp");
+    expect((await send("POST", "/auth/v1/user/email/confirm", token, { code })).status).toBe(201);
+    expect(await (await call("/auth/v1/user/profile", { headers: bearer(token) })).json()).toMatchObject({
+      email: "n3@example.jp",
+    });
+    await setClock(11 * 60_000 + 1000);
+    expect((await send("POST", "/auth/v1/user/email", token, { email: "n5@example.jp" })).status).toBe(201);
+  });
+
+  it("mails at most 3 change links in 10 minutes, then 429 and no mail", async () => {
+    const token = await signedIn();
+    for (let count = 1; count <= 3; count += 1) {
+      expect((await send("PATCH", "/auth/v1/user/email", token, { new_email: "moved@example.jp" })).status).toBe(200);
+    }
+    await expectProblem(
+      await send("PATCH", "/auth/v1/user/email", token, { new_email: "moved@example.jp" }),
+      429,
+      "too_many_requests",
+    );
+    expect(await outbox(email)).toHaveLength(3);
+    await setClock(10 * 60_000 + 1000);
+    expect((await send("PATCH", "/auth/v1/user/email", token, { new_email: "moved@example.jp" })).status).toBe(200);
+  });
+
+  it("counts each account on its own", async () => {
+    const token = await signedIn();
+    await seedUser({ email: "second@example.jp" });
+    const other = await accessTokenFor("second@example.jp");
+    for (let count = 1; count <= 3; count += 1)
+      await send("PATCH", "/auth/v1/user/email", token, { new_email: "a@example.jp" });
+    expect((await send("PATCH", "/auth/v1/user/email", other, { new_email: "b@example.jp" })).status).toBe(200);
+  });
+});
+
 describe("PATCH user/email", () => {
   const newEmail = "moved@example.jp";
   const resultOf = (response: Response) => {

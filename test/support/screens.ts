@@ -120,6 +120,16 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
       expectText: "メールアドレスの登録",
     },
     {
+      name: "register-email-code-sent",
+      path: "/registerEmail",
+      state: {
+        tokens: tokens(clientId),
+        registerEmail: { email: "new.user@example.com", hashedUserName: "0".repeat(64) },
+      },
+      status: 200,
+      expectText: "new.user@example.com 宛に6桁の確認コードを送信しました。",
+    },
+    {
       name: "change-password",
       path: "/changePassword",
       state: { tokens: tokens(clientId) },
@@ -159,6 +169,13 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
     {
       name: "change-email-result-invalid",
       path: `/${serviceId}/changeEmail?${q}&result=invalid`,
+      state: {},
+      status: 200,
+      expectText: "エラーが発生しました。もう一度お試しください。",
+    },
+    {
+      name: "change-email-result-error",
+      path: `/${serviceId}/changeEmail?${q}&result=error`,
       state: {},
       status: 200,
       expectText: "エラーが発生しました。もう一度お試しください。",

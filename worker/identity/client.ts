@@ -280,3 +280,92 @@ export function profile(c: AppContext, accessToken: string) {
     response: profileResponse,
   });
 }
+
+// SPEC §7 account calls: each needs the signed-in user's bearer token (SPEC §6); the answer carries no data.
+
+/** PATCH user/password; `device_id` lets the upstream count a wrong current password like a wrong login (SPEC §9). */
+export function changePassword(
+  c: AppContext,
+  accessToken: string,
+  body: { password: string; newPassword: string; deviceId: string },
+) {
+  return callIdentity(c, {
+    method: "PATCH",
+    path: "/auth/v1/user/password",
+    bearer: accessToken,
+    json: { password: body.password, new_password: body.newPassword, device_id: body.deviceId },
+    success: [200],
+    response: z.unknown(),
+  });
+}
+
+/** PATCH user/email: the upstream mails a confirmation link to the current address (SPEC §4). */
+export function requestEmailChange(c: AppContext, accessToken: string, newEmail: string) {
+  return callIdentity(c, {
+    method: "PATCH",
+    path: "/auth/v1/user/email",
+    bearer: accessToken,
+    json: { new_email: newEmail },
+    success: [200],
+    response: z.unknown(),
+  });
+}
+
+/** POST user/email: a 6-digit code to the address to register (SPEC §2 RegisterEmail). */
+export function sendEmailCode(c: AppContext, accessToken: string, email: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/user/email",
+    bearer: accessToken,
+    json: { email },
+    success: [201],
+    response: z.unknown(),
+  });
+}
+
+/** POST user/email/confirm: the code makes the address the account's, verified. */
+export function confirmEmailCode(c: AppContext, accessToken: string, code: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/user/email/confirm",
+    bearer: accessToken,
+    json: { code },
+    success: [201],
+    response: z.unknown(),
+  });
+}
+
+/**
+ * SPEC §7 GET user/email/confirm: a change-e-mail link the user followed. The upstream acts on its token and
+ * answers with a redirect to the result page; the outcome is that redirect's address, for the route to check.
+ */
+export async function followEmailChangeLink(
+  c: AppContext,
+  link: { token: string; clientId?: string | undefined },
+): Promise<Outcome<{ location: string }>> {
+  const query = new URLSearchParams({ token: link.token });
+  if (link.clientId !== undefined) query.set("client_id", link.clientId);
+  let response: Response;
+  try {
+    response = await upstreamFetch(c, `/auth/v1/user/email/confirm?${query}`, {
+      method: "GET",
+      headers: { Accept: "application/json" },
+    });
+  } catch (error) {
+    if (!(error instanceof UpstreamUnavailableError)) throw error;
+    logEvent("warn", "upstream_unavailable", { requestId: c.get("requestId"), path: "/auth/v1/user/email/confirm" });
+    return { ok: false, status: 0, problem: {}, unavailable: error.timedOut ? "timeout" : "unreachable" };
+  }
+  const location = response.headers.get("Location");
+  if (response.status >= 300 && response.status < 400 && location) {
+    await response.body?.cancel();
+    return { ok: true, status: response.status, data: { location } };
+  }
+  const problem = problemSchema.safeParse(await response.json().catch(() => undefined));
+  logEvent("info", "upstream_refused", {
+    requestId: c.get("requestId"),
+    path: "/auth/v1/user/email/confirm",
+    status: response.status,
+  });
+  return { ok: false, status: response.status, problem: problem.success ? problem.data : {} };
+}

@@ -6,7 +6,6 @@ import type { AppContext } from "../context";
 import { appAuthorizeUrl, siteCallbackUrl } from "../flow/authorization";
 import { storeTokens } from "../flow/tokens";
 import { exchangeCode, type Profile, profile } from "../identity/client";
-import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
 import { parameterProblem, renderPage } from "../render";
 import type { AuthRequest } from "../session/authRequest";
@@ -46,7 +45,13 @@ async function afterSignIn(
   // The partner service skips the e-mail-verified and MFA checks (SPEC §1).
   if (brand.consentTarget) return c.redirect(appAuthorizeUrl(authRequest, undefined), 302);
   const found = await profile(c, accessToken);
-  if (!found.ok) return renderPage(c, <ErrorPage />, failure(found));
+  // SPEC §7: a profile answer other than 200 is the unexpected-error modal, whatever it was (504 when it timed out).
+  if (!found.ok) {
+    return renderPage(c, <ErrorPage />, {
+      modal: "unexpectedError",
+      status: found.unavailable === "timeout" ? 504 : undefined,
+    });
+  }
   if (!found.data.email_verified) {
     await writeSealed(c, "authRequest", { ...authRequest, navigateMFASetupFlow: true });
     return c.redirect("/registerEmail", 303);

@@ -1,6 +1,40 @@
+import { z } from "zod";
 import { ChangePassword } from "../../pages/ChangePassword";
-import { plainScreen } from "../routeKinds";
+import type { AppContext } from "../context";
+import { accountFailure, accountSubject } from "../flow/account";
+import { signedInScreen } from "../flow/signedIn";
+import { brandRules, ruleField } from "../formFields";
+import { changePassword as changePasswordCall } from "../identity/client";
+import { formStep } from "../routeKinds";
+import { deviceId } from "../session/cookies";
 
-// SPEC §2 ChangePassword (view passwordChange). Without a token the page still renders: its action silently
-// does nothing (SPEC §6); the change itself is the account-journeys issue's.
-export const changePassword = plainScreen(<ChangePassword />);
+// SPEC §2 ChangePassword (view passwordChange, after /callback): current and new password, PATCH user/password
+// with the bearer token of the tokens cookie. Without that cookie nothing is called (SPEC §6): the
+// parameter-problem modal, as on every signed-in screen. Change-password forms say only 'enter a correct
+// password' (SPEC §5), for a rule broken here, upstream, or a wrong current password alike.
+
+export const changePassword = formStep({
+  ...signedInScreen(<ChangePassword />),
+  form: (c: AppContext) =>
+    z.object({
+      currentPassword: ruleField("passwordForChange", brandRules(c)),
+      newPassword: ruleField("passwordForChange", brandRules(c)),
+    }),
+  subject: ({ state }) => accountSubject(state),
+  submit: async (c, { state, form, show }) => {
+    const outcome = await changePasswordCall(c, state.accessToken, {
+      password: form.currentPassword,
+      newPassword: form.newPassword,
+      deviceId: deviceId(c),
+    });
+    // SPEC §2: a modal that cannot be closed, whose one way on is the service top.
+    if (outcome.ok) return show({ modal: "passwordChanged" });
+    if (outcome.problem.type === "invalid_password") {
+      return show({ form: { values: {}, errors: { currentPassword: "password.incorrect" } }, status: 401 });
+    }
+    if (outcome.status === 400 && outcome.problem.type === "invalid_request") {
+      return show({ form: { values: {}, errors: { newPassword: "password.incorrect" } } });
+    }
+    return show(accountFailure(outcome));
+  },
+});

@@ -39,3 +39,10 @@ export const tokenStateSchema = z.object({
   hashedUserName: short,
 });
 export type TokenState = z.infer<typeof tokenStateSchema>;
+
+/** SPEC §2 RegisterEmail: where the code went, for the user it was sent for (never in the URL). */
+export const registerEmailStateSchema = z.object({
+  email: short,
+  hashedUserName: short,
+});
+export type RegisterEmailState = z.infer<typeof registerEmailStateSchema>;
