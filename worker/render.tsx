@@ -85,5 +85,10 @@ export function parameterProblem(c: AppContext, modal: "parameterError" | "callb
   return renderPage(c, <ErrorPage />, { modal });
 }
 
+/** The error page with an outcome's modal: where a request failed before, or without, a screen of its own. */
+export function errorPage(c: AppContext, outcome: Outcome): Promise<Response> {
+  return renderPage(c, <ErrorPage />, outcome);
+}
+
 /** Renders the current screen again with an outcome; what a route handler answers with when it does not redirect. */
 export type Show = (outcome: Outcome) => Promise<Response>;

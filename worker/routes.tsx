@@ -27,7 +27,7 @@ const inPath = { pathTenant: true } as const;
  * The one route table: every path and method the site answers, in SPEC §2 order. The kind of a row
  * (routeKinds.tsx) gives it its checks: `screen` a GET page (query, journey state), `form` its POST (form body,
  * journey state, fields by the shared rules), `endpoint` a GET that acts, `bare` no page middleware. Every row
- * is counted in a rate-limit class (worker/rateLimit.ts): `read` unless it says `credential`, `code` or `mail`.
+ * is counted in a rate-limit class (worker/rateLimit.ts): `read` unless it says `credential`, `code`, `mail` or `report`.
  * Hono tries the rows in order.
  */
 export const routeTable: readonly RouteEntry[] = [

@@ -9,6 +9,7 @@ import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { emulatorClient } from "../support/emulatorClient";
 import { type ScreenState, screenCases } from "../support/screens";
+import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page against a static asset
 // on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.
@@ -197,6 +198,7 @@ async function main() {
     `\nbudgets: html.gz ≤ ${budgets.htmlGzipBytesPerPage} B, js.gz = ${budgets.jsGzipBytesWithoutIslands} B without islands and ≤ ${budgets.jsGzipBytesWithIslands} B with, SSR median ≤ ${budgets.ssrMedianMs} ms`,
   );
 
+  let journeyErrors = 0;
   const server = await startPreview(Number(process.env.BENCH_PORT ?? 4329));
   try {
     const signIn = screenCases(BRAND).find((s) => s.name === "sign-in")!;
@@ -231,11 +233,29 @@ async function main() {
     console.log(
       `  median known − unknown: ${(median("known") - median("unknown")).toFixed(1)} ms; answers other than 303: ${reset.unexpected}; mails to a known address: ${reset.mailed}`,
     );
+    const journeySeconds = Number(process.env.BENCH_JOURNEY_SECONDS ?? 30);
+    const journeyConnections = Number(process.env.BENCH_JOURNEY_CONNECTIONS ?? 64);
+    const journey = await journeyLoad(server.url, BRAND, journeySeconds, journeyConnections);
+    console.log(
+      `\nsign-in journey (entry → login POST → MFA POST → callback → the app's code) on the local workerd with the emulator, ${journeyConnections} connections, ${journeySeconds} s:`,
+    );
+    console.log(
+      `  ${journey.journeys} journeys, ${(journey.journeys / journeySeconds).toFixed(1)} journeys/s, ${journey.errors} errors${journey.firstError ? ` (first: ${journey.firstError})` : ""}`,
+    );
+    for (const step of JOURNEY_STEPS) {
+      const times = journey.steps[step];
+      if (times.length === 0) continue;
+      console.log(
+        `  ${step.padEnd(9)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${percentile(times, 99).toFixed(1)} ms  (${times.length} samples)`,
+      );
+    }
+    journeyErrors = journey.errors;
   } finally {
     await server.stop();
   }
   console.log(failures ? `\n${failures} screen(s) over budget` : "\nevery screen within budget");
-  process.exitCode = failures ? 1 : 0;
+  if (journeyErrors) console.log(`${journeyErrors} sign-in journey(s) failed under load (must be 0)`);
+  process.exitCode = failures || journeyErrors ? 1 : 0;
 }
 
 await main();

@@ -45,8 +45,5 @@ export default defineConfig({
   test: {
     name: "worker",
     dir: fromRoot("test/worker"),
-    // Every request writes its JSON summary line (worker/middleware/requestLog.ts); test/worker/logs.test.ts reads
-    // them, the test output need not.
-    onConsoleLog: (log) => !log.includes('"event":"request"'),
   },
 });

@@ -65,13 +65,15 @@ export async function callIdentity<S extends z.ZodType>(
   relaySetCookies(c, response.headers, (line) => c.header("Set-Cookie", line, { append: true }));
   const text = await response.text();
   let parsed: unknown;
+  let readable = true;
   try {
     parsed = text ? JSON.parse(text) : {};
   } catch {
-    parsed = undefined;
+    readable = false;
   }
   if (options.success.includes(response.status)) {
-    const data = options.response.safeParse(parsed);
+    // A success must be readable JSON of the call's shape, even where the site needs nothing from its body.
+    const data = readable ? options.response.safeParse(parsed) : { success: false as const };
     if (data.success) return { ok: true, status: response.status, data: data.data };
     const path = options.path.split("?")[0] ?? "";
     logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status: response.status });

@@ -6,6 +6,7 @@ import type { AppContext } from "../context";
 import { appAuthorizeUrl, siteCallbackUrl } from "../flow/authorization";
 import { storeTokens } from "../flow/tokens";
 import { exchangeCode, type Profile, profile } from "../identity/client";
+import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
 import { parameterProblem, renderPage } from "../render";
 import type { AuthRequest } from "../session/authRequest";
@@ -78,6 +79,9 @@ export async function receiveCallback(c: AppContext, query: z.infer<typeof callb
     redirectUri: siteCallbackUrl(c),
     codeVerifier: authRequest.own.codeVerifier,
   });
+  // SPEC §2: a refused exchange is the parameter problem; an upstream that cannot answer is its SPEC §8 modal.
+  if (!exchanged.ok && (exchanged.unavailable || exchanged.status >= 500))
+    return renderPage(c, <ErrorPage />, failure(exchanged));
   if (!exchanged.ok) return parameterProblem(c, "callbackParameterError");
   const tokens = await storeTokens(c, authRequest.query.client_id, exchanged.data);
   if (!tokens) return renderPage(c, <ErrorPage />, { modal: "tokenExpired" });

@@ -76,6 +76,8 @@ export const consent = formStep({
     const scopes = state.scope.split(" ").filter(Boolean);
     const agreed = await acceptConsent(c, state.consentChallenge, scopes, deviceId(c));
     if (!agreed.ok) return show(failure(agreed));
+    // SPEC §8: consent without redirect_to is the generic unexpected error; the consent stays for another try.
+    if (!agreed.data.redirect_to) return show({ modal: "unexpectedError" });
     // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
     clearSealed(c, "consent");
     // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".

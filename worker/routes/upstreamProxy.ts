@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { brandForClientId, defaultBrand } from "../../themes/brands";
 import type { AppEnv } from "../context";
 import { UpstreamUnavailableError, upstreamFetch } from "../identity/upstream";
 import { relaySetCookies, upstreamCookieHeader } from "../identity/upstreamCookies";
 import { logEvent } from "../log";
+import { errorPage, type Outcome } from "../render";
 
 // ARCHITECTURE §3: the native app and standard OAuth2 clients see one origin. Only what they need passes: the
 // OAuth2 authorization and token endpoints, discovery, the health check, the signed-in user's profile (bearer)
@@ -41,6 +43,18 @@ function crossSiteBrowserCall(c: Context<AppEnv>): boolean {
   return origin !== undefined && origin !== new URL(c.req.url).origin;
 }
 
+/** A browser navigating (the OAuth2 authorization endpoint in every journey), not an API client. */
+function navigation(c: Context<AppEnv>): boolean {
+  const mode = c.req.header("sec-fetch-mode");
+  return mode !== undefined ? mode === "navigate" : (c.req.header("accept") ?? "").includes("text/html");
+}
+
+/** What a browser sees when the upstream fails under it: the SPEC §8 modal in the brand of the request's client. */
+function pageForBrowser(c: Context<AppEnv>, outcome: Outcome): Promise<Response> {
+  c.set("brand", brandForClientId(c.req.query("client_id") ?? "") ?? defaultBrand);
+  return errorPage(c, outcome);
+}
+
 export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<Response> {
   const headers = new Headers();
   for (const name of REQUEST_HEADERS) {
@@ -63,6 +77,16 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
       if (value !== null) relayed.set(name, value);
     }
     relaySetCookies(c, upstream.headers, (line) => relayed.append("Set-Cookie", line));
+    // A browser is redirected or shown a page; any other answer (a 5xx, JSON, a body that is not a page) is the
+    // SPEC §8 modal, never raw upstream output.
+    const page = (upstream.headers.get("content-type") ?? "").includes("text/html");
+    const redirect = upstream.status >= 300 && upstream.status < 400;
+    if (navigation(c) && !redirect && (upstream.status >= 500 || !page)) {
+      await upstream.body?.cancel();
+      if (upstream.status === 503) return pageForBrowser(c, { modal: "maintenance" });
+      if (upstream.status >= 400 && upstream.status < 500) return pageForBrowser(c, { modal: "parameterError" });
+      return pageForBrowser(c, { modal: "unexpectedError", status: 502 });
+    }
     return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: relayed });
   } catch (error) {
     if (!(error instanceof UpstreamUnavailableError)) throw error;
@@ -71,6 +95,7 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
       path: c.req.path,
       message: error.message,
     });
+    if (navigation(c)) return pageForBrowser(c, { modal: "unexpectedError", status: error.timedOut ? 504 : 502 });
     return error.timedOut
       ? c.json({ type: "upstream_timeout", detail: "The identity service did not answer in time." }, 504)
       : c.json({ type: "upstream_unavailable", detail: "The identity service could not be reached." }, 502);

@@ -1,0 +1,464 @@
+import { env } from "cloudflare:test";
+import { TOTP } from "otpauth";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type ModalKey, modals } from "../../messages/modals";
+import { sampleClientIds } from "../../themes/data/clients";
+import type { View } from "../../worker/session/authRequest";
+import { type AppBrand, appStart } from "../support/appStart";
+import { type Fault, PASSWORD } from "../support/emulatorClient";
+import { GENERATED_DOC_MARK } from "../support/generatedDocs";
+import { emulator, ORIGIN } from "./helpers";
+import { Journey, reachLoginScreen } from "./journey";
+
+// Issue 11 fault matrix: every identity and OAuth2 call the site makes, in the journey that makes it, gets each
+// upstream fault through the emulator's fault API. Each cell must answer the SPEC §8 modal that fits with a sensible
+// status (502/504 for a failure, 503 + MAINTENANCE for maintenance), keep the user's cookies so that the same step
+// works once the upstream is back, and never show a blank page, a raw 5xx or a stack trace. The table is written to
+// docs/fault-matrix.md (this test prints it; test/worker/vitest.config.ts writes it) when every cell ran.
+
+const GUNGNIR: AppBrand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const PARTNER: AppBrand = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
+const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const TIMEOUT = Number(env.UPSTREAM_TIMEOUT_MS);
+let serial = 0;
+const unique = (name: string) => `fault.${name}.${++serial}@example.com`;
+
+/** One step of a journey that makes an upstream call: how to reach it, and the site request that makes the call. */
+interface Scene {
+  journey: string;
+  call: string;
+  /** The emulator fault's method and path. */
+  method: string;
+  pathPattern: string;
+  /** The answer that breaks this call's contract while claiming success. */
+  contractBreak?: { status: number; body: unknown };
+  prepare(): Promise<{ journey: Journey; act(): Promise<Response>; retried?(): Promise<Response> }>;
+  /** Where the call's SPEC section says otherwise than the general rule (reasons in docs/fault-matrix.md). */
+  expect?: Partial<Record<FaultName, { status: number; modal: ModalKey }>>;
+}
+
+type FaultName = "timeout" | "500" | "maintenance" | "malformed" | "dropped" | "contract";
+
+const FAULTS: Record<FaultName, (scene: Scene) => Omit<Fault, "pathPattern"> | undefined> = {
+  // Delayed past the site's timeout; never handled upstream (the 503 after the delay is not what the site sees).
+  timeout: () => ({ delayMs: TIMEOUT + 300, status: 503 }),
+  "500": () => ({ status: 500, body: { type: "server_error" } }),
+  maintenance: () => ({ status: 503, body: { type: "maintenance" } }),
+  malformed: (scene) => ({ status: scene.contractBreak?.status ?? 200, malformed: true }),
+  dropped: () => ({ drop: true }),
+  contract: (scene) => scene.contractBreak,
+};
+
+const GENERAL: Record<FaultName, { status: number; modal: ModalKey }> = {
+  timeout: { status: 504, modal: "unexpectedError" },
+  "500": { status: 502, modal: "unexpectedError" },
+  maintenance: { status: 503, modal: "maintenance" },
+  malformed: { status: 502, modal: "unexpectedError" },
+  dropped: { status: 502, modal: "unexpectedError" },
+  contract: { status: 502, modal: "unexpectedError" },
+};
+
+/** The app opens the site for `view`: the browser is at the OAuth2 server's login URL, not yet opened. */
+async function atLoginUrl(view: View, brand = GUNGNIR): Promise<{ journey: Journey; loginUrl: string }> {
+  const journey = new Journey();
+  const toOauth = await journey.request((await appStart(brand, view)).path);
+  const toLogin = await journey.request(toOauth.headers.get("Location") ?? "");
+  return { journey, loginUrl: toLogin.headers.get("Location") ?? "" };
+}
+
+async function atSignIn(email: string, seed: Record<string, unknown> = {}, view: View = "signIn", brand = GUNGNIR) {
+  await emulator.seed({ email, ...seed });
+  const journey = new Journey();
+  await reachLoginScreen(journey, brand, view);
+  return journey;
+}
+
+/** Signs in on the site's screen and follows to the site's /callback URL (not yet opened). */
+async function atCallback(email: string, view: View = "signIn"): Promise<{ journey: Journey; callback: string }> {
+  const journey = await atSignIn(email, {}, view);
+  const login = await journey.postForm("/signIn", { username: email, password: PASSWORD });
+  const toCallback = await journey.request(login.headers.get("Location") ?? "");
+  return { journey, callback: toCallback.headers.get("Location") ?? "" };
+}
+
+/** Signs in for an own view and lands on its account screen (the tokens cookie is set). */
+async function signedInAt(view: View, email: string): Promise<Journey> {
+  const { journey, callback } = await atCallback(email, view);
+  await (await journey.request(callback)).body?.cancel();
+  return journey;
+}
+
+async function partnerConsentLink(email: string): Promise<{ journey: Journey; link: string }> {
+  const journey = await atSignIn(email, {}, "signIn", PARTNER);
+  let step = await journey.postForm("/signIn", { username: email, password: PASSWORD });
+  for (let hop = 0; hop < 8 && step.status >= 300 && step.status < 400; hop++) {
+    const location = step.headers.get("Location") ?? "";
+    if (new URL(location, ORIGIN).searchParams.has("consent_challenge")) return { journey, link: location };
+    step = await journey.request(location);
+  }
+  throw new Error("no consent link");
+}
+
+const SCENES: Scene[] = [
+  {
+    journey: "entry",
+    call: "GET /oauth2/auth (proxied)",
+    method: "GET",
+    pathPattern: "/oauth2/auth",
+    async prepare() {
+      const journey = new Journey();
+      const toOauth = await journey.request((await appStart(GUNGNIR, "signIn")).path);
+      const target = toOauth.headers.get("Location") ?? "";
+      return { journey, act: () => journey.request(target, { headers: { "Sec-Fetch-Mode": "navigate" } }) };
+    },
+  },
+  {
+    journey: "login URL",
+    call: "GET /auth/v1/login",
+    method: "GET",
+    pathPattern: "/auth/v1/login",
+    contractBreak: { status: 200, body: { client_id: GUNGNIR.clientId } },
+    async prepare() {
+      const { journey, loginUrl } = await atLoginUrl("signIn");
+      return { journey, act: () => journey.request(loginUrl) };
+    },
+  },
+  {
+    journey: "sign-in",
+    call: "POST /auth/v1/login (password)",
+    method: "POST",
+    pathPattern: "/auth/v1/login",
+    contractBreak: { status: 201, body: {} },
+    async prepare() {
+      const email = unique("signin");
+      const journey = await atSignIn(email);
+      return { journey, act: () => journey.postForm("/signIn", { username: email, password: PASSWORD }) };
+    },
+    // SPEC §4: a 201 without redirect_to or a next step is 'もう一度やり直してください'.
+    expect: { contract: { status: 409, modal: "retry" } },
+  },
+  {
+    journey: "sign-in",
+    call: "POST /auth/v1/login (mfa_totp)",
+    method: "POST",
+    pathPattern: "/auth/v1/login",
+    contractBreak: { status: 201, body: { additional_flow: { next: "mfa_unknown", session: "s" } } },
+    async prepare() {
+      const email = unique("totp");
+      const journey = await atSignIn(email, { mfa: { totp: TOTP_SECRET } });
+      await (await journey.postForm("/signIn", { username: email, password: PASSWORD })).body?.cancel();
+      return {
+        journey,
+        act: () => journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }),
+      };
+    },
+  },
+  {
+    journey: "sign-in",
+    call: "POST /auth/v1/login (new_password)",
+    method: "POST",
+    pathPattern: "/auth/v1/login",
+    contractBreak: { status: 201, body: {} },
+    async prepare() {
+      const email = unique("forced");
+      const journey = await atSignIn(email, { forceChangePassword: true });
+      await (await journey.postForm("/signIn", { username: email, password: PASSWORD })).body?.cancel();
+      return {
+        journey,
+        act: () => journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3w!Passw0rd" }),
+      };
+    },
+    expect: { contract: { status: 409, modal: "retry" } },
+  },
+  {
+    journey: "sign-up",
+    call: "POST /auth/v1/register/checkEmail",
+    method: "POST",
+    pathPattern: "/auth/v1/register/checkEmail",
+    contractBreak: { status: 200, body: { registered: "maybe" } },
+    async prepare() {
+      const journey = new Journey();
+      await reachLoginScreen(journey, GUNGNIR, "signUp");
+      return { journey, act: () => journey.postForm("/signUp/checkEmail", { email: unique("signup") }) };
+    },
+  },
+  {
+    journey: "sign-up",
+    call: "POST /auth/v1/register",
+    method: "POST",
+    pathPattern: "/auth/v1/register",
+    contractBreak: { status: 201, body: {} },
+    async prepare() {
+      const journey = new Journey();
+      await reachLoginScreen(journey, GUNGNIR, "signUp");
+      await (await journey.postForm("/signUp/checkEmail", { email: unique("register") })).body?.cancel();
+      return { journey, act: () => journey.postForm("/signUp/inputPassword", { password: PASSWORD }) };
+    },
+  },
+  {
+    journey: "sign-up",
+    call: "POST /auth/v1/register/confirm",
+    method: "POST",
+    pathPattern: "/auth/v1/register/confirm",
+    contractBreak: { status: 201, body: {} },
+    async prepare() {
+      const email = unique("confirm");
+      const journey = new Journey();
+      await reachLoginScreen(journey, GUNGNIR, "signUp");
+      await (await journey.postForm("/signUp/checkEmail", { email })).body?.cancel();
+      await (await journey.postForm("/signUp/inputPassword", { password: PASSWORD })).body?.cancel();
+      const code = await emulator.latestCode(email);
+      return { journey, act: () => journey.postForm("/signUp/confirmMail", { code }) };
+    },
+  },
+  {
+    journey: "sign-up",
+    call: "POST /auth/v1/register/confirm/resend",
+    method: "POST",
+    pathPattern: "/auth/v1/register/confirm/resend",
+    async prepare() {
+      const email = unique("resend");
+      const journey = new Journey();
+      await reachLoginScreen(journey, GUNGNIR, "signUp");
+      await (await journey.postForm("/signUp/checkEmail", { email })).body?.cancel();
+      await (await journey.postForm("/signUp/inputPassword", { password: PASSWORD })).body?.cancel();
+      return { journey, act: () => journey.postForm("/signUp/confirmMail/resend", {}) };
+    },
+  },
+  {
+    journey: "callback",
+    call: "POST /oauth2/token (code)",
+    method: "POST",
+    pathPattern: "/oauth2/token",
+    contractBreak: { status: 200, body: { token_type: "bearer" } },
+    async prepare() {
+      const { journey, callback } = await atCallback(unique("token"));
+      return { journey, act: () => journey.request(callback) };
+    },
+  },
+  {
+    journey: "callback",
+    call: "GET /auth/v1/user/profile",
+    method: "GET",
+    pathPattern: "/auth/v1/user/profile",
+    contractBreak: { status: 200, body: { email_verified: "yes" } },
+    async prepare() {
+      const { journey, callback } = await atCallback(unique("profile"));
+      return {
+        journey,
+        act: () => journey.request(callback),
+        // The code is spent by the first try; the user starts again from the stored app request.
+        retried: async () => (await journey.follow(await journey.request("/restart"))).response,
+      };
+    },
+    // SPEC §7: any profile answer other than 200 is UNEXPECTED_ERROR, maintenance included.
+    expect: { maintenance: { status: 502, modal: "unexpectedError" } },
+  },
+  {
+    journey: "consent",
+    call: "GET /auth/v1/consent",
+    method: "GET",
+    pathPattern: "/auth/v1/consent",
+    contractBreak: { status: 200, body: { requested_scope: [] } },
+    async prepare() {
+      const { journey, link } = await partnerConsentLink(unique("consentget"));
+      return { journey, act: () => journey.request(link) };
+    },
+  },
+  {
+    journey: "consent",
+    call: "POST /auth/v1/consent",
+    method: "POST",
+    pathPattern: "/auth/v1/consent",
+    contractBreak: { status: 200, body: {} },
+    async prepare() {
+      const { journey, link } = await partnerConsentLink(unique("consentpost"));
+      await (await journey.request(link)).body?.cancel();
+      return { journey, act: () => journey.postForm(`/${PARTNER.serviceId}/consent`, {}) };
+    },
+  },
+  {
+    journey: "password reset",
+    call: "POST /auth/v1/password/forgot",
+    method: "POST",
+    pathPattern: "/auth/v1/password/forgot",
+    async prepare() {
+      const email = unique("forgot");
+      await emulator.seed({ email });
+      const journey = new Journey();
+      return { journey, act: () => journey.postForm("/resetPassword", { client_id: GUNGNIR.clientId, email }) };
+    },
+  },
+  {
+    journey: "password reset",
+    call: "POST /auth/v1/password/confirm",
+    method: "POST",
+    pathPattern: "/auth/v1/password/confirm",
+    async prepare() {
+      const email = unique("reset");
+      await emulator.seed({ email });
+      const journey = new Journey();
+      await (await journey.postForm("/resetPassword", { client_id: GUNGNIR.clientId, email })).body?.cancel();
+      const link = new URL((await emulator.latest(email)).link ?? "");
+      const form = {
+        client_id: link.searchParams.get("client_id") ?? "",
+        code: link.searchParams.get("code") ?? "",
+        username: link.searchParams.get("username") ?? "",
+        newPassword: "N3w!Passw0rd",
+      };
+      return { journey, act: () => journey.postForm(`/${GUNGNIR.serviceId}/forgotPassword`, form) };
+    },
+  },
+  {
+    journey: "change password",
+    call: "PATCH /auth/v1/user/password",
+    method: "PATCH",
+    pathPattern: "/auth/v1/user/password",
+    async prepare() {
+      const journey = await signedInAt("passwordChange", unique("chpw"));
+      const form = { currentPassword: PASSWORD, newPassword: "N3w!Passw0rd" };
+      return { journey, act: () => journey.postForm("/changePassword", form) };
+    },
+  },
+  {
+    journey: "change e-mail",
+    call: "PATCH /auth/v1/user/email",
+    method: "PATCH",
+    pathPattern: "/auth/v1/user/email",
+    async prepare() {
+      const journey = await signedInAt("emailChange", unique("chmail"));
+      return { journey, act: () => journey.postForm("/changeEmail", { newEmail: unique("newaddress") }) };
+    },
+  },
+  {
+    journey: "register e-mail",
+    call: "POST /auth/v1/user/email",
+    method: "POST",
+    pathPattern: "/auth/v1/user/email",
+    async prepare() {
+      const journey = await signedInAt("emailChange", unique("regmail"));
+      return { journey, act: () => journey.postForm("/registerEmail/sendCode", { email: unique("registered") }) };
+    },
+  },
+  {
+    journey: "register e-mail",
+    call: "POST /auth/v1/user/email/confirm",
+    method: "POST",
+    pathPattern: "/auth/v1/user/email/confirm",
+    async prepare() {
+      const journey = await signedInAt("emailChange", unique("regconfirm"));
+      const address = unique("confirmed");
+      await (await journey.postForm("/registerEmail/sendCode", { email: address })).body?.cancel();
+      const code = await emulator.latestCode(address);
+      return { journey, act: () => journey.postForm("/registerEmail", { code }) };
+    },
+  },
+  {
+    journey: "sign-out",
+    call: "GET /auth/v1/logout",
+    method: "GET",
+    pathPattern: "/auth/v1/logout",
+    async prepare() {
+      const journey = await signedInAt("passwordChange", unique("logout"));
+      return { journey, act: () => journey.request(`/logout?client_id=${GUNGNIR.clientId}`) };
+    },
+    // Sign-out forgets the user whatever the upstream answers (ARCHITECTURE §8): to the service top.
+    expect: Object.fromEntries(
+      (["timeout", "500", "maintenance", "malformed", "dropped"] as const).map((fault) => [
+        fault,
+        { status: 303, modal: "information" as const },
+      ]),
+    ),
+  },
+];
+
+const MODAL_TITLES = Object.entries(modals)
+  .filter(([, record]) => typeof record.title === "string" && record.title !== "")
+  .map(([key, record]) => [key as ModalKey, String(record.title)] as const);
+
+/** The modal a page opened (its dialog with `open`), by the catalogue's title. */
+function openModal(html: string): ModalKey | undefined {
+  const open = /<dialog[^>]*\bopen\b[^>]*>([\s\S]*?)<\/dialog>/.exec(html)?.[1] ?? "";
+  return MODAL_TITLES.find(([, title]) => open.includes(title))?.[0];
+}
+
+interface Cell {
+  status: number;
+  modal: string;
+  retryOk: boolean;
+}
+const results = new Map<string, Map<FaultName, Cell | undefined>>();
+
+afterEach(() => emulator.clearFaults());
+
+describe("fault matrix: every upstream call × every fault", () => {
+  for (const scene of SCENES) {
+    for (const fault of Object.keys(FAULTS) as FaultName[]) {
+      const injected = FAULTS[fault](scene);
+      if (!injected) continue;
+      it(`${scene.call} in ${scene.journey}: ${fault}`, async () => {
+        const { journey, act, retried } = await scene.prepare();
+        await emulator.fault({ method: scene.method, pathPattern: scene.pathPattern, ...injected });
+        const response = await act();
+        const html = await response.text();
+        const expected = scene.expect?.[fault] ?? GENERAL[fault];
+        const modal = response.status >= 300 && response.status < 400 ? "information" : openModal(html);
+        expect(response.headers.get("Content-Security-Policy"), "security headers").toContain("default-src 'self'");
+        expect(html, "a stack trace").not.toMatch(/\bat \S+ \(|\.tsx?:\d+/);
+        if (response.status < 300 || response.status >= 400)
+          expect(response.headers.get("Content-Type"), "a page, not raw JSON").toContain("text/html");
+        expect({ status: response.status, modal }).toEqual(expected);
+        // The upstream is back; the cookies the browser kept let the same step (or a restart) go on.
+        await emulator.clearFaults();
+        // 'もう一度やり直してください' asks to start again: from the app's stored request, as its link does.
+        const startAgain = async () => (await journey.follow(await journey.request("/restart"))).response;
+        const again = await (expected.modal === "retry" ? startAgain : (retried ?? act))();
+        await again.body?.cancel();
+        const retryOk = again.status < 400;
+        const row = results.get(`${scene.journey} | ${scene.call}`) ?? new Map<FaultName, Cell | undefined>();
+        row.set(fault, {
+          status: response.status,
+          modal: expected.modal === "information" ? "redirect" : String(modal),
+          retryOk,
+        });
+        results.set(`${scene.journey} | ${scene.call}`, row);
+        expect(again.status, "the step works again once the upstream is back").toBeLessThan(400);
+      }, 30_000);
+    }
+  }
+});
+
+afterAll(() => {
+  const faults = Object.keys(FAULTS) as FaultName[];
+  const cellsRun = [...results.values()].reduce((sum, row) => sum + row.size, 0);
+  const cellsAll = SCENES.reduce((sum, scene) => sum + faults.filter((fault) => FAULTS[fault](scene)).length, 0);
+  // A partial run (a filter, a failure) leaves the committed document as it is.
+  if (cellsRun !== cellsAll) return;
+  const lines = [
+    "# Fault matrix",
+    "",
+    "Generated by `test/worker/faultMatrix.test.ts` (issue 11); do not edit. Each cell: the status the site answers,",
+    "the SPEC §8 modal it shows, and whether the same step works again once the upstream is back (✓). `—`: the",
+    "call has no success contract to break. Timeout: delayed past `UPSTREAM_TIMEOUT_MS`; malformed: a success",
+    "status with a body that is not JSON; dropped: the connection closes; contract: a success status whose body",
+    "breaks the call's contract (a missing `redirect_to`, an unknown `additional_flow.next`, a token answer without",
+    "a token …).",
+    "",
+    "Deliberate exceptions: a login 201 without `redirect_to` is SPEC §4's 'もう一度やり直してください' (409); a token",
+    "answer without a token is the callback's parameter problem (SPEC §2); any profile answer other than 200 is",
+    "UNEXPECTED_ERROR (SPEC §7), maintenance included; sign-out forgets the user whatever the upstream answers and",
+    "goes to the service top (303). After a failed profile call the code is spent: the user starts again from the",
+    "stored app request (`/restart`), which is what the retry column tries there.",
+    "",
+    `| journey | call | ${faults.join(" | ")} |`,
+    `|---|---|${faults.map(() => "---").join("|")}|`,
+  ];
+  for (const [key, row] of results) {
+    const cells = faults.map((fault) => {
+      const cell = row.get(fault);
+      return cell ? `${cell.status} ${cell.modal}${cell.retryOk ? " ✓" : " ✗"}` : "—";
+    });
+    lines.push(`| ${key} | ${cells.join(" | ")} |`);
+  }
+  console.log(`${GENERATED_DOC_MARK}docs/fault-matrix.md\n${lines.join("\n")}\n`);
+});
