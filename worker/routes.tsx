@@ -9,7 +9,17 @@ import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
 import { enter, entryQuery, startForTenant } from "./routes/entry";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
-import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
+import {
+  mfaSetup,
+  skipMfaSetup,
+  smsConfirm,
+  smsSend,
+  smsSetup,
+  smsWarning,
+  smsWarningScreen,
+  totpConfirm,
+  totpSetup,
+} from "./routes/mfaSetup";
 import { registerEmail } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
@@ -80,11 +90,17 @@ export const routeTable: readonly RouteEntry[] = [
   screen("/changeEmail", "changeEmail", changeEmail),
   screen("/:tenantId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
 
-  // Two-factor setup.
+  // Two-factor setup. The TOTP page requests the secret (the upstream answers a repeated request with the pending
+  // one, and sends nothing: read); codes are `code`, the SMS send `mail`; each counted per signed-in user.
   screen("/mfa/setup", "mfaSetup", mfaSetup),
   form("/mfa/setup/skip", "mfaSetupSkip", skipMfaSetup),
   screen("/mfa/setup/TOTP", "mfaSetupTotp", totpSetup),
+  form("/mfa/setup/TOTP", "mfaSetupTotp", totpConfirm, { rateLimit: "code" }),
   screen("/mfa/setup/SMS", "mfaSetupSms", smsSetup),
+  form("/mfa/setup/SMS", "mfaSetupSms", smsConfirm, { rateLimit: "code" }),
+  form("/mfa/setup/SMS/warning", "mfaSetupSmsWarning", smsWarning),
+  screen("/mfa/setup/SMS/warning", "mfaSetupSmsWarning", smsWarningScreen),
+  form("/mfa/setup/SMS/sendCode", "mfaSetupSmsSend", smsSend, { rateLimit: "mail" }),
 
   // Sign-out (ARCHITECTURE §8): a link (GET) or a form (POST).
   endpoint("/logout", "logout", { query: logoutQuery }, signOut),

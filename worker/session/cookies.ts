@@ -5,7 +5,13 @@ import { authRequestSchema } from "./authRequest";
 import { parseSessionKeys } from "./keys";
 import { randomString } from "./random";
 import { seal, unseal } from "./sealed";
-import { consentStateSchema, signInSessionSchema, signUpSessionSchema, tokenStateSchema } from "./state";
+import {
+  consentStateSchema,
+  mfaSetupStateSchema,
+  signInSessionSchema,
+  signUpSessionSchema,
+  tokenStateSchema,
+} from "./state";
 
 /** Browsers drop a cookie whose name, value and attributes pass 4,096 bytes. */
 export const COOKIE_SIZE_LIMIT = 4096;
@@ -25,6 +31,7 @@ export const sealedCookies = {
   signUp: { name: "sign-up", schema: signUpSessionSchema, maxAgeSeconds: 24 * 60 * 60, sameSite: "Strict" },
   tokens: { name: "tokens", schema: tokenStateSchema, maxAgeSeconds: 30 * 24 * 60 * 60, sameSite: "Strict" },
   consent: { name: "consent", schema: consentStateSchema, maxAgeSeconds: 30 * 60, sameSite: "Strict" },
+  mfaSetup: { name: "mfa-setup", schema: mfaSetupStateSchema, maxAgeSeconds: 15 * 60, sameSite: "Strict" },
 } as const satisfies Record<string, SealedCookie<z.ZodType>>;
 
 export type SealedCookieName = keyof typeof sealedCookies;
