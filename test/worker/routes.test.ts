@@ -18,6 +18,7 @@ async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
 
 describe("every SPEC §2 route answers with its screen", () => {
   it.each(screenCases(brand).map((screen) => [screen.name, screen] as const))("%s", async (_name, screen) => {
+    for (const fault of screen.upstream ?? []) await emulator.fault(fault);
     const response = await get(screen.path, await cookiesFor(screen.state));
     expect(response.status).toBe(screen.status);
     expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
