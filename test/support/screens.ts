@@ -1,3 +1,4 @@
+import { defaultBrand, rawBrands } from "../../themes/data/brands";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import type { Fault } from "./emulatorClient";
 
@@ -38,7 +39,19 @@ const tokens = (clientId: string): SealedState<"tokens"> => ({
   hashedUserName: "0".repeat(64),
 });
 
+/** SPEC §6: the SMS setup screens exist only for a service whose brand data offers SMS. */
+function offersSms(serviceId: string): boolean {
+  const brand = rawBrands.find(({ id }) => id === serviceId) ?? defaultBrand;
+  return brand.smsSecondFactor !== false;
+}
+
 export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
+  return allScreenCases({ serviceId, clientId }).filter(
+    (screen) => offersSms(serviceId) || !screen.path.startsWith("/mfa/setup/SMS"),
+  );
+}
+
+function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
   const q = `client_id=${encodeURIComponent(clientId)}`;
   const signIn = { loginChallenge: "login-challenge-0001" };
   return [

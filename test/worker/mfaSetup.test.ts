@@ -446,6 +446,13 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     expect(html).toContain('href="/mfa/setup/SMS"');
   });
 
+  it("is not offered by a service without SMS in its brand data (403), and sends nothing there", async () => {
+    const { journey } = await signedIn(ASTRA);
+    expect((await journey.request("/mfa/setup/SMS")).status).toBe(403);
+    expect((await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE })).status).toBe(403);
+    expect(await emulator.count(`+81${PHONE}`)).toBe(0);
+  });
+
   it("shows the warning page only with a number to warn about, and only to a signed-in user", async () => {
     const { journey } = await signedIn();
     expect((await journey.request("/mfa/setup/SMS/warning")).status).toBe(400);

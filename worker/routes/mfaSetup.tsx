@@ -170,9 +170,14 @@ interface SmsState {
   step: MfaSetupState | undefined;
 }
 
+/** SPEC §6: a service without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
+const SMS_NOT_OFFERED: Refusal = { refuse: { status: 403 } };
+const offersSms = (c: AppContext) => c.get("brand").mfaTypes.includes("SMS");
+
 const smsScreen: ScreenLoader<SmsState> = async (c) => {
   const tokens = await signedIn(c);
   if (!tokens || "refuse" in tokens) return tokens;
+  if (!offersSms(c)) return SMS_NOT_OFFERED;
   const step = await readSealed(c, "mfaSetup");
   return {
     state: { tokens, step },
@@ -199,6 +204,7 @@ export const smsWarningScreen = {
   screen: (async (c) => {
     const tokens = await signedIn(c);
     if (!tokens || "refuse" in tokens) return tokens;
+    if (!offersSms(c)) return SMS_NOT_OFFERED;
     const step = await readSealed(c, "mfaSetup");
     if (!step) return undefined;
     return { state: tokens, page: <MfaSetupSmsWarning phoneNumber={step.phoneNumber} /> } satisfies Screen<TokenState>;
