@@ -127,7 +127,9 @@ async function main() {
   const medians: number[] = [];
   for (const screen of screenCases(BRAND)) {
     upstream = screen.upstream ?? [];
-    const cookie = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
+    // The brand a browser keeps from earlier in its journey, as the screens test gives it (ARCHITECTURE §6).
+    const sealed = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
+    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
     const request = () =>
       new Request(`https://bench.test${screen.path}`, { headers: cookie ? { Cookie: cookie } : {} });
     let html = "";

@@ -45,10 +45,12 @@ function forms(html: string): Array<{ method: string; action: string }> {
   return [...own, ...buttons];
 }
 
+/** The screen's sealed state, and the brand a browser keeps from earlier in its journey (ARCHITECTURE §6). */
 async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
-  return Promise.all(
+  const sealed = await Promise.all(
     Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
   );
+  return [...sealed, `__Host-service=${brand.serviceId}`];
 }
 
 describe("every form posts to a route of the route table", () => {

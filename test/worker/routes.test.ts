@@ -10,10 +10,12 @@ import { Journey } from "./journey";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
+/** The screen's sealed state, and the brand a browser keeps from earlier in its journey (ARCHITECTURE §6). */
 async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
-  return Promise.all(
+  const sealed = await Promise.all(
     Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
   );
+  return [...sealed, `__Host-service=${brand.serviceId}`];
 }
 
 describe("every SPEC §2 route answers with its screen", () => {
