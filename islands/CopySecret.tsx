@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { screens } from "../messages/ja";
+import { secretKeyCopy as text } from "../messages/ja";
 import { island } from "./host";
 
 export interface CopySecretProps {
@@ -21,7 +21,6 @@ function groups(secret: string): Array<{ at: number; text: string }> {
  * is no button, and the key selects in one click (CSS user-select: all).
  */
 function CopySecret({ secret }: CopySecretProps) {
-  const text = screens.mfaSetupTotp;
   const keyRef = useRef<HTMLElement>(null);
   const [scripted, setScripted] = useState(false);
   const [status, setStatus] = useState("");
@@ -34,7 +33,7 @@ function CopySecret({ secret }: CopySecretProps) {
     } catch {
       // No clipboard (permission, an old webview): the key is selected so that the user can copy it.
       if (keyRef.current) window.getSelection()?.selectAllChildren(keyRef.current);
-      setStatus(text.copyFailed);
+      setStatus(text.failed);
     }
   };
 
@@ -53,7 +52,7 @@ function CopySecret({ secret }: CopySecretProps) {
         </button>
       ) : null}
       <p className="note" role="status">
-        {status === text.copyFailed ? status : ""}
+        {status === text.failed ? status : ""}
         <span className="visually-hidden">{status === text.copied ? status : ""}</span>
       </p>
     </>

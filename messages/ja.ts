@@ -96,6 +96,13 @@ export const supportContact = {
   businessHour: (hours: string) => `受付時間：${hours}`,
 } as const;
 
+/** The copy button of the TOTP secret key (SPEC §2 MFASetupTOTP), apart: its island ships these words only. */
+export const secretKeyCopy = {
+  copy: "コピー",
+  copied: "コピーしました",
+  failed: "コピーできませんでした。キーを選択してコピーしてください",
+} as const;
+
 export const screens = {
   signUpCheckEmail: {
     title: "アカウント作成",
@@ -203,9 +210,6 @@ export const screens = {
     ],
     qrAlt: "認証アプリ登録用のQRコード",
     secretKey: "シークレットキー",
-    copy: "コピー",
-    copied: "コピーしました",
-    copyFailed: "コピーできませんでした。キーを選択してコピーしてください",
     codeLead: "認証アプリに表示された6桁の認証コードを入力してください。",
   },
   mfaSetupSms: {
