@@ -2,6 +2,7 @@ import { type ComponentType, createElement, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isIslandName } from "./names";
 import { islandLoaders } from "./registry";
+import { SCRIPT_MARKER_COOKIE, SCRIPT_MARKER_MAX_AGE_SECONDS } from "./scriptMarker";
 
 // The one client entry: finds the server's island hosts and hydrates each on idle with its own props. An island
 // that cannot load or render is reported to the worker (POST /report/island, issue 11): no Sentry SDK here.
@@ -64,4 +65,18 @@ async function hydrateHost(host: HTMLElement): Promise<void> {
   );
 }
 
-for (const host of document.querySelectorAll<HTMLElement>("[data-island]")) void hydrateHost(host);
+const hydrated = new WeakSet<HTMLElement>();
+
+function hydrateAll(): void {
+  for (const host of document.querySelectorAll<HTMLElement>("[data-island]")) {
+    if (hydrated.has(host)) continue;
+    hydrated.add(host);
+    void hydrateHost(host);
+  }
+}
+
+// biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in the older webviews of the brands' apps.
+document.cookie = `__Host-${SCRIPT_MARKER_COOKIE}=1; Path=/; Secure; SameSite=Strict; Max-Age=${SCRIPT_MARKER_MAX_AGE_SECONDS}`;
+hydrateAll();
+// Islands of a part the server streams late (behind a spinner) are in the document once it has been parsed.
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", hydrateAll, { once: true });

@@ -6,6 +6,8 @@ export const islandNames = [
   "BackButton",
   "SessionGuard",
   "NativeBridge",
+  "CopySecret",
+  "SmsSendButton",
 ] as const;
 export type IslandName = (typeof islandNames)[number];
 

@@ -8,4 +8,6 @@ export const islandLoaders = {
   BackButton: () => import("./BackButton"),
   SessionGuard: () => import("./SessionGuard"),
   NativeBridge: () => import("./NativeBridge"),
+  CopySecret: () => import("./CopySecret"),
+  SmsSendButton: () => import("./SmsSendButton"),
 } satisfies Record<IslandName, () => Promise<{ default: { Component: unknown } }>>;

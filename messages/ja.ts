@@ -98,6 +98,13 @@ export const supportContact = {
   businessHour: (hours: string) => `受付時間：${hours}`,
 } as const;
 
+/** The copy button of the TOTP secret key (SPEC §2 MFASetupTOTP), apart: its island ships these words only. */
+export const secretKeyCopy = {
+  copy: "コピー",
+  copied: "コピーしました",
+  failed: "コピーできませんでした。キーを選択してコピーしてください",
+} as const;
+
 export const screens = {
   signUpCheckEmail: {
     title: "アカウント作成",
@@ -197,6 +204,7 @@ export const screens = {
     sms: "SMSで設定する",
     later: "あとで設定する",
     backToChoice: "認証方法の選択に戻る",
+    done: "2段階認証の設定が完了しました。",
   },
   mfaSetupTotp: {
     title: "認証アプリの設定",
@@ -207,14 +215,17 @@ export const screens = {
     ],
     qrAlt: "認証アプリ登録用のQRコード",
     secretKey: "シークレットキー",
-    copy: "コピー",
-    copied: "コピーしました",
+    codeLead: "認証アプリに表示された6桁の認証コードを入力してください。",
   },
   mfaSetupSms: {
     title: "SMS認証の設定",
     lead: "SMSを受信できる携帯電話番号を入力してください。",
     codeLead: "SMSで届いた6桁の認証コードを入力してください。",
     validity: "認証コードは3分以内に入力してください。",
+    sentTo: (phoneNumber: string) => `${phoneNumber} 宛に認証コードを送信しました。`,
+    /** The interstitial that shows the abroad warning before the send, without script (SPEC §2). */
+    warningNumber: "送信先の電話番号",
+    changeNumber: "電話番号を修正する",
   },
   error: {
     title: "エラーが発生しました",

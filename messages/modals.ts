@@ -235,6 +235,23 @@ export const modals = {
     after: "close",
     status: 200,
   },
+  /** SPEC §4 one setup request at a time: a second SMS request while the first one's code is on its way. */
+  smsSetupPending: {
+    title: "認証コードを送信済みです",
+    body: "SMSが届くまで少しお待ちください。届かない場合は、1分ほどたってからもう一度送信してください。",
+    closable: true,
+    after: "close",
+    status: 409,
+  },
+  /** The pending setup ended (its code ran out, or 5 wrong codes): a new secret or SMS is needed. */
+  mfaSetupExpired: {
+    title: "認証コードの有効期限が切れました",
+    body: "お手数ですが、もう一度最初から設定してください。",
+    closable: false,
+    after: "next",
+    actionLabel: "最初からやり直す",
+    status: 409,
+  },
   mfaSetupDone: {
     title: "認証が完了しました",
     body: "2段階認証を設定しました",

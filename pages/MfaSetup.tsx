@@ -70,3 +70,12 @@ export function MfaFactorCard({
     </Card>
   );
 }
+
+/** SPEC §4: the factor is set; the page under the 'two-factor set' modal, whose link goes on with the flow. */
+export function MfaSetupDone() {
+  return (
+    <Card title={screens.mfaSetup.title} guarded={false}>
+      <p className="lead">{screens.mfaSetup.done}</p>
+    </Card>
+  );
+}

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { buildBrandData } from "./build";
 import { defaultBrand, rawBrands } from "./data/brands";
 import { clients, sampleClientIds } from "./data/clients";
-import { type RawBrand, rawBrandDataSchema } from "./schema";
+import { brandDataSchema, type RawBrand, rawBrandDataSchema } from "./schema";
 
 const publicDir = fileURLToPath(new URL("../public", import.meta.url));
 const everyBrand: RawBrand[] = [...rawBrands, defaultBrand];
@@ -87,11 +87,29 @@ describe("the brand data", () => {
     ]);
   });
 
-  test("allows only TOTP and NONE for the ASTOMO-like service and the default theme (SPEC §6)", () => {
-    expect(brand("izarra-astra").mfaTypes).toEqual(["TOTP", "NONE"]);
-    expect(defaultBrand.mfaTypes).toEqual(["TOTP", "NONE"]);
-    const others = rawBrands.filter(({ mfaTypes }) => !mfaTypes.includes("SMS")).map(({ id }) => id);
-    expect(others).toEqual(["izarra-astra"]);
+  describe("allowed second factors (SPEC §6)", () => {
+    const built = buildBrandData();
+    const everyBuilt = [...built.brands, built.defaultBrand];
+
+    test("every brand allows TOTP and NONE ('set up later'), and SMS unless its data says smsSecondFactor: false", () => {
+      for (const { id, smsSecondFactor, mfaTypes } of everyBuilt) {
+        const expected = smsSecondFactor ? ["TOTP", "SMS", "NONE"] : ["TOTP", "NONE"];
+        expect(mfaTypes, id).toEqual(expected);
+      }
+    });
+
+    test("only the ASTOMO-like service (the totpOnly sample client's) and the default theme go without SMS", () => {
+      const withoutSms = everyBuilt.filter(({ smsSecondFactor }) => !smsSecondFactor).map(({ id }) => id);
+      expect(withoutSms).toEqual([clients[sampleClientIds.totpOnly]?.serviceId, "default"]);
+    });
+
+    test("no brand data names its MFA types by hand: the list is built from the rule", () => {
+      for (const raw of everyBrand) expect(Object.keys(raw)).not.toContain("mfaTypes");
+      const drifted = { ...built.brands[0]!, mfaTypes: ["TOTP", "SMS"] as const };
+      expect(() => brandDataSchema.parse({ ...built, brands: [drifted, ...built.brands.slice(1)] })).toThrow(
+        /SPEC §6 rule/,
+      );
+    });
   });
 
   test("has advisor-managed services that show only the advisor wording", () => {

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { defaultBrand, rawBrands } from "./data/brands";
 import { clients } from "./data/clients";
 import {
+  allowedMfaTypes,
   type Brand,
   type BrandData,
   brandDataSchema,
@@ -65,7 +66,7 @@ function sanitiseBrand({ support, ...brand }: z.output<typeof rawBrandSchema>): 
   if (defaultMessage !== undefined) sanitisedSupport.defaultMessageHtml = sanitiseSupportHtml(defaultMessage);
   if (smsMessage !== undefined) sanitisedSupport.smsMessageHtml = sanitiseSupportHtml(smsMessage);
   if (totpMessage !== undefined) sanitisedSupport.totpMessageHtml = sanitiseSupportHtml(totpMessage);
-  return { ...brand, support: sanitisedSupport };
+  return { ...brand, mfaTypes: allowedMfaTypes(brand.smsSecondFactor), support: sanitisedSupport };
 }
 
 function parseBrandData<T>(schema: z.ZodType<T>, data: unknown, stage: string): T {

@@ -12,6 +12,15 @@ export const businessHours = [
 export const mfaTypeSchema = z.enum(["TOTP", "SMS", "NONE"]);
 export type MfaType = z.infer<typeof mfaTypeSchema>;
 
+/**
+ * SPEC §6: a service allows TOTP, SMS and NONE ('set up later'), except the ones whose data says
+ * `smsSecondFactor: false` (the ASTOMO-like service and the default theme), which allow TOTP and NONE. A brand's
+ * `mfaTypes` is built from this rule, so no brand's list can drift from it.
+ */
+export function allowedMfaTypes(smsSecondFactor: boolean): MfaType[] {
+  return smsSecondFactor ? ["TOTP", "SMS", "NONE"] : ["TOTP", "NONE"];
+}
+
 const serviceIdSchema = z
   .string()
   .max(64)
@@ -101,7 +110,8 @@ const brandFields = {
   backgroundImageUrl: brandAssetPathSchema,
   logoImageUrl: brandAssetPathSchema,
   favicon: brandAssetPathSchema,
-  mfaTypes: mfaTypesSchema,
+  /** SPEC §6: false for the services that offer no SMS second factor (TOTP and NONE only); see allowedMfaTypes. */
+  smsSecondFactor: z.boolean().default(true),
   fallBackUrls: z.strictObject({ dev: httpsUrlSchema, stg: httpsUrlSchema, prod: httpsUrlSchema }),
   providerName: nameSchema,
   partnerName: nameSchema.optional(),
@@ -143,7 +153,17 @@ function checkConsentTarget(
 export const rawBrandSchema = z
   .strictObject({ ...brandFields, support: rawSupportSchema })
   .superRefine(checkConsentTarget);
-export const brandSchema = z.strictObject({ ...brandFields, support: supportSchema }).superRefine(checkConsentTarget);
+/** The allowed second factors as pages and routes read them: built from `smsSecondFactor` by the SPEC §6 rule. */
+function checkMfaTypes(brand: { smsSecondFactor: boolean; mfaTypes: MfaType[] }, ctx: z.RefinementCtx): void {
+  if (brand.mfaTypes.join() !== allowedMfaTypes(brand.smsSecondFactor).join()) {
+    ctx.addIssue({ code: "custom", message: "mfaTypes must follow the SPEC §6 rule", path: ["mfaTypes"] });
+  }
+}
+
+export const brandSchema = z
+  .strictObject({ ...brandFields, mfaTypes: mfaTypesSchema, support: supportSchema })
+  .superRefine(checkConsentTarget)
+  .superRefine(checkMfaTypes);
 
 // Schemes a browser must never be sent to, whatever an app registers (ARCHITECTURE §8).
 const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:", "about:", "http:"]);

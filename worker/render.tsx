@@ -1,9 +1,11 @@
 import manifest from "virtual:islands-manifest";
+import { getCookie } from "hono/cookie";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { IslandName } from "../islands/names";
 import { nativeAppVersion } from "../islands/nativeBridgeProtocol";
+import { SCRIPT_MARKER_COOKIE } from "../islands/scriptMarker";
 import { type ModalKey, type ModalRecord, modals } from "../messages/modals";
 import { ErrorPage } from "../pages/ErrorPage";
 import { Document } from "../pages/layout/Document";
@@ -78,6 +80,15 @@ export async function renderPage(c: AppContext, page: ReactElement, outcome: Out
   const retryAfter = modal ? (modals[modal.key] as ModalRecord).retryAfterSeconds : undefined;
   if (retryAfter !== undefined) c.header("Retry-After", String(retryAfter));
   return c.body(stream, statusOf(outcome));
+}
+
+/**
+ * The browser ran the island script on an earlier page (its marker cookie, islands/scriptMarker.ts): a page may
+ * stream a late part behind a Suspense fallback to it. React writes the fallback and the hidden late part whatever
+ * the response waits for, and only a script swaps them, so for every other browser a route awaits its data first.
+ */
+export function runsScript(c: AppContext): boolean {
+  return getCookie(c, SCRIPT_MARKER_COOKIE, "host") === "1";
 }
 
 /** SPEC §2/§8: a missing or malformed parameter or journey state: the parameter-problem modal, then back. */

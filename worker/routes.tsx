@@ -11,7 +11,17 @@ import { consent, consentQuery, showConsent } from "./routes/consent";
 import { enter, entryQuery, startForTenant } from "./routes/entry";
 import { reportIslandCrash } from "./routes/islandReport";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
-import { mfaSetup, skipMfaSetup, smsSetup, totpSetup } from "./routes/mfaSetup";
+import {
+  mfaSetup,
+  skipMfaSetup,
+  smsConfirm,
+  smsSend,
+  smsSetup,
+  smsWarning,
+  smsWarningScreen,
+  totpConfirm,
+  totpSetup,
+} from "./routes/mfaSetup";
 import { registerEmail, sendCode } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
@@ -97,11 +107,17 @@ export const routeTable: readonly RouteEntry[] = [
   form("/changeEmail", "changeEmail", changeEmail, { rateLimit: "mail" }),
   screen("/:tenantId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
 
-  // Two-factor setup.
+  // Two-factor setup. The TOTP page requests the secret (the upstream answers a repeated request with the pending
+  // one, and sends nothing: read); codes are `code`, the SMS send `mail`; each counted per signed-in user.
   screen("/mfa/setup", "mfaSetup", mfaSetup),
   form("/mfa/setup/skip", "mfaSetupSkip", skipMfaSetup),
   screen("/mfa/setup/TOTP", "mfaSetupTotp", totpSetup),
+  form("/mfa/setup/TOTP", "mfaSetupTotp", totpConfirm, { rateLimit: "code" }),
   screen("/mfa/setup/SMS", "mfaSetupSms", smsSetup),
+  form("/mfa/setup/SMS", "mfaSetupSms", smsConfirm, { rateLimit: "code" }),
+  form("/mfa/setup/SMS/warning", "mfaSetupSmsWarning", smsWarning),
+  screen("/mfa/setup/SMS/warning", "mfaSetupSmsWarning", smsWarningScreen),
+  form("/mfa/setup/SMS/sendCode", "mfaSetupSmsSend", smsSend, { rateLimit: "mail" }),
 
   // Sign-out (ARCHITECTURE §8): a link (GET) or a form (POST).
   endpoint("/logout", "logout", { query: logoutQuery }, signOut),

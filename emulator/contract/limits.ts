@@ -46,4 +46,13 @@ export const sendLimits = {
   emailRegisterCode: { count: 3, windowMs: 10 * minute },
   /** `PATCH /auth/v1/user/email` (a link to the current address), per account; beyond it 429 `too_many_requests`. */
   emailChangeMail: { count: 3, windowMs: 10 * minute },
+  /** SMS codes of `POST /auth/v1/user/mfa/setup {type:"sms"}`, per account; beyond it 429 `too_many_requests`. */
+  mfaSetupSms: { count: 5, windowMs: hour },
 } as const satisfies Record<string, SendLimit>;
+
+/**
+ * SPEC §4 "only one setup request may be in flight": while an SMS setup code sent less than this long ago is
+ * pending, another SMS setup request is refused (409 `setup_pending`, Retry-After) and no second SMS goes out. A
+ * TOTP setup request while a TOTP setup is pending answers the pending secret again instead of a second one.
+ */
+export const mfaSetupSmsInterval = minute;

@@ -15,7 +15,8 @@ export type ProblemType =
   | "invalid_password"
   | "not_found"
   | "not_implemented"
-  | "too_many_requests";
+  | "too_many_requests"
+  | "setup_pending";
 
 /** The one error of the identity API: thrown deep in a handler, answered as `{type, detail}` by onError. */
 export class Problem extends Error {
@@ -48,6 +49,11 @@ export const problems = {
     new Problem(403, "insufficient_scope", `The access token must carry the scope ${scope}.`),
   invalidPassword: () => new Problem(400, "invalid_password", "The current password is incorrect."),
   invalidRequest: (detail: string) => new Problem(400, "invalid_request", detail),
+  /** An MFA setup request while an earlier one's SMS is still on its way (contract/limits.ts). */
+  setupPending: (retryAfterMs: number) =>
+    new Problem(409, "setup_pending", "An SMS code of this setup was sent moments ago; enter it, or retry later.", {
+      "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+    }),
   /** RFC 9110 §10.2.3: Retry-After in whole seconds, rounded up. */
   tooManyRequests: (detail: string, retryAfterMs: number) =>
     new Problem(429, "too_many_requests", detail, {

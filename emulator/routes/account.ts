@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
-import { sendLimits } from "../contract/limits";
+import { mfaSetupSmsInterval, sendLimits } from "../contract/limits";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
@@ -186,26 +186,45 @@ const mfaSetupSchema = z.discriminatedUnion("type", [
   }),
 ]);
 
+/**
+ * SPEC §4: one setup request at a time per user (the one pending ticket). A TOTP request while a TOTP setup is
+ * pending answers its secret again, never a second one (a double click, a reload, two isolates of the site); an
+ * SMS request while the last setup SMS is less than `mfaSetupSmsInterval` old is refused, never a second SMS.
+ */
 account.post("/auth/v1/user/mfa/setup", async (c) => {
   const { user } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, mfaSetupSchema);
-  const { tickets, outbox } = c.var.services;
+  const { tickets, outbox, sendLog } = c.var.services;
+  const pending = tickets.find("mfa_setup", user.username, c.var.now);
   if (body.type === "totp") {
+    if (pending.status === "valid" && pending.data.type === "totp")
+      return c.json({ secret_code: pending.data.secret }, 201);
     const secret = newTotpSecret();
     tickets.issue("mfa_setup", user.username, { type: "totp", secret }, c.var.now + lifetimes.totpSetup);
     return c.json({ secret_code: secret }, 201);
   }
+  if (pending.status === "valid" && pending.data.type === "sms") {
+    const freeAt = pending.data.sentAt + mfaSetupSmsInterval;
+    if (freeAt > c.var.now) throw problems.setupPending(freeAt - c.var.now);
+  }
+  const send = sendLog.take("mfa_setup_sms", user.username, sendLimits.mfaSetupSms, c.var.now);
+  if (!send.allowed)
+    throw problems.tooManyRequests("Too many SMS codes for this account; retry later.", send.retryAfterMs);
   const smsCode = sixDigitCode();
   tickets.issue(
     "mfa_setup",
     user.username,
-    { type: "sms", phone: body.phone_number, code: smsCode },
+    { type: "sms", phone: body.phone_number, code: smsCode, sentAt: c.var.now },
     c.var.now + lifetimes.smsCode,
   );
   outbox.send("sms", body.phone_number, mailCatalogue.smsCode(smsCode), c.var.now, { code: smsCode });
   return c.json({}, 201);
 });
 
+/**
+ * A wrong code counts against the pending setup; after `maxWrongCodes` of them it is dead and every further
+ * confirmation, right or wrong, answers `expired_code` until a new setup is requested.
+ */
 account.post("/auth/v1/user/mfa/confirm", async (c) => {
   const { user } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, z.object({ type: z.enum(["totp", "sms"]), code }));
@@ -216,7 +235,10 @@ account.post("/auth/v1/user/mfa/confirm", async (c) => {
   const setup = found.data;
   const matches =
     setup.type === "totp" ? totpValidates(setup.secret, body.code, c.var.now) : sameCode(setup.code, body.code);
-  if (!matches) throw problems.invalidCode();
+  if (!matches) {
+    tickets.recordWrongCode("mfa_setup", user.username);
+    throw problems.invalidCode();
+  }
   tickets.consume("mfa_setup", user.username, c.var.now);
   users.update(
     user.username,

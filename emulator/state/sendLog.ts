@@ -1,7 +1,12 @@
 import type { SendLimit } from "../contract/limits";
 
 /** What a send was for, so each purpose has its own limit (contract/limits.ts `sendLimits`). */
-export type SendPurpose = "sign_up_resend" | "password_mail" | "email_register_code" | "email_change_mail";
+export type SendPurpose =
+  | "sign_up_resend"
+  | "password_mail"
+  | "email_register_code"
+  | "email_change_mail"
+  | "mfa_setup_sms";
 
 export type SendDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 

@@ -53,7 +53,8 @@ export interface TicketKinds {
   reset_code: { code: string };
   email_register_code: { code: string; email: string };
   email_change: { stage: "old" | "new"; username: string; newEmail: string; clientId: string };
-  mfa_setup: { type: "totp"; secret: string } | { type: "sms"; phone: string; code: string };
+  /** One pending setup per user (the ticket id is the username); `sentAt` is when its SMS went out. */
+  mfa_setup: { type: "totp"; secret: string } | { type: "sms"; phone: string; code: string; sentAt: number };
 }
 
 export type TicketKind = keyof TicketKinds;

@@ -7,7 +7,7 @@ import { type SealedCookieName, sealedCookies } from "../../worker/session/cooki
 import { parseSessionKeys } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
-import { emulatorClient } from "../support/emulatorClient";
+import { emulatorClient, type Fault } from "../support/emulatorClient";
 import { type ScreenState, screenCases } from "../support/screens";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
 
@@ -120,6 +120,8 @@ function row(cells: Array<string | number>, widths: number[]): string {
   return cells.map((cell, i) => String(cell).padEnd(widths[i] ?? 10)).join(" ");
 }
 
+let upstream: Fault[] = [];
+
 async function main() {
   if (!process.argv.includes("--no-build")) buildForE2e();
   const wranglerJson = JSON.parse(readFileSync(join(ROOT, "dist/signin_site/wrangler.json"), "utf8")) as {
@@ -131,7 +133,17 @@ async function main() {
   const env = {
     ...vars,
     ASSETS: { fetch: async () => new Response("asset", { status: 200 }) },
-    IDENTITY: { fetch: async () => new Response("{}", { status: 503 }) },
+    // The identity API answers a screen's own calls as the screen case says (its `upstream`), anything else 503.
+    IDENTITY: {
+      fetch: async (input: RequestInfo, init?: RequestInit) => {
+        const request = new Request(input, init);
+        const path = new URL(request.url).pathname;
+        const answer = upstream.find((call) => call.pathPattern === path && (call.method ?? "POST") === request.method);
+        return answer
+          ? Response.json(answer.body ?? {}, { status: answer.status ?? 200 })
+          : new Response("{}", { status: 503 });
+      },
+    },
     // The platform's rate limiter is not what this measures: every binding of the build lets the request through.
     ...Object.fromEntries(
       (wranglerJson.ratelimits ?? []).map(({ name }) => [name, { limit: async () => ({ success: true }) }]),
@@ -147,7 +159,10 @@ async function main() {
   let failures = 0;
   const medians: number[] = [];
   for (const screen of screenCases(BRAND)) {
-    const cookie = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
+    upstream = screen.upstream ?? [];
+    // The brand a browser keeps from earlier in its journey, as the screens test gives it (ARCHITECTURE §6).
+    const sealed = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
+    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
     const request = () =>
       new Request(`https://bench.test${screen.path}`, { headers: cookie ? { Cookie: cookie } : {} });
     let html = "";

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { type ScreenBrand, type ScreenCase, screenCases } from "../support/screens";
 import { launchChromium, sealedCookie, withCookies } from "./browser";
+import { emulator } from "./journeys";
 
 // Every screen for the neutral theme and three brands: a screenshot, an axe audit (no serious or critical
 // violation), and the same page with JavaScript disabled rendering completely.
@@ -11,6 +12,7 @@ import { launchChromium, sealedCookie, withCookies } from "./browser";
 const baseUrl = inject("baseUrl");
 const GALLERY = "test-results/screens";
 const axeSource = readFileSync("node_modules/axe-core/axe.min.js", "utf8");
+const upstream = emulator(baseUrl);
 
 const themes: Array<{ label: string; brand: ScreenBrand }> = [
   // An unmapped client id resolves no service: the neutral black-and-white theme.
@@ -42,6 +44,7 @@ async function open(
   // Screens reached without a client_id keep the service the user came from (ARCHITECTURE §6).
   if (brand.serviceId !== "default") cookies.push(`__Host-service=${brand.serviceId}`);
   await withCookies(context, cookies);
+  for (const fault of screen.upstream ?? []) await upstream.fault(fault);
   const page = await context.newPage();
   const response = await page.goto(`${baseUrl}${screen.path}`, { waitUntil: "load" });
   return { page, status: response?.status() ?? 0 };

@@ -1,5 +1,7 @@
+import { defaultBrand, rawBrands } from "../../themes/data/brands";
 import { clients } from "../../themes/data/clients";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
+import type { Fault } from "./emulatorClient";
 
 // Every SPEC §2 screen with the query and cookie state it needs to render for real: one list for the
 // browser tests (screenshots, axe, no-JS) and the benchmark.
@@ -14,7 +16,15 @@ export interface ScreenCase {
   status: number;
   /** Text that shows the screen rendered completely (its title or main message). */
   expectText: string;
+  /**
+   * How the identity API answers the calls this screen makes while it renders (emulator faults, one per call),
+   * where the screen's sealed state holds no real token for it to accept.
+   */
+  upstream?: Fault[];
 }
+
+/** The base32 secret the TOTP setup screen shows in the screen cases (RFC 6238's test key). */
+export const SCREEN_TOTP_SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
 
 export interface ScreenBrand {
   serviceId: string;
@@ -30,7 +40,19 @@ const tokens = (clientId: string): SealedState<"tokens"> => ({
   hashedUserName: "0".repeat(64),
 });
 
+/** SPEC §6: the SMS setup screens exist only for a service whose brand data offers SMS. */
+function offersSms(serviceId: string): boolean {
+  const brand = rawBrands.find(({ id }) => id === serviceId) ?? defaultBrand;
+  return brand.smsSecondFactor !== false;
+}
+
 export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
+  return allScreenCases({ serviceId, clientId }).filter(
+    (screen) => offersSms(serviceId) || !screen.path.startsWith("/mfa/setup/SMS"),
+  );
+}
+
+function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
   const q = `client_id=${encodeURIComponent(clientId)}`;
   const signIn = { loginChallenge: "login-challenge-0001" };
   return [
@@ -192,7 +214,21 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
       path: "/mfa/setup/TOTP",
       state: { tokens: tokens(clientId) },
       status: 200,
-      expectText: "認証アプリの設定",
+      expectText: "シークレットキー",
+      upstream: [
+        {
+          method: "POST",
+          pathPattern: "/auth/v1/user/mfa/setup",
+          status: 201,
+          body: { secret_code: SCREEN_TOTP_SECRET },
+        },
+        {
+          method: "GET",
+          pathPattern: "/auth/v1/user/profile",
+          status: 200,
+          body: { email: "new.user@example.com", email_verified: true, preferred_mfa_setting: "none" },
+        },
+      ],
     },
     {
       name: "mfa-setup-sms",
@@ -200,6 +236,20 @@ export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] 
       state: { tokens: tokens(clientId) },
       status: 200,
       expectText: "SMS認証の設定",
+    },
+    {
+      name: "mfa-setup-sms-warning",
+      path: "/mfa/setup/SMS/warning",
+      state: { tokens: tokens(clientId), mfaSetup: { phoneNumber: "09012345678", sent: false } },
+      status: 200,
+      expectText: "SMSの送信について",
+    },
+    {
+      name: "mfa-setup-sms-code",
+      path: "/mfa/setup/SMS",
+      state: { tokens: tokens(clientId), mfaSetup: { phoneNumber: "09012345678", sent: true } },
+      status: 200,
+      expectText: "09012345678 宛に認証コードを送信しました",
     },
     {
       name: "callback-parameter-error",

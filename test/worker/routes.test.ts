@@ -10,14 +10,17 @@ import { Journey } from "./journey";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
+/** The screen's sealed state, and the brand a browser keeps from earlier in its journey (ARCHITECTURE §6). */
 async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
-  return Promise.all(
+  const sealed = await Promise.all(
     Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
   );
+  return [...sealed, `__Host-service=${brand.serviceId}`];
 }
 
 describe("every SPEC §2 route answers with its screen", () => {
   it.each(screenCases(brand).map((screen) => [screen.name, screen] as const))("%s", async (_name, screen) => {
+    for (const fault of screen.upstream ?? []) await emulator.fault(fault);
     const response = await get(screen.path, await cookiesFor(screen.state));
     expect(response.status).toBe(screen.status);
     expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");

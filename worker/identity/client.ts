@@ -270,6 +270,8 @@ export function logout(c: AppContext, accessToken: string | undefined) {
 export const profileResponse = z.object({
   email_verified: z.boolean(),
   preferred_mfa_setting: z.enum(["totp", "sms", "none"]),
+  /** Beyond SPEC §7's two fields: the account's address, which names the authenticator-app entry (MFA setup). */
+  email: z.string().max(254).optional(),
 });
 export type Profile = z.infer<typeof profileResponse>;
 
@@ -370,4 +372,43 @@ export async function followEmailChangeLink(
     status: response.status,
   });
   return { ok: false, status: response.status, problem: problem.success ? problem.data : {} };
+}
+
+/** A TOTP secret as the identity API issues it: base32 (RFC 4648), as authenticator apps take it. */
+export const totpSecretCode = z.string().regex(/^[A-Z2-7]{16,128}=*$/);
+
+/** SPEC §7 POST user/mfa/setup for TOTP: the secret the authenticator app is given (201). */
+export function mfaSetupTotp(c: AppContext, accessToken: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/user/mfa/setup",
+    bearer: accessToken,
+    json: { type: "totp" },
+    success: [201],
+    response: z.object({ secret_code: totpSecretCode }),
+  });
+}
+
+/** SPEC §7 POST user/mfa/setup for SMS: the upstream texts a code to `phoneNumber` (+81…, SPEC §5) (201). */
+export function mfaSetupSms(c: AppContext, accessToken: string, phoneNumber: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/user/mfa/setup",
+    bearer: accessToken,
+    json: { type: "sms", phone_number: phoneNumber },
+    success: [201],
+    response: z.unknown(),
+  });
+}
+
+/** SPEC §7 POST user/mfa/confirm: the code of the pending setup makes its factor the account's (201). */
+export function mfaConfirm(c: AppContext, accessToken: string, type: "totp" | "sms", code: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/user/mfa/confirm",
+    bearer: accessToken,
+    json: { type, code },
+    success: [201],
+    response: z.unknown(),
+  });
 }

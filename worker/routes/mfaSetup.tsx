@@ -1,21 +1,246 @@
-import { MfaSetup } from "../../pages/MfaSetup";
-import { MfaSetupSms } from "../../pages/MfaSetupSms";
-import { MfaSetupTotp } from "../../pages/MfaSetupTotp";
+import { z } from "zod";
+import { phoneForUpstream } from "../../forms/rules";
+import { MfaSetup, MfaSetupDone } from "../../pages/MfaSetup";
+import { MfaSetupSms, MfaSetupSmsWarning, SMS_WARNING_PATH } from "../../pages/MfaSetupSms";
+import { MfaSetupTotp, type TotpSecretResult } from "../../pages/MfaSetupTotp";
 import { brandById } from "../../themes/brands";
+import type { Brand } from "../../themes/schema";
+import type { AppContext } from "../context";
 import { appAuthorizeUrl } from "../flow/authorization";
 import { signedInScreen } from "../flow/signedIn";
-import { emptyForm } from "../formFields";
-import { formStep } from "../routeKinds";
-import { readSealed } from "../session/cookies";
+import { freshTokens } from "../flow/tokens";
+import { emptyForm, ruleField } from "../formFields";
+import {
+  type Outcome as Call,
+  mfaConfirm,
+  mfaSetupSms,
+  mfaSetupTotp,
+  profile,
+  totpSecretCode,
+} from "../identity/client";
+import { failure, modalForFailure } from "../identity/outcomes";
+import { RETRY_AFTER_SECONDS } from "../rateLimit";
+import { deployEnvironment, renderPage, runsScript, type Show } from "../render";
+import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
+import { clearSealed, readSealed, writeSealed } from "../session/cookies";
+import type { MfaSetupState, TokenState } from "../session/state";
 
 // SPEC §2/§4 MFA setup: only for a signed-in user (the tokens cookie); a missing token is the parameter problem
-// (SPEC §8). The choice screen offers only the brand's allowed factors (SPEC §6). Requesting the secret and
-// confirming the code are the account-journeys issue's.
+// (SPEC §8) and no upstream call is made. The choice screen offers only the brand's allowed factors (SPEC §6).
+// The identity provider is the authority on "one setup request in flight" (emulator/README.md, Limits): a repeated
+// TOTP request gets the pending secret again, a repeated SMS request is refused (setup_pending) and sends nothing.
 
 export const mfaSetup = signedInScreen(<MfaSetup />);
-// Until the identity API issues the secret, the page shows the spinner in its place.
-export const totpSetup = signedInScreen(<MfaSetupTotp />);
-export const smsSetup = signedInScreen(<MfaSetupSms />);
+
+/** The signed-in user's usable tokens; the expiry modal when they cannot be refreshed; undefined without any. */
+async function signedIn(c: AppContext): Promise<TokenState | Refusal | undefined> {
+  const tokens = await freshTokens(c);
+  if (tokens === "absent") return undefined;
+  if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
+  return tokens;
+}
+
+/** The same promise on every call: React's `use` must see one promise while the page streams. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load();
+    return loading;
+  };
+}
+
+/** The Key URI authenticator apps read: otpauth://totp/{brand}:{email}?secret&issuer (brand = display name). */
+export function otpauthUri(brand: Brand, account: string | undefined, secret: string): string {
+  const issuer = encodeURIComponent(brand.displayName);
+  const label = account ? `${issuer}:${encodeURIComponent(account)}` : issuer;
+  return `otpauth://totp/${label}?secret=${secret}&issuer=${issuer}`;
+}
+
+function shownSecret(c: AppContext, key: string, account: string | undefined): TotpSecretResult {
+  return { secret: { key, account, otpauthUri: otpauthUri(c.get("brand"), account, key) } };
+}
+
+type IssuedSecret = { ok: true; shown: TotpSecretResult } | { ok: false; failed: Call<unknown> };
+
+/**
+ * SPEC §7 POST user/mfa/setup (the upstream answers the pending secret while there is one), with the profile for
+ * the account the app's entry names.
+ */
+async function issueSecret(c: AppContext, tokens: TokenState): Promise<IssuedSecret> {
+  const [issued, account] = await Promise.all([mfaSetupTotp(c, tokens.accessToken), profile(c, tokens.accessToken)]);
+  if (!issued.ok) return { ok: false, failed: issued };
+  if (!account.ok) return { ok: false, failed: account };
+  return { ok: true, shown: shownSecret(c, issued.data.secret_code, account.data.email) };
+}
+
+/**
+ * GET /mfa/setup/TOTP. A browser that runs script gets the page at once and the secret streamed in when it arrives,
+ * the spinner standing in for it (React Suspense: the late part is swapped in by a nonce'd inline script). Any other
+ * browser would be left with the spinner and the secret hidden, so for it the call is awaited first and the page
+ * sent complete; a failed call then answers with its modal and its own status.
+ */
+export const totpSetup = {
+  screen: (async (c) => {
+    const tokens = await signedIn(c);
+    if (!tokens || "refuse" in tokens) return tokens;
+    if (!runsScript(c)) {
+      const issued = await issueSecret(c, tokens);
+      if (!issued.ok) return { refuse: failure(issued.failed) };
+      return { state: tokens, page: <MfaSetupTotp secret={issued.shown} /> };
+    }
+    const secret = once(async (): Promise<TotpSecretResult> => {
+      const issued = await issueSecret(c, tokens);
+      return issued.ok ? issued.shown : { modal: modalForFailure(issued.failed) };
+    });
+    return { state: tokens, page: <MfaSetupTotp secret={secret} /> };
+  }) satisfies ScreenLoader<TokenState>,
+};
+
+/** ARCHITECTURE §4 "after MFA setup succeeds": the app's authorization as extSignIn (registered values only). */
+async function nextAfterSetup(c: AppContext): Promise<string> {
+  const authRequest = await readSealed(c, "authRequest");
+  if (authRequest) return appAuthorizeUrl(authRequest, undefined);
+  return c.get("brand").fallBackUrls[deployEnvironment(c.env)];
+}
+
+/**
+ * After `user/mfa/confirm` was refused as unknown: the setup may have been confirmed by an earlier submission of
+ * the same form (a double submit without script), in which case the account now has this factor.
+ */
+async function confirmedBefore(c: AppContext, factor: "totp" | "sms", outcome: Call<unknown>, tokens: TokenState) {
+  if (outcome.ok || outcome.problem.type !== "challenge_not_found") return false;
+  const account = await profile(c, tokens.accessToken);
+  return account.ok && account.data.preferred_mfa_setting === factor;
+}
+
+/** SPEC §4: the 'two-factor set' modal on; a wrong code on the field; a dead setup starts again; else SPEC §8. */
+async function afterConfirm(
+  c: AppContext,
+  factor: "totp" | "sms",
+  outcome: Call<unknown>,
+  tokens: TokenState,
+  show: Show,
+): Promise<Response> {
+  if (outcome.ok || (await confirmedBefore(c, factor, outcome, tokens))) {
+    if (factor === "sms") clearSealed(c, "mfaSetup");
+    return renderPage(c, <MfaSetupDone />, { modal: { key: "mfaSetupDone", href: await nextAfterSetup(c) } });
+  }
+  const refusal = outcome.unavailable ? undefined : outcome.problem.type;
+  if (refusal === "invalid_code") {
+    return show({ form: { values: {}, errors: { mfaOtpCode: "mfaCode.wrong" } }, status: 401 });
+  }
+  // The code ran out, or 5 wrong codes ended the setup (the upstream's cap): a new secret or SMS is needed.
+  if (refusal === "expired_code") {
+    return show({ modal: { key: "mfaSetupExpired", href: factor === "totp" ? "/mfa/setup/TOTP" : "/mfa/setup/SMS" } });
+  }
+  return show(failure(outcome));
+}
+
+const hashedUser = ({ state }: { state: { hashedUserName: string } | { tokens: TokenState } }) =>
+  "tokens" in state ? state.tokens.hashedUserName : state.hashedUserName;
+
+const totpForm = z.object({
+  mfaOtpCode: ruleField("code"),
+  secret: totpSecretCode,
+  account: z.union([z.literal(""), z.email().max(254)]),
+});
+
+/**
+ * POST /mfa/setup/TOTP: the authenticator's code for the secret the form names. After a wrong code the page shows
+ * that secret again from the form, without asking the upstream: a new request would replace a setup that five
+ * wrong codes ended, and the user would never be told to start again.
+ */
+export const totpConfirm = formStep({
+  screen: async (c) => {
+    const tokens = await signedIn(c);
+    if (!tokens || "refuse" in tokens) return tokens;
+    const posted = totpForm.pick({ secret: true, account: true }).safeParse(await c.req.parseBody());
+    if (!posted.success) return undefined;
+    const { secret, account } = posted.data;
+    return { state: tokens, page: <MfaSetupTotp secret={shownSecret(c, secret, account || undefined)} /> };
+  },
+  form: () => totpForm,
+  subject: hashedUser,
+  submit: async (c, { state, form, show }) =>
+    afterConfirm(c, "totp", await mfaConfirm(c, state.accessToken, "totp", form.mfaOtpCode), state, show),
+});
+
+interface SmsState {
+  tokens: TokenState;
+  step: MfaSetupState | undefined;
+}
+
+/** SPEC §6: a service without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
+const SMS_NOT_OFFERED: Refusal = { refuse: { status: 403 } };
+const offersSms = (c: AppContext) => c.get("brand").mfaTypes.includes("SMS");
+
+const smsScreen: ScreenLoader<SmsState> = async (c) => {
+  const tokens = await signedIn(c);
+  if (!tokens || "refuse" in tokens) return tokens;
+  if (!offersSms(c)) return SMS_NOT_OFFERED;
+  const step = await readSealed(c, "mfaSetup");
+  return {
+    state: { tokens, step },
+    page: <MfaSetupSms phoneNumber={step?.phoneNumber} sent={step?.sent ?? false} />,
+  };
+};
+
+export const smsSetup = { screen: smsScreen };
+
+const phoneForm = () => z.object({ phoneNumber: ruleField("phone") });
+
+/** POST /mfa/setup/SMS/warning (the form's own action, without script): keep the number, show the warning page. */
+export const smsWarning = formStep({
+  screen: smsScreen,
+  form: phoneForm,
+  submit: async (c, { form }) => {
+    await writeSealed(c, "mfaSetup", { phoneNumber: form.phoneNumber, sent: false });
+    return c.redirect(SMS_WARNING_PATH, 303);
+  },
+});
+
+/** GET /mfa/setup/SMS/warning: SPEC §2's warning that the SMS comes from abroad, before anything is sent. */
+export const smsWarningScreen = {
+  screen: (async (c) => {
+    const tokens = await signedIn(c);
+    if (!tokens || "refuse" in tokens) return tokens;
+    if (!offersSms(c)) return SMS_NOT_OFFERED;
+    const step = await readSealed(c, "mfaSetup");
+    if (!step) return undefined;
+    return { state: tokens, page: <MfaSetupSmsWarning phoneNumber={step.phoneNumber} /> } satisfies Screen<TokenState>;
+  }) satisfies ScreenLoader<TokenState>,
+};
+
+/** POST /mfa/setup/SMS/sendCode: the upstream texts a code to +81 and the number as typed (SPEC §5). */
+export const smsSend = formStep({
+  screen: smsScreen,
+  form: phoneForm,
+  subject: hashedUser,
+  submit: async (c, { state, form, show }) => {
+    const outcome = await mfaSetupSms(c, state.tokens.accessToken, phoneForUpstream(form.phoneNumber));
+    if (outcome.ok) {
+      await writeSealed(c, "mfaSetup", { phoneNumber: form.phoneNumber, sent: true });
+      return c.redirect("/mfa/setup/SMS", 303);
+    }
+    if (!outcome.unavailable && outcome.problem.type === "setup_pending") {
+      // SPEC §4 one setup request in flight: the first request's code is on its way, so its code step shows.
+      await writeSealed(c, "mfaSetup", { phoneNumber: form.phoneNumber, sent: true });
+      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+      return renderPage(c, <MfaSetupSms phoneNumber={form.phoneNumber} sent />, { modal: "smsSetupPending" });
+    }
+    if (modalForFailure(outcome) === "tooManyAttempts") c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return show(failure(outcome));
+  },
+});
+
+/** POST /mfa/setup/SMS: the code the SMS brought. */
+export const smsConfirm = formStep({
+  screen: smsScreen,
+  form: () => z.object({ mfaOtpCode: ruleField("code") }),
+  subject: hashedUser,
+  submit: async (c, { state, form, show }) =>
+    afterConfirm(c, "sms", await mfaConfirm(c, state.tokens.accessToken, "sms", form.mfaOtpCode), state.tokens, show),
+});
 
 /**
  * SPEC §4 skip path ('set up later', only where NONE is allowed; it needs the tokens and the app's auth request):

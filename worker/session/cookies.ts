@@ -7,6 +7,7 @@ import { randomString } from "./random";
 import { seal, unseal } from "./sealed";
 import {
   consentStateSchema,
+  mfaSetupStateSchema,
   registerEmailStateSchema,
   signInSessionSchema,
   signUpSessionSchema,
@@ -38,6 +39,7 @@ export const sealedCookies = {
     maxAgeSeconds: 60 * 60,
     sameSite: "Strict",
   },
+  mfaSetup: { name: "mfa-setup", schema: mfaSetupStateSchema, maxAgeSeconds: 15 * 60, sameSite: "Strict" },
 } as const satisfies Record<string, SealedCookie<z.ZodType>>;
 
 export type SealedCookieName = keyof typeof sealedCookies;

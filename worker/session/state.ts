@@ -46,3 +46,12 @@ export const registerEmailStateSchema = z.object({
   hashedUserName: short,
 });
 export type RegisterEmailState = z.infer<typeof registerEmailStateSchema>;
+/**
+ * SPEC §2 MFASetupSMS between its steps: the number typed (national, as SPEC §5 checks it) that the abroad
+ * warning is about, and whether its code has been sent (the code step shows then).
+ */
+export const mfaSetupStateSchema = z.object({
+  phoneNumber: z.string().regex(/^0\d{10}$/),
+  sent: z.boolean(),
+});
+export type MfaSetupState = z.infer<typeof mfaSetupStateSchema>;
