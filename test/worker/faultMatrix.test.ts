@@ -19,6 +19,7 @@ import { Journey, reachLoginScreen } from "./journey";
 const GUNGNIR: AppBrand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const PARTNER: AppBrand = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const PHONE = "09012345678";
 const TIMEOUT = Number(env.UPSTREAM_TIMEOUT_MS);
 let serial = 0;
 const unique = (name: string) => `fault.${name}.${++serial}@example.com`;
@@ -351,6 +352,57 @@ const SCENES: Scene[] = [
       await (await journey.postForm("/registerEmail/sendCode", { email: address })).body?.cancel();
       const code = await emulator.latestCode(address);
       return { journey, act: () => journey.postForm("/registerEmail", { code }) };
+    },
+  },
+  {
+    journey: "MFA setup (TOTP)",
+    call: "POST /auth/v1/user/mfa/setup (totp)",
+    method: "POST",
+    pathPattern: "/auth/v1/user/mfa/setup",
+    contractBreak: { status: 201, body: { secret_code: "not a base32 secret" } },
+    async prepare() {
+      const journey = await signedInAt("mfaSetUp", unique("totpsetup"));
+      // Without the script marker the page waits for the secret and answers with the call's own status.
+      return { journey, act: () => journey.request("/mfa/setup/TOTP") };
+    },
+  },
+  {
+    journey: "MFA setup (TOTP)",
+    call: "POST /auth/v1/user/mfa/confirm (totp)",
+    method: "POST",
+    pathPattern: "/auth/v1/user/mfa/confirm",
+    async prepare() {
+      const email = unique("totpconfirm");
+      const journey = await signedInAt("mfaSetUp", email);
+      const page = await (await journey.request("/mfa/setup/TOTP")).text();
+      const secret = /name="secret" value="([A-Z2-7=]+)"/.exec(page)?.[1] ?? "";
+      const form = () => ({ secret, account: email, mfaOtpCode: new TOTP({ secret }).generate() });
+      return { journey, act: () => journey.postForm("/mfa/setup/TOTP", form()) };
+    },
+  },
+  {
+    journey: "MFA setup (SMS)",
+    call: "POST /auth/v1/user/mfa/setup (sms)",
+    method: "POST",
+    pathPattern: "/auth/v1/user/mfa/setup",
+    async prepare() {
+      const journey = await signedInAt("mfaSetUp", unique("smssetup"));
+      await (await journey.postForm("/mfa/setup/SMS/warning", { phoneNumber: PHONE })).body?.cancel();
+      return { journey, act: () => journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE }) };
+    },
+  },
+  {
+    journey: "MFA setup (SMS)",
+    call: "POST /auth/v1/user/mfa/confirm (sms)",
+    method: "POST",
+    pathPattern: "/auth/v1/user/mfa/confirm",
+    async prepare() {
+      const journey = await signedInAt("mfaSetUp", unique("smsconfirm"));
+      const phone = `090${String(++serial).padStart(8, "0")}`;
+      await (await journey.postForm("/mfa/setup/SMS/warning", { phoneNumber: phone })).body?.cancel();
+      await (await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: phone })).body?.cancel();
+      const code = await emulator.latestCode(`+81${phone}`);
+      return { journey, act: () => journey.postForm("/mfa/setup/SMS", { mfaOtpCode: code }) };
     },
   },
   {
