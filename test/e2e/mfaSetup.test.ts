@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, watchSecrets } from "./journeys";
+import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10 journey 5 in Chromium against the built site and the emulator: TOTP and SMS setup, with JavaScript on
 // and off, then the next sign-in asks for the factor just set.
@@ -26,10 +26,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await idp.reset();
 });
-
-async function submit(page: Page, label: string) {
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: label, exact: true }).click()]);
-}
 
 async function expectAppGotCode(app: App) {
   const url = await app.received;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { launchChromium } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, watchSecrets } from "./journeys";
+import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10, journey 1 in Chromium against the built site and the emulator: forgot password → mail → the
 // mailed link → new password → back to the app, then signing in with it; with JavaScript on and off.
@@ -25,10 +25,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await idp.reset();
 });
-
-async function submit(page: Page, label: string) {
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: label, exact: true }).click()]);
-}
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { routeTable } from "../../worker/routes";
-import type { SealedCookieName } from "../../worker/session/cookies";
 import { screenCases } from "../support/screens";
-import { emulator, get, sealedCookie } from "./helpers";
+import { openScreen } from "./helpers";
 
 // Every form on every screen posts to a route of the one route table (ARCHITECTURE §2). The POSTs below are
 // the account journeys' (e-mail and password changes, second-factor setup): until they land,
@@ -37,21 +36,12 @@ function forms(html: string): Array<{ method: string; action: string }> {
   return [...own, ...buttons];
 }
 
-/** The screen's sealed state, and the brand a browser keeps from earlier in its journey (ARCHITECTURE §6). */
-async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
-  const sealed = await Promise.all(
-    Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
-  );
-  return [...sealed, `__Host-service=${brand.serviceId}`];
-}
-
 describe("every form posts to a route of the route table", () => {
   const seenPending = new Set<string>();
   const cases = screenCases(brand).map((screen) => [screen.name, screen] as const);
 
   it.each(cases)("%s", async (_name, screen) => {
-    for (const fault of screen.upstream ?? []) await emulator.fault(fault);
-    const html = await (await get(screen.path, await cookiesFor(screen.state))).text();
+    const html = await (await openScreen(screen, brand)).text();
     for (const form of forms(html)) {
       // Closable modals close with a dialog-method form; it never reaches the worker.
       if (form.method === "dialog") continue;

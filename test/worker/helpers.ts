@@ -2,6 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { emulatorClient } from "../support/emulatorClient";
 import { formPost, sealedCookie as sealed } from "../support/forms";
+import type { ScreenBrand, ScreenCase } from "../support/screens";
 
 // The workerd layer's way to the site: SELF, at a fixed public origin, with the dev environment's keys.
 
@@ -49,3 +50,13 @@ export const emulator = emulatorClient((path, init) => {
   headers.set("CF-Connecting-IP", clientIp());
   return SELF.fetch(`${ORIGIN}${path}`, { ...init, headers, redirect: "manual" });
 });
+
+/** A screen of test/support/screens.ts as a browser in its journey gets it: its sealed state, the brand the browser
+ * keeps from earlier in the journey (ARCHITECTURE §6), and the upstream answers the screen needs to render. */
+export async function openScreen(screen: ScreenCase, brand: ScreenBrand): Promise<Response> {
+  for (const fault of screen.upstream ?? []) await emulator.fault(fault);
+  const sealed = await Promise.all(
+    Object.entries(screen.state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
+  );
+  return get(screen.path, [...sealed, `__Host-service=${brand.serviceId}`]);
+}

@@ -63,9 +63,14 @@ function cookieValues(journey: Journey): string[] {
 }
 
 describe("structured logs", () => {
-  it("say nothing secret while journeys sign up, sign in with a second factor, consent and sign out", async () => {
+  it("say nothing secret while journeys sign up, sign in with a second factor, consent, sign out, reset a password and set up a second factor", async () => {
     const secrets = new Set<string>([PASSWORD, TOTP_SECRET]);
-    const emails = ["log.newcomer@example.com", "log.totp@example.com", "log.partner@example.com"];
+    const emails = [
+      "log.newcomer@example.com",
+      "log.totp@example.com",
+      "log.partner@example.com",
+      "log.mfa@example.com",
+    ];
 
     // Sign-up with the mailed code, then the site's callback (tokens) and MFA setup.
     const newcomer = new Journey();
@@ -111,6 +116,33 @@ describe("structured logs", () => {
     // A refused password and a malformed form, which log refusals and form errors.
     await member.postForm("/signIn", { username: emails[1]!, password: "Wr0ng!Passw0rd" });
     secrets.add("Wr0ng!Passw0rd");
+
+    // Password reset by the mailed link, and two-factor setup with an authenticator.
+    const resetter = new Journey();
+    await resetter.postForm("/resetPassword", { client_id: gungnir.clientId, email: emails[1]! });
+    const link = new URL((await emulator.latest(emails[1]!)).link ?? "");
+    for (const name of ["code", "username"]) secrets.add(link.searchParams.get(name) ?? "");
+    secrets.add("N3w!Passw0rd");
+    const reset = await resetter.postForm(`/${gungnir.serviceId}/forgotPassword`, {
+      client_id: gungnir.clientId,
+      code: link.searchParams.get("code") ?? "",
+      username: link.searchParams.get("username") ?? "",
+      newPassword: "N3w!Passw0rd",
+    });
+    expect(reset.status).toBe(200);
+    await emulator.seed({ email: emails[3]! });
+    const setter = new Journey();
+    await reachLoginScreen(setter, gungnir, "mfaSetUp");
+    await followAll(setter, await setter.postForm("/signIn", { username: emails[3]!, password: PASSWORD }), secrets);
+    const totpPage = await (await setter.request("/mfa/setup/TOTP")).text();
+    const secret = /name="secret" value="([A-Z2-7=]+)"/.exec(totpPage)?.[1] ?? "";
+    expect(secret).not.toBe("");
+    secrets.add(secret);
+    const setupCode = new TOTP({ secret }).generate();
+    secrets.add(setupCode);
+    const setUp = await setter.postForm("/mfa/setup/TOTP", { secret, account: emails[3]!, mfaOtpCode: setupCode });
+    expect(setUp.status).toBe(200);
+    for (const value of cookieValues(setter)) secrets.add(value);
 
     const logged = lines();
     expect(logged.length).toBeGreaterThan(20);

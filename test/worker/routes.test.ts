@@ -1,27 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
-import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
+import { sealedCookies } from "../../worker/session/cookies";
 import { appStart } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { screenCases } from "../support/screens";
-import { emulator, get, sealedCookie } from "./helpers";
+import { emulator, get, openScreen } from "./helpers";
 import { Journey } from "./journey";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
-/** The screen's sealed state, and the brand a browser keeps from earlier in its journey (ARCHITECTURE §6). */
-async function cookiesFor(state: Record<string, unknown>): Promise<string[]> {
-  const sealed = await Promise.all(
-    Object.entries(state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
-  );
-  return [...sealed, `__Host-service=${brand.serviceId}`];
-}
-
 describe("every SPEC §2 route answers with its screen", () => {
   it.each(screenCases(brand).map((screen) => [screen.name, screen] as const))("%s", async (_name, screen) => {
-    for (const fault of screen.upstream ?? []) await emulator.fault(fault);
-    const response = await get(screen.path, await cookiesFor(screen.state));
+    const response = await openScreen(screen, brand);
     expect(response.status).toBe(screen.status);
     expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     const html = await response.text();

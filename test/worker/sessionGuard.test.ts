@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import type { SealedCookieName } from "../../worker/session/cookies";
 import { screenCases } from "../support/screens";
-import { get, sealedCookie } from "./helpers";
+import { get, openScreen } from "./helpers";
 
 // SPEC §4 session guard: on every screen with session state (its route loads a sealed journey cookie), on no
 // static result, link or error screen. Every screen of test/support/screens.ts must be listed here.
@@ -31,12 +30,15 @@ const guardedScreens: Record<string, boolean> = {
   "mfa-setup": true,
   "mfa-setup-totp": true,
   "mfa-setup-sms": true,
+  "mfa-setup-sms-warning": true,
+  "mfa-setup-sms-code": true,
   "callback-parameter-error": false,
   error: false,
   "not-found": false,
 };
 
-const cases = screenCases({ serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir });
+const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const cases = screenCases(brand);
 
 describe("session guard placement (SPEC §4)", () => {
   it("has a decision for every screen", () => {
@@ -44,10 +46,7 @@ describe("session guard placement (SPEC §4)", () => {
   });
 
   it.each(cases.map((screen) => [screen.name, screen] as const))("%s", async (name, screen) => {
-    const cookies = await Promise.all(
-      Object.entries(screen.state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
-    );
-    const response = await get(screen.path, cookies);
+    const response = await openScreen(screen, brand);
     expect(response.status).toBe(screen.status);
     const html = await response.text();
     expect(html).toContain(screen.expectText);

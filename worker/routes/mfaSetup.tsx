@@ -6,6 +6,7 @@ import { MfaSetupTotp, type TotpSecretResult } from "../../pages/MfaSetupTotp";
 import { brandById } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
+import { accountFailure } from "../flow/account";
 import { appAuthorizeUrl } from "../flow/authorization";
 import { signedInScreen } from "../flow/signedIn";
 import { freshTokens } from "../flow/tokens";
@@ -18,7 +19,6 @@ import {
   profile,
   totpSecretCode,
 } from "../identity/client";
-import { failure, modalForFailure } from "../identity/outcomes";
 import { RETRY_AFTER_SECONDS } from "../rateLimit";
 import { deployEnvironment, renderPage, runsScript, type Show } from "../render";
 import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
@@ -85,12 +85,14 @@ export const totpSetup = {
     if (!tokens || "refuse" in tokens) return tokens;
     if (!runsScript(c)) {
       const issued = await issueSecret(c, tokens);
-      if (!issued.ok) return { refuse: failure(issued.failed) };
+      if (!issued.ok) return { refuse: accountFailure(issued.failed) };
       return { state: tokens, page: <MfaSetupTotp secret={issued.shown} /> };
     }
     const secret = once(async (): Promise<TotpSecretResult> => {
       const issued = await issueSecret(c, tokens);
-      return issued.ok ? issued.shown : { modal: modalForFailure(issued.failed) };
+      if (issued.ok) return issued.shown;
+      const { modal } = accountFailure(issued.failed);
+      return { modal: typeof modal === "string" ? modal : "unexpectedError" };
     });
     return { state: tokens, page: <MfaSetupTotp secret={secret} /> };
   }) satisfies ScreenLoader<TokenState>,
@@ -133,7 +135,7 @@ async function afterConfirm(
   if (refusal === "expired_code") {
     return show({ modal: { key: "mfaSetupExpired", href: factor === "totp" ? "/mfa/setup/TOTP" : "/mfa/setup/SMS" } });
   }
-  return show(failure(outcome));
+  return show(accountFailure(outcome));
 }
 
 const hashedUser = ({ state }: { state: { hashedUserName: string } | { tokens: TokenState } }) =>
@@ -228,8 +230,7 @@ export const smsSend = formStep({
       c.header("Retry-After", String(RETRY_AFTER_SECONDS));
       return renderPage(c, <MfaSetupSms phoneNumber={form.phoneNumber} sent />, { modal: "smsSetupPending" });
     }
-    if (modalForFailure(outcome) === "tooManyAttempts") c.header("Retry-After", String(RETRY_AFTER_SECONDS));
-    return show(failure(outcome));
+    return show(accountFailure(outcome));
   },
 });
 
