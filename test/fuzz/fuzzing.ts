@@ -194,7 +194,8 @@ const REQUIRED_HEADERS = [
 /** What is wrong with a response to fuzzed input; undefined when nothing is. */
 export async function problemWith(response: Response): Promise<string | undefined> {
   const text = await response.text();
-  if (response.status >= 500) return `answered ${response.status}`;
+  if (response.status >= 500)
+    return `answered ${response.status}${response.headers.has("x-request-id") ? "" : " (not from the worker: no X-Request-Id)"}`;
   const missing = REQUIRED_HEADERS.filter((name) => !response.headers.has(name));
   if (missing.length) return `answered without ${missing.join(", ")}`;
   if (text.includes(CANARY)) return "reflected the input unescaped";
@@ -206,6 +207,9 @@ export function siteProperty(targets: Target[], send: Send, siteOrigin: string) 
   return fc.asyncProperty(caseArbitrary(targets), async (fuzz) => {
     const { path, init } = requestOf(fuzz, siteOrigin);
     const problem = await problemWith(await send(path, init));
-    if (problem) throw new Error(`${init.method ?? "GET"} ${path.slice(0, 200)} ${problem}`);
+    if (!problem) return;
+    const sizes = fuzz.fields.map(([name, text]) => `${name.length}:${text.length}`).join(",");
+    const sent = `${fuzz.contentType} body, fields (name:value lengths) ${sizes}, origin ${fuzz.origin}, state ${fuzz.withState}`;
+    throw new Error(`${init.method ?? "GET"} ${path.slice(0, 200)} ${problem} [${sent}]`);
   });
 }
