@@ -5,7 +5,6 @@ import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { common } from "../messages/ja";
-import { ErrorPage } from "../pages/ErrorPage";
 import type { AppEnv } from "./context";
 import { reportError, sentryOptions } from "./errorReporting";
 import { logEvent } from "./log";
@@ -17,7 +16,7 @@ import { requestId } from "./middleware/requestId";
 import { requestLog } from "./middleware/requestLog";
 import { securityHeaders } from "./middleware/securityHeaders";
 import { tenant } from "./middleware/tenant";
-import { renderPage } from "./render";
+import { errorPage } from "./render";
 import type { RouteEntry } from "./routeKinds";
 import { routeTable } from "./routes";
 
@@ -71,7 +70,7 @@ app.onError(async (error, c) => {
     path: c.req.path,
   });
   try {
-    return await renderPage(c, <ErrorPage />, { modal: "unexpectedError", status });
+    return await errorPage(c, { modal: "unexpectedError", status });
   } catch {
     return c.text(common.plainError, 500);
   }

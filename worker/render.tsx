@@ -93,7 +93,7 @@ export function runsScript(c: AppContext): boolean {
 
 /** SPEC §2/§8: a missing or malformed parameter or journey state: the parameter-problem modal, then back. */
 export function parameterProblem(c: AppContext, modal: "parameterError" | "callbackParameterError" = "parameterError") {
-  return renderPage(c, <ErrorPage />, { modal });
+  return errorPage(c, { modal });
 }
 
 /** The error page with an outcome's modal: where a request failed before, or without, a screen of its own. */

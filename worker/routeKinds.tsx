@@ -4,11 +4,10 @@ import type { ReactElement } from "react";
 import type { z } from "zod";
 import { fieldPresets } from "../forms/fields";
 import { type FieldMessageKey, fieldMessages } from "../messages/ja";
-import { ErrorPage } from "../pages/ErrorPage";
 import type { AppContext, AppEnv } from "./context";
 import { formBodyOnly } from "./middleware/formBodyOnly";
 import { overLimit, type RateLimitClass, RETRY_AFTER_SECONDS } from "./rateLimit";
-import { type Outcome, parameterProblem, renderPage, type Show } from "./render";
+import { errorPage, type Outcome, parameterProblem, renderPage, type Show } from "./render";
 
 // The kinds of route the table in routes.tsx is made of. Each kind brings its own checks, so a route module
 // holds only what differs: how its screen loads, which form it reads, what it does with the upstream's answer.
@@ -32,7 +31,7 @@ export type ScreenLoader<S, Q = undefined> = (c: AppContext, query: Q) => Promis
 
 /** The answer when a loader did not give a screen. */
 function notShown(c: AppContext, loaded: Refusal | undefined) {
-  return loaded ? renderPage(c, <ErrorPage />, loaded.refuse) : parameterProblem(c);
+  return loaded ? errorPage(c, loaded.refuse) : parameterProblem(c);
 }
 
 /** How a form's fields are checked; a function, as the rules may depend on the brand (SPEC §5). */
@@ -68,7 +67,7 @@ interface Options {
 }
 
 /** 429 with Retry-After (the modal's) on the page's own layout: the screen again for a form, the error page otherwise. */
-function tooManyAttempts(c: AppContext, show: Show = (outcome) => renderPage(c, <ErrorPage />, outcome)) {
+function tooManyAttempts(c: AppContext, show: Show = (outcome) => errorPage(c, outcome)) {
   return show({ modal: "tooManyAttempts" });
 }
 

@@ -1,7 +1,6 @@
-import { ErrorPage } from "../pages/ErrorPage";
 import { NotFound } from "../pages/NotFound";
 import { maintenanceOn } from "./middleware/maintenance";
-import { renderPage } from "./render";
+import { errorPage, renderPage } from "./render";
 import { bare, endpoint, form, notFound, type RouteEntry, screen } from "./routeKinds";
 import { callbackQuery, receiveCallback } from "./routes/callback";
 import { changeEmail, changeEmailResult, emailChangeLinkQuery, followChangeEmailLink } from "./routes/changeEmail";
@@ -124,7 +123,7 @@ export const routeTable: readonly RouteEntry[] = [
   form("/logout", "logout", signOutForm),
 
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
-  endpoint("/error", "error", {}, (c) => renderPage(c, <ErrorPage />)),
+  endpoint("/error", "error", {}, (c) => errorPage(c, {})),
   bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
   // An island's crash in the browser (islands/client.tsx), for the logs and error reporting (issue 11).
   bare("POST", "/report/island", "islandReport", reportIslandCrash, "report"),

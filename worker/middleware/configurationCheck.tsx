@@ -1,8 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { ErrorPage } from "../../pages/ErrorPage";
 import type { AppEnv } from "../context";
 import { logEvent } from "../log";
-import { renderPage } from "../render";
+import { errorPage } from "../render";
 import { sessionKeysProblem } from "../session/keys";
 
 /**
@@ -19,6 +18,6 @@ export function configurationCheck(): MiddlewareHandler<AppEnv> {
     if (!problem) return next();
     logEvent("error", "configuration_invalid", { requestId: c.get("requestId"), problem });
     if (c.req.path === "/health") return c.json({ status: "misconfigured", problem }, 503);
-    return renderPage(c, <ErrorPage />, { modal: "systemError", status: 503 });
+    return errorPage(c, { modal: "systemError", status: 503 });
   };
 }

@@ -1,8 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { modals } from "../../messages/modals";
-import { ErrorPage } from "../../pages/ErrorPage";
 import type { AppEnv } from "../context";
-import { renderPage } from "../render";
+import { errorPage } from "../render";
 
 /**
  * The operators' switch (README, "Maintenance"): `MAINTENANCE=on` as a secret in production and staging, in
@@ -28,6 +27,6 @@ export function maintenance(): MiddlewareHandler<AppEnv> {
       c.header("Retry-After", String(modals.maintenance.retryAfterSeconds));
       return c.json({ type: "maintenance", detail: "The service is under maintenance." }, 503);
     }
-    return renderPage(c, <ErrorPage />, { modal: "maintenance" });
+    return errorPage(c, { modal: "maintenance" });
   };
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { ErrorPage } from "../../pages/ErrorPage";
 import { brandById } from "../../themes/brands";
 import type { Brand, MfaType } from "../../themes/schema";
 import type { AppContext } from "../context";
@@ -8,7 +7,7 @@ import { storeTokens } from "../flow/tokens";
 import { exchangeCode, type Profile, profile } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue, scopeValue, stateValue } from "../queryParams";
-import { parameterProblem, renderPage } from "../render";
+import { errorPage, parameterProblem } from "../render";
 import type { AuthRequest } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 
@@ -48,7 +47,7 @@ async function afterSignIn(
   const found = await profile(c, accessToken);
   // SPEC §7: a profile answer other than 200 is the unexpected-error modal, whatever it was (504 when it timed out).
   if (!found.ok) {
-    return renderPage(c, <ErrorPage />, {
+    return errorPage(c, {
       modal: "unexpectedError",
       status: found.unavailable === "timeout" ? 504 : undefined,
     });
@@ -80,10 +79,9 @@ export async function receiveCallback(c: AppContext, query: z.infer<typeof callb
     codeVerifier: authRequest.own.codeVerifier,
   });
   // SPEC §2: a refused exchange is the parameter problem; an upstream that cannot answer is its SPEC §8 modal.
-  if (!exchanged.ok && (exchanged.unavailable || exchanged.status >= 500))
-    return renderPage(c, <ErrorPage />, failure(exchanged));
+  if (!exchanged.ok && (exchanged.unavailable || exchanged.status >= 500)) return errorPage(c, failure(exchanged));
   if (!exchanged.ok) return parameterProblem(c, "callbackParameterError");
   const tokens = await storeTokens(c, authRequest.query.client_id, exchanged.data);
-  if (!tokens) return renderPage(c, <ErrorPage />, { modal: "tokenExpired" });
+  if (!tokens) return errorPage(c, { modal: "tokenExpired" });
   return afterSignIn(c, authRequest, brand, tokens.accessToken);
 }

@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { ErrorPage } from "../../pages/ErrorPage";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { startAuthorization } from "../flow/authorization";
 import { loginRequest } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import { challengeValue, queryValue } from "../queryParams";
-import { type Outcome, parameterProblem, renderPage } from "../render";
+import { errorPage, type Outcome, parameterProblem } from "../render";
 import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema, viewSchema } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
@@ -30,7 +29,7 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
   }
   const started = await startedHere(c, query.login_challenge, query.client_id);
   if (!started) return parameterProblem(c);
-  if (!("query" in started)) return renderPage(c, <ErrorPage />, started);
+  if (!("query" in started)) return errorPage(c, started);
   // The consent this login may lead to is taken only by this browser (worker/routes/consent.tsx).
   await writeSealed(c, "authRequest", { ...started, loginChallengeDigest: await sha256Hex(query.login_challenge) });
   // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
