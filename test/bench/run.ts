@@ -150,6 +150,15 @@ async function main() {
     ),
   };
   const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
+  // The built worker logs one JSON line per request (worker/middleware/requestLog.ts); thousands of in-process
+  // requests would bury the figures.
+  for (const level of ["info", "warn", "error"] as const) {
+    const write = console[level].bind(console);
+    console[level] = (...args: unknown[]) => {
+      if (typeof args[0] === "string" && args[0].includes('"event":"request"')) return;
+      write(...args);
+    };
+  }
 
   console.log(
     `SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${BRAND.serviceId})\n`,
