@@ -4,45 +4,51 @@ import { describe, expect, it } from "vitest";
 
 // The production build (no CLOUDFLARE_ENV) must carry no emulator: no binding, no second worker, and
 // `wrangler deploy --dry-run` accepts it. Built into its own folder so the running preview is untouched.
-const OUT = ".prod-check";
 const quiet = {
   ...process.env,
-  CLOUDFLARE_ENV: "",
   WRANGLER_SEND_METRICS: "false",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
 };
 
-describe("the production build", () => {
-  it("has no emulator and passes wrangler deploy --dry-run", () => {
-    rmSync(OUT, { recursive: true, force: true });
-    const build = spawnSync("npx", ["vite", "build", "--outDir", OUT, "--logLevel", "warn"], {
+// Production (no CLOUDFLARE_ENV) and staging (CLOUDFLARE_ENV=stg), each built into its own folder so the running
+// preview is untouched, as `npm run deploy:dry-run` builds them.
+describe.each([
+  { environment: "production", cloudflareEnv: "", out: ".prod-check", worker: "signin-site", appEnv: "prod" },
+  { environment: "staging", cloudflareEnv: "stg", out: ".stg-check", worker: "signin-site-stg", appEnv: "stg" },
+])("the $environment build", ({ cloudflareEnv, out, worker, appEnv }) => {
+  const env = { ...quiet, CLOUDFLARE_ENV: cloudflareEnv };
+  it("has no emulator and passes wrangler deploy --dry-run, naming its own worker", () => {
+    rmSync(out, { recursive: true, force: true });
+    const build = spawnSync("npx", ["vite", "build", "--outDir", out, "--logLevel", "warn"], {
       encoding: "utf8",
-      env: quiet,
+      env,
     });
     expect(build.status, build.stderr).toBe(0);
-    expect(readdirSync(OUT).sort()).toEqual(["client", "signin_site"]);
-    const config = JSON.parse(readFileSync(`${OUT}/signin_site/wrangler.json`, "utf8")) as {
+    expect(readdirSync(out).sort()).toEqual(["client", "signin_site"]);
+    const config = JSON.parse(readFileSync(`${out}/signin_site/wrangler.json`, "utf8")) as {
+      name: string;
       services?: unknown[];
       durable_objects?: { bindings?: unknown[] };
       vars: Record<string, string>;
     };
+    expect(config.name).toBe(worker);
     expect(config.services ?? []).toHaveLength(0);
     expect(config.durable_objects?.bindings ?? []).toHaveLength(0);
-    expect(config.vars.APP_ENV).toBe("prod");
+    expect(config.vars.APP_ENV).toBe(appEnv);
     expect(config.vars).not.toHaveProperty("SESSION_KEYS");
-    const bundle = readFileSync(`${OUT}/signin_site/index.js`, "utf8");
+    const bundle = readFileSync(`${out}/signin_site/index.js`, "utf8");
     expect(bundle).not.toContain("IdentityState");
-    expect(existsSync(`${OUT}/client/.vite/manifest.json`)).toBe(true);
-    expect(readFileSync(`${OUT}/client/.assetsignore`, "utf8")).toContain(".vite");
+    expect(existsSync(`${out}/client/.vite/manifest.json`)).toBe(true);
+    expect(readFileSync(`${out}/client/.assetsignore`, "utf8")).toContain(".vite");
 
     const dryRun = spawnSync(
       "npx",
-      ["wrangler", "deploy", "--dry-run", "--config", `${OUT}/signin_site/wrangler.json`],
-      { encoding: "utf8", env: quiet },
+      ["wrangler", "deploy", "--dry-run", "--config", `${out}/signin_site/wrangler.json`],
+      { encoding: "utf8", env },
     );
     expect(dryRun.status, dryRun.stderr).toBe(0);
     expect(dryRun.stdout).toContain("--dry-run: exiting now.");
     expect(dryRun.stdout).not.toMatch(/IDENTITY\b(?!_)/);
-    rmSync(OUT, { recursive: true, force: true });
-  });
+    rmSync(out, { recursive: true, force: true });
+  }, 240_000);
 });

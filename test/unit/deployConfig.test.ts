@@ -8,15 +8,23 @@ import { unstable_readConfig } from "wrangler";
 const configPath = resolve(__dirname, "../../wrangler.toml");
 const production = unstable_readConfig({ config: configPath });
 const dev = unstable_readConfig({ config: configPath, env: "dev" });
+const staging = unstable_readConfig({ config: configPath, env: "stg" });
 
 describe("wrangler.toml per environment", () => {
-  it("gives each environment its own worker name", () => {
+  it("gives each environment its own worker name, APP_ENV and route", () => {
     expect(production.name).toBe("signin-site");
-    expect(dev.name).not.toBe(production.name);
+    expect(staging.name).toBe("signin-site-stg");
+    expect(dev.name).toBe("signin-site-dev");
+    expect([production, staging, dev].map((config) => config.vars.APP_ENV)).toEqual(["prod", "stg", "dev"]);
+    const pattern = (config: typeof production) => (config.routes?.[0] as { pattern: string } | undefined)?.pattern;
+    expect(pattern(production)).toBe("signin.kazahana-sec.example");
+    expect(pattern(staging)).toBe("signin.stg.kazahana-sec.example");
+    expect(staging.vars.IDENTITY_API_ORIGIN).not.toBe(production.vars.IDENTITY_API_ORIGIN);
   });
 
-  it("keeps production off workers.dev", () => {
+  it("keeps production and staging off workers.dev", () => {
     expect(production.workers_dev).toBe(false);
+    expect(staging.workers_dev).toBe(false);
   });
 
   it("binds the same rate-limit classes everywhere, with production's per-subject limits", () => {
@@ -27,15 +35,24 @@ describe("wrangler.toml per environment", () => {
           binding.simple.limit,
         ]),
       );
-    const [prod, local] = [limits(production), limits(dev)];
+    const [prod, local, stg] = [limits(production), limits(dev), limits(staging)];
     expect(Object.keys(local).sort()).toEqual(Object.keys(prod).sort());
+    expect(stg).toEqual(prod);
     for (const name of Object.keys(prod).filter((key) => key.endsWith("_BY_SUBJECT")))
       expect(local[name]).toBe(prod[name]);
   });
 
-  it("has no session key in production's configuration (it is a secret) and the emulator only in dev", () => {
+  it("counts staging in rate-limit namespaces of its own, never production's", () => {
+    const namespaces = (config: typeof production) =>
+      config.ratelimits.map((binding: { namespace_id: string }) => binding.namespace_id);
+    expect(namespaces(staging).filter((id: string) => namespaces(production).includes(id))).toEqual([]);
+  });
+
+  it("has no session key in production's or staging's configuration (it is a secret) and the emulator only in dev", () => {
     expect(production.vars.SESSION_KEYS).toBeUndefined();
+    expect(staging.vars.SESSION_KEYS).toBeUndefined();
     expect(production.services ?? []).toEqual([]);
+    expect(staging.services ?? []).toEqual([]);
     expect(dev.services?.map((service: { binding: string }) => service.binding)).toEqual(["IDENTITY"]);
   });
 });
