@@ -196,7 +196,8 @@ describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
     expect(late).toBeGreaterThan(spinner);
     expect(html.indexOf('name="secret"')).toBeGreaterThan(late);
     expect(html.slice(late)).toMatch(
-      new RegExp(`<script nonce="${nonce}">(?:(?!</script>)[\\s\\S])*\\$RC\\("B:0","S:0"\\)`),
+      // The nonce is base64: '+' and '/' must not be read as regex syntax.
+      new RegExp(`<script nonce="${escapeRegExp(nonce ?? "")}">(?:(?!</script>)[\\s\\S])*\\$RC\\("B:0","S:0"\\)`),
     );
   });
 
@@ -481,3 +482,7 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     expect(await emulator.count(`+81${PHONE}`)).toBe(0);
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
