@@ -1,15 +1,27 @@
+import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig, loadEnv } from "vite";
 import { CLIENT_ENTRY, islandsManifestPlugin } from "./islands/vite-plugin";
 import { brandDataPlugin } from "./themes/vite-plugin";
 import { releasePlugin } from "./worker/release.vite-plugin";
 
+const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
+
 // CLOUDFLARE_ENV=dev (from .env.development under `vite dev`, or set by the tests) selects wrangler's
 // dev environment: only there do the emulator worker, its IDENTITY binding and /__emulator exist.
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ command, mode }) => {
   const cloudflareEnv = process.env.CLOUDFLARE_ENV ?? loadEnv(mode, process.cwd(), "").CLOUDFLARE_ENV;
   const withEmulator = cloudflareEnv === "dev";
   return {
+    // react-dom/server.edge also bundles the legacy renderToString build (CommonJS: nothing of it is tree-shaken);
+    // the worker only streams, so a build takes the streaming renderer alone. Only the worker imports it.
+    ...(command === "build"
+      ? {
+          resolve: {
+            alias: { "react-dom/server": fromRoot("node_modules/react-dom/cjs/react-dom-server.edge.production.js") },
+          },
+        }
+      : {}),
     plugins: [
       brandDataPlugin(),
       islandsManifestPlugin(),
@@ -20,6 +32,9 @@ export default defineConfig(({ mode }) => {
       }),
     ],
     environments: {
+      // The worker's upload is budgeted (issue 12: ≤ 150 KB gzip, reported by `npm run bench`).
+      // __SENTRY_DEBUG__: the SDK's debug logging is dropped from the bundle (its documented tree-shaking flag).
+      signin_site: { build: { minify: true }, define: { __SENTRY_DEBUG__: "false" } },
       client: {
         build: {
           manifest: true,

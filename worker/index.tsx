@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import { wrapRequestHandler } from "@sentry/cloudflare/request";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
@@ -78,10 +78,10 @@ app.onError(async (error, c) => {
 
 // SPEC §9 error reporting: with SENTRY_DSN set, each request runs inside Sentry's handler; without it nothing of
 // Sentry runs and nothing is sent.
-const reported = Sentry.withSentry((env: Env) => sentryOptions(env) ?? {}, { fetch: app.fetch });
-
 export default {
   fetch(request, env, ctx) {
-    return sentryOptions(env) ? reported.fetch(request, env, ctx) : app.fetch(request, env, ctx);
+    const options = sentryOptions(env);
+    if (!options) return app.fetch(request, env, ctx);
+    return wrapRequestHandler({ options, request, context: ctx }, () => app.fetch(request, env, ctx));
   },
 } satisfies ExportedHandler<Env>;
