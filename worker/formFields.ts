@@ -1,16 +1,16 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { BLANK, type FieldRuleName, type RuleContext, runRule } from "../forms/rules";
 import type { AppContext } from "./context";
 
 /** A form field checked by the same rule the islands run while typing (forms/rules.ts); the issue names its message. */
 export function ruleField(rule: FieldRuleName, ctx: RuleContext = {}) {
-  return z
-    .string()
-    .max(1024)
-    .superRefine((value, check) => {
+  return z.string().check(
+    z.maxLength(1024),
+    z.superRefine((value, check) => {
       const outcome = runRule(rule, value, ctx);
       if (outcome !== null) check.addIssue({ code: "custom", message: outcome === BLANK ? "field.required" : outcome });
-    });
+    }),
+  );
 }
 
 /** The rule context of this request's brand (SPEC §5: one service's passwords follow relaxed rules). */

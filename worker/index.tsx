@@ -1,8 +1,9 @@
 import { wrapRequestHandler } from "@sentry/cloudflare/request";
-import { Hono, type MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import { Hono } from "hono/tiny";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { common } from "../messages/ja";
 import type { AppEnv } from "./context";

@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler } from "hono";
 import type { ReactElement } from "react";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { fieldPresets } from "../forms/fields";
 import { type FieldMessageKey, fieldMessages } from "../messages/ja";
 import type { AppContext, AppEnv } from "./context";
@@ -35,7 +35,7 @@ function notShown(c: AppContext, loaded: Refusal | undefined) {
 }
 
 /** How a form's fields are checked; a function, as the rules may depend on the brand (SPEC §5). */
-export type FormSchema = (c: AppContext) => z.ZodType;
+export type FormSchema = (c: AppContext) => z.ZodMiniType;
 
 /** What a form route does with its screen's state and the checked fields; `show` renders the screen again. */
 export type FormHandler<S, F extends FormSchema> = (
@@ -79,10 +79,13 @@ function counted(rateLimit: RateLimitClass, refuse: (c: AppContext) => Response 
   } satisfies MiddlewareHandler<AppEnv>;
 }
 
-type QueryOf<Q> = Q extends z.ZodType ? z.infer<Q> : undefined;
+type QueryOf<Q> = Q extends z.ZodMiniType ? z.infer<Q> : undefined;
 
 /** SPEC §2/§8: a query that does not fit its schema shows the parameter-problem modal (400), never a 500. */
-function checkedQuery(schema: z.ZodType | undefined, modal?: "callbackParameterError"): MiddlewareHandler<AppEnv>[] {
+function checkedQuery(
+  schema: z.ZodMiniType | undefined,
+  modal?: "callbackParameterError",
+): MiddlewareHandler<AppEnv>[] {
   if (!schema) return [];
   const check = zValidator("query", schema, (result, c) =>
     result.success ? undefined : parameterProblem(c as unknown as AppContext, modal),
@@ -90,7 +93,7 @@ function checkedQuery(schema: z.ZodType | undefined, modal?: "callbackParameterE
   return [check as unknown as MiddlewareHandler<AppEnv>];
 }
 
-function validQuery<Q>(c: AppContext, schema: z.ZodType | undefined): QueryOf<Q> {
+function validQuery<Q>(c: AppContext, schema: z.ZodMiniType | undefined): QueryOf<Q> {
   return (schema ? c.req.valid("query" as never) : undefined) as QueryOf<Q>;
 }
 
@@ -140,7 +143,7 @@ function pageRoute(
 }
 
 /** A GET that acts (the entry, the callback): its query checked (else the parameter modal), then the handler. */
-export function endpoint<Q extends z.ZodType | undefined = undefined>(
+export function endpoint<Q extends z.ZodMiniType | undefined = undefined>(
   path: string,
   name: string,
   options: Options & { query?: Q; parameterModal?: "callbackParameterError" },
@@ -157,7 +160,7 @@ export function endpoint<Q extends z.ZodType | undefined = undefined>(
 }
 
 /** A screen shown by GET: its query checked, its journey state loaded (either missing: the parameter modal). */
-export function screen<S, Q extends z.ZodType | undefined = undefined>(
+export function screen<S, Q extends z.ZodMiniType | undefined = undefined>(
   path: string,
   name: string,
   step: Options & { query?: Q; screen: ScreenLoader<S, QueryOf<Q>> },

@@ -1,6 +1,6 @@
 import { getCookie } from "hono/cookie";
 import type { ReactElement } from "react";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { AppContext } from "../context";
 import type { ScreenLoader } from "../routeKinds";
 import { clearSealed, sealedCookies } from "../session/cookies";
@@ -15,7 +15,7 @@ export function forgetAuthRequest(c: AppContext): void {
 }
 
 /** A page of that list: its query checked by the route, the auth request forgotten, the page made from the query. */
-export function mailLinkScreen<Q extends z.ZodType>(
+export function mailLinkScreen<Q extends z.ZodMiniType>(
   query: Q,
   page: (query: z.infer<Q>) => ReactElement,
 ): { query: Q; screen: ScreenLoader<undefined, z.infer<Q>> } {

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { AppContext } from "../context";
 import { refreshTokens, type tokenResponse } from "../identity/client";
 import { readSealed, writeSealed } from "../session/cookies";

@@ -1,8 +1,9 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { serviceIdForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { logEvent } from "../log";
+import { bounded } from "../queryParams";
 import { UpstreamUnavailableError, upstreamFetch } from "./upstream";
 import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 
@@ -10,8 +11,8 @@ import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 // outcome is a value (ok with data, or a problem); only a broken upstream contract is an exception.
 
 export const problemSchema = z.object({
-  type: z.string().max(128).optional(),
-  detail: z.string().max(1024).optional(),
+  type: z.optional(bounded(0, 128)),
+  detail: z.optional(bounded(0, 1024)),
 });
 export type Problem = z.infer<typeof problemSchema>;
 
@@ -19,7 +20,7 @@ export type Outcome<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; problem: Problem; unavailable?: "timeout" | "unreachable" | "malformed" };
 
-interface CallOptions<S extends z.ZodType> {
+interface CallOptions<S extends z.ZodMiniType> {
   method: "GET" | "POST" | "PATCH";
   path: string;
   json?: unknown;
@@ -30,7 +31,7 @@ interface CallOptions<S extends z.ZodType> {
   response: S;
 }
 
-export async function callIdentity<S extends z.ZodType>(
+export async function callIdentity<S extends z.ZodMiniType>(
   c: AppContext,
   options: CallOptions<S>,
 ): Promise<Outcome<z.infer<S>>> {
@@ -90,13 +91,16 @@ export async function callIdentity<S extends z.ZodType>(
   return { ok: false, status: response.status, problem: problem.success ? problem.data : {} };
 }
 
-const redirectTo = z.object({ redirect_to: z.string().url().max(4096) });
+/** An absolute URL the upstream redirects to (bounded: it may end up in a Location header). */
+const url = () => z.url().check(z.maxLength(4096));
+
+const redirectTo = z.object({ redirect_to: url() });
 
 export const loginResponse = z.object({
-  redirect_to: z.string().url().max(4096).optional(),
-  additional_flow: z
-    .object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: z.string().min(1).max(2048) })
-    .optional(),
+  redirect_to: z.optional(url()),
+  additional_flow: z.optional(
+    z.object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: bounded(1, 2048) }),
+  ),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -132,7 +136,7 @@ export function register(c: AppContext, loginChallenge: string, email: string, p
     path: "/auth/v1/register",
     json: { login_challenge: loginChallenge, flow: "email_password", email, password },
     success: [200, 201],
-    response: z.object({ username: z.string().min(1).max(256) }),
+    response: z.object({ username: bounded(1, 256) }),
   });
 }
 
@@ -189,7 +193,7 @@ export function loginRequest(c: AppContext, loginChallenge: string) {
     method: "GET",
     path: `/auth/v1/login?${new URLSearchParams({ login_challenge: loginChallenge })}`,
     success: [200],
-    response: z.object({ client_id: z.string().min(1).max(256), request_url: z.string().url().max(4096) }),
+    response: z.object({ client_id: bounded(1, 256), request_url: url() }),
   });
 }
 
@@ -200,11 +204,11 @@ export function consentRequest(c: AppContext, consentChallenge: string) {
     path: `/auth/v1/consent?${new URLSearchParams({ consent_challenge: consentChallenge })}`,
     success: [200],
     response: z.object({
-      client_id: z.string().min(1).max(256),
-      requested_scope: z.array(z.string().max(128)).max(50),
+      client_id: bounded(1, 256),
+      requested_scope: z.array(bounded(0, 128)).check(z.maxLength(50)),
       /** The user the consent is for, and the login that asked it (absent when a live session skipped the login). */
-      subject: z.string().min(1).max(256),
-      login_challenge: z.string().min(1).max(4096).optional(),
+      subject: bounded(1, 256),
+      login_challenge: z.optional(bounded(1, 4096)),
     }),
   });
 }
@@ -215,16 +219,16 @@ export function acceptConsent(c: AppContext, consentChallenge: string, grantScop
     path: "/auth/v1/consent",
     json: { consent_challenge: consentChallenge, grant_scope: grantScope, device_id: deviceId, remember: false },
     success: [200, 201],
-    response: z.object({ redirect_to: z.string().url().max(4096).optional() }),
+    response: z.object({ redirect_to: z.optional(url()) }),
   });
 }
 
 export const tokenResponse = z.object({
-  access_token: z.string().min(1).max(4096),
-  expires_in: z.number().int().positive(),
-  scope: z.string().max(1024).optional(),
-  token_type: z.string().max(32),
-  refresh_token: z.string().max(1024).optional(),
+  access_token: bounded(1, 4096),
+  expires_in: z.int().check(z.positive()),
+  scope: z.optional(bounded(0, 1024)),
+  token_type: bounded(0, 32),
+  refresh_token: z.optional(bounded(0, 1024)),
 });
 
 export function exchangeCode(
@@ -271,7 +275,7 @@ export const profileResponse = z.object({
   email_verified: z.boolean(),
   preferred_mfa_setting: z.enum(["totp", "sms", "none"]),
   /** Beyond SPEC §7's two fields: the account's address, which names the authenticator-app entry (MFA setup). */
-  email: z.string().max(254).optional(),
+  email: z.optional(bounded(0, 254)),
 });
 export type Profile = z.infer<typeof profileResponse>;
 
@@ -375,7 +379,7 @@ export async function followEmailChangeLink(
 }
 
 /** A TOTP secret as the identity API issues it: base32 (RFC 4648), as authenticator apps take it. */
-export const totpSecretCode = z.string().regex(/^[A-Z2-7]{16,128}=*$/);
+export const totpSecretCode = z.string().check(z.regex(/^[A-Z2-7]{16,128}=*$/));
 
 /** SPEC §7 POST user/mfa/setup for TOTP: the secret the authenticator app is given (201). */
 export function mfaSetupTotp(c: AppContext, accessToken: string) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { brandById } from "../../themes/brands";
 import type { Brand, MfaType } from "../../themes/schema";
 import type { AppContext } from "../context";
@@ -17,8 +17,8 @@ import { readSealed, writeSealed } from "../session/cookies";
 export const callbackQuery = z.object({
   code: challengeValue,
   state: stateValue,
-  scope: scopeValue.optional(),
-  client_id: queryValue.optional(),
+  scope: z.optional(scopeValue),
+  client_id: z.optional(queryValue),
 });
 
 const preferredToMfaType: Record<Profile["preferred_mfa_setting"], MfaType> = {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ChangeEmail } from "../../pages/ChangeEmail";
 import { ChangeEmailResult, type ChangeEmailResultKind, changeEmailResults } from "../../pages/ChangeEmailResult";
 import { brandById, clientIdsForService } from "../../themes/brands";
@@ -43,7 +43,7 @@ export const changeEmailResult = mailLinkScreen(
 );
 
 /** The query of the mailed links: the upstream's token and the client it was asked through. */
-export const emailChangeLinkQuery = z.object({ token: queryValue, client_id: queryValue.optional() });
+export const emailChangeLinkQuery = z.object({ token: queryValue, client_id: z.optional(queryValue) });
 
 const isResult = (value: string | null): value is ChangeEmailResultKind =>
   (changeEmailResults as readonly (string | null)[]).includes(value);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ChangePassword } from "../../pages/ChangePassword";
 import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ChangePasswordInForceChangePassword } from "../../pages/ChangePasswordInForceChangePassword";
 import type { AppContext } from "../context";
 import { loginStep } from "../flow/continueLogin";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { Consent } from "../../pages/Consent";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
@@ -22,9 +22,9 @@ import type { ConsentState } from "../session/state";
  * then redirects to carries only the client_id, for the brand.
  */
 export const consentQuery = z.object({
-  client_id: queryValue.optional(),
-  scope: scopeValue.optional(),
-  consent_challenge: challengeValue.optional(),
+  client_id: z.optional(queryValue),
+  scope: z.optional(scopeValue),
+  consent_challenge: z.optional(challengeValue),
 });
 
 const consentScreen: ScreenLoader<ConsentState> = async (c) => {

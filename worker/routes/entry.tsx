@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { startAuthorization } from "../flow/authorization";
@@ -17,7 +17,7 @@ import { sha256Hex } from "../session/digest";
 const loginUrlQuery = z.object({ login_challenge: challengeValue, client_id: queryValue, view: viewSchema });
 
 export const entryQuery = z.union([
-  appAuthQuerySchema.extend({ login_challenge: z.never().optional() }),
+  z.extend(appAuthQuerySchema, { login_challenge: z.optional(z.never()) }),
   loginUrlQuery,
 ]);
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { islandNames } from "../../islands/names";
 import type { AppEnv } from "../context";
 import { reportUnexpected } from "../errorReporting";
@@ -14,7 +14,7 @@ const MAX_BODY_BYTES = 2048;
 const crashReport = z.object({
   island: z.enum([...islandNames, "unknown"]),
   phase: z.enum(["load", "render", "markup"]),
-  message: z.string().max(500),
+  message: z.string().check(z.maxLength(500)),
 });
 
 function fromThisSite(c: Parameters<MiddlewareHandler<AppEnv>>[0]): boolean {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ErrorPage } from "../../pages/ErrorPage";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
@@ -13,7 +13,7 @@ import { clearSiteCookies, readSealed } from "../session/cookies";
 // cookie and all storage of the site, and the user lands on the brand's service top (from the brand data, never
 // from the request).
 
-export const logoutQuery = z.object({ client_id: queryValue.optional() });
+export const logoutQuery = z.object({ client_id: z.optional(queryValue) });
 
 export async function signOut(c: AppContext, query: z.infer<typeof logoutQuery>): Promise<Response> {
   const tokens = await readSealed(c, "tokens");

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { phoneForUpstream } from "../../forms/rules";
 import { MfaSetup, MfaSetupDone } from "../../pages/MfaSetup";
 import { MfaSetupSms, MfaSetupSmsWarning, SMS_WARNING_PATH } from "../../pages/MfaSetupSms";
@@ -144,7 +144,7 @@ const hashedUser = ({ state }: { state: { hashedUserName: string } | { tokens: T
 const totpForm = z.object({
   mfaOtpCode: ruleField("code"),
   secret: totpSecretCode,
-  account: z.union([z.literal(""), z.email().max(254)]),
+  account: z.union([z.literal(""), z.email().check(z.maxLength(254))]),
 });
 
 /**
@@ -156,7 +156,7 @@ export const totpConfirm = formStep({
   screen: async (c) => {
     const tokens = await signedIn(c);
     if (!tokens || "refuse" in tokens) return tokens;
-    const posted = totpForm.pick({ secret: true, account: true }).safeParse(await c.req.parseBody());
+    const posted = z.pick(totpForm, { secret: true, account: true }).safeParse(await c.req.parseBody());
     if (!posted.success) return undefined;
     const { secret, account } = posted.data;
     return { state: tokens, page: <MfaSetupTotp secret={shownSecret(c, secret, account || undefined)} /> };

@@ -1,5 +1,5 @@
 import type { ReactElement } from "react";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { NewPassword, type NewPasswordVariant } from "../../pages/NewPassword";
 import { ResetPassword } from "../../pages/ResetPassword";
 import { ResetPasswordSendMail } from "../../pages/ResetPasswordSendMail";
@@ -20,7 +20,7 @@ import { formStep, type ScreenLoader } from "../routeKinds";
 // The forms carry the link's parameters as hidden fields, checked again on every POST.
 
 /** A client_id of the brand data (themes/data/clients.ts). */
-const knownClientId = queryValue.refine((clientId) => serviceIdForClientId(clientId) !== undefined);
+const knownClientId = queryValue.check(z.refine((clientId) => serviceIdForClientId(clientId) !== undefined));
 const resetQuery = z.object({ client_id: knownClientId });
 /** The reset and initiation mails' links carry client_id, code and username. */
 const linkQuery = z.object({ client_id: knownClientId, code: queryValue, username: queryValue });
@@ -29,7 +29,7 @@ const linkQuery = z.object({ client_id: knownClientId, code: queryValue, usernam
  * A screen of this journey for both of its rows: the GET's checked query (the auth request is then forgotten),
  * or the same fields of the POSTed form. `accept` refuses parameters that fit the schema but not the request.
  */
-function linkScreen<Q extends z.ZodType>(
+function linkScreen<Q extends z.ZodMiniType>(
   query: Q,
   page: (params: z.infer<Q>) => ReactElement,
   accept: (c: AppContext, params: z.infer<Q>) => boolean = () => true,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { SignIn } from "../../pages/SignIn";
 import type { AppContext } from "../context";
 import { clientIdFor } from "../flow/clientId";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { SignInMfa } from "../../pages/SignInMfa";
 import { RESTART_PATH } from "../flow/authorization";
 import { loginStep } from "../flow/continueLogin";

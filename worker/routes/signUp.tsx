@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { SignUpCheckEmail } from "../../pages/SignUpCheckEmail";
 import { SignUpConfirmMail } from "../../pages/SignUpConfirmMail";
 import { SignUpInputPassword } from "../../pages/SignUpInputPassword";

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { z } from "zod/mini";
+import { bounded } from "../queryParams";
 
 // SPEC §2 entry parameters and §3 auth request: the app's query, as one schema with one type. The entry parses
 // it, the auth-request cookie stores it unchanged, and the callback, the MFA skip path, the restart links and
@@ -16,54 +17,45 @@ export const viewSchema = z.enum([
 ]);
 export type View = z.infer<typeof viewSchema>;
 
-const value = z.string().min(1).max(256);
+const value = bounded(1, 256);
 /** RFC 6749 §A: state, scope and the other OAuth2 values are printable ASCII; bounded so the cookie stays < 4 KB. */
-const ascii = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .regex(/^[\x20-\x7e]+$/);
+const ascii = (max: number) => bounded(1, max).check(z.regex(/^[\x20-\x7e]+$/));
 
 export const appAuthQuerySchema = z.object({
   client_id: value,
   view: viewSchema,
-  app_url: z.string().min(1).max(512),
-  callback_path: z.string().max(256).optional(),
+  app_url: bounded(1, 512),
+  callback_path: z.optional(bounded(0, 256)),
   state: ascii(256),
   /** Space-separated; empty is a valid scope (the partner service requests none). */
-  scope: z
-    .string()
-    .max(512)
-    .regex(/^[\x20-\x7e]*$/)
-    .optional(),
+  scope: z.optional(bounded(0, 512).check(z.regex(/^[\x20-\x7e]*$/))),
   /** RFC 7636 §4.2: 43 to 128 characters of the base64url alphabet. */
-  code_challenge: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/),
+  code_challenge: z.string().check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/)),
   /** SPEC §9 / ARCHITECTURE §8: S256 only; `plain` would hand the verifier to anyone who sees the URL. */
   code_challenge_method: z.literal("S256"),
-  prompt: ascii(64).optional(),
-  hashed_user_id: ascii(128).optional(),
+  prompt: z.optional(ascii(64)),
+  hashed_user_id: z.optional(ascii(128)),
   /** A login ID (an e-mail address) to fill in on the sign-in screen. */
-  autoFillUserName: ascii(254).optional(),
-  sign_in_mode: ascii(64).optional(),
+  autoFillUserName: z.optional(ascii(254)),
+  sign_in_mode: z.optional(ascii(64)),
 });
 export type AppAuthQuery = z.infer<typeof appAuthQuerySchema>;
 
 export const authRequestSchema = z.object({
   query: appAuthQuerySchema,
   /** The service of the app's client_id: after sign-in the brand comes from here, never from a later query. */
-  serviceId: z.string().max(64),
+  serviceId: bounded(0, 64),
   /** The app's redirect URI as registered for its client (ARCHITECTURE §8): every redirect to the app uses it. */
-  redirectUri: z.string().max(512),
+  redirectUri: bounded(0, 512),
   /** SPEC §2 "after sign-in": an unverified e-mail must be followed by MFA setup. */
-  navigateMFASetupFlow: z.boolean().optional(),
+  navigateMFASetupFlow: z.optional(z.boolean()),
   /**
    * ARCHITECTURE §8: the SHA-256 of the login challenge this browser took at the login URL; a consent is taken only
    * when the upstream's consent request names this login (or, after a login the upstream's session skipped, the
    * signed-in user of the tokens cookie).
    */
-  loginChallengeDigest: z.string().length(64).optional(),
+  loginChallengeDigest: z.optional(z.string().check(z.length(64))),
   /** The site's own PKCE verifier and state, for own views that come back to /callback. */
-  own: z.object({ codeVerifier: z.string().length(64), state: z.string().max(256) }).optional(),
+  own: z.optional(z.object({ codeVerifier: z.string().check(z.length(64)), state: bounded(0, 256) })),
 });
 export type AuthRequest = z.infer<typeof authRequestSchema>;

@@ -1,5 +1,5 @@
 import { deleteCookie, generateCookie, getCookie, setCookie } from "hono/cookie";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { AppContext } from "../context";
 import { authRequestSchema } from "./authRequest";
 import { parseSessionKeys } from "./keys";
@@ -18,7 +18,7 @@ import {
 export const COOKIE_SIZE_LIMIT = 4096;
 
 type SameSite = "Lax" | "Strict";
-interface SealedCookie<S extends z.ZodType> {
+interface SealedCookie<S extends z.ZodMiniType> {
   name: string;
   schema: S;
   maxAgeSeconds: number;
@@ -40,7 +40,7 @@ export const sealedCookies = {
     sameSite: "Strict",
   },
   mfaSetup: { name: "mfa-setup", schema: mfaSetupStateSchema, maxAgeSeconds: 15 * 60, sameSite: "Strict" },
-} as const satisfies Record<string, SealedCookie<z.ZodType>>;
+} as const satisfies Record<string, SealedCookie<z.ZodMiniType>>;
 
 export type SealedCookieName = keyof typeof sealedCookies;
 export type SealedState<N extends SealedCookieName> = z.infer<(typeof sealedCookies)[N]["schema"]>;

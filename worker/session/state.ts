@@ -1,22 +1,23 @@
-import { z } from "zod";
+import { z } from "zod/mini";
+import { bounded } from "../queryParams";
 
 // The shapes kept in the encrypted cookies (ARCHITECTURE §3, SPEC §3). Every string is bounded so a
 // cookie can never grow past the browser's 4 KB limit by accident.
-const short = z.string().max(256);
-const opaque = z.string().max(2048);
+const short = bounded(0, 256);
+const opaque = bounded(0, 2048);
 
 export const signInSessionSchema = z.object({
   loginChallenge: opaque,
-  username: short.optional(),
-  mfa: z.object({ session: opaque, type: z.enum(["SMS", "TOTP"]) }).optional(),
-  forceChangePassword: z.object({ session: opaque }).optional(),
+  username: z.optional(short),
+  mfa: z.optional(z.object({ session: opaque, type: z.enum(["SMS", "TOTP"]) })),
+  forceChangePassword: z.optional(z.object({ session: opaque })),
 });
 export type SignInSession = z.infer<typeof signInSessionSchema>;
 
 export const signUpSessionSchema = z.object({
   loginChallenge: opaque,
-  email: short.optional(),
-  username: short.optional(),
+  email: z.optional(short),
+  username: z.optional(short),
 });
 export type SignUpSession = z.infer<typeof signUpSessionSchema>;
 
@@ -24,17 +25,17 @@ export type SignUpSession = z.infer<typeof signUpSessionSchema>;
 export const consentStateSchema = z.object({
   consentChallenge: opaque,
   clientId: short,
-  scope: z.string().max(512),
+  scope: bounded(0, 512),
 });
 export type ConsentState = z.infer<typeof consentStateSchema>;
 
 export const tokenStateSchema = z.object({
   /** The client the tokens were issued to: a refresh must name it. */
   clientId: short,
-  accessToken: z.string().max(2048),
-  refreshToken: z.string().max(512).optional(),
-  expiresAt: z.number().int(),
-  scope: z.string().max(512),
+  accessToken: bounded(0, 2048),
+  refreshToken: z.optional(bounded(0, 512)),
+  expiresAt: z.int(),
+  scope: bounded(0, 512),
   tokenType: short,
   hashedUserName: short,
 });
@@ -51,7 +52,7 @@ export type RegisterEmailState = z.infer<typeof registerEmailStateSchema>;
  * warning is about, and whether its code has been sent (the code step shows then).
  */
 export const mfaSetupStateSchema = z.object({
-  phoneNumber: z.string().regex(/^0\d{10}$/),
+  phoneNumber: z.string().check(z.regex(/^0\d{10}$/)),
   sent: z.boolean(),
 });
 export type MfaSetupState = z.infer<typeof mfaSetupStateSchema>;
