@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig, loadEnv } from "vite";
-import { CLIENT_ENTRY, islandsManifestPlugin } from "./islands/vite-plugin";
+import { CLIENT_ENTRY, islandsManifestPlugin, islandsWithoutPreloadHelper } from "./islands/vite-plugin";
 import { brandDataPlugin } from "./themes/vite-plugin";
 import { releasePlugin } from "./worker/release.vite-plugin";
 
@@ -25,6 +25,7 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       brandDataPlugin(),
       islandsManifestPlugin(),
+      islandsWithoutPreloadHelper(),
       releasePlugin(),
       cloudflare({
         configPath: "./wrangler.toml",
@@ -38,7 +39,17 @@ export default defineConfig(({ command, mode }) => {
       client: {
         build: {
           manifest: true,
-          rollupOptions: { input: CLIENT_ENTRY },
+          // The worker's pages preload each island's chunks themselves (<link rel="modulepreload">, from the
+          // manifest): no dependency lists in the entry (and islandsWithoutPreloadHelper drops the helper).
+          modulePreload: false,
+          rolldownOptions: {
+            input: CLIENT_ENTRY,
+            // Issue 12: the React runtime is one chunk of its own, shared by every island page and cached for a
+            // year (public/_headers: /assets/* immutable); a page's own island code is the small rest.
+            output: {
+              codeSplitting: { groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
+            },
+          },
         },
       },
     },

@@ -72,3 +72,20 @@ export function islandsManifestPlugin(): Plugin {
     },
   };
 }
+
+const PRELOAD_HELPER_ID = "\0vite/preload-helper.js";
+
+/**
+ * Replaces Vite's runtime preloader in the client build with a pass-through. Each page already preloads the chunks
+ * of its islands (`<link rel="modulepreload">` from the manifest, pages/layout/Document.tsx), so the helper (about
+ * 0.9 KB gzip of the entry) would only repeat that work (issue 12: island code is budgeted per page).
+ */
+export function islandsWithoutPreloadHelper(): Plugin {
+  return {
+    name: "islands-without-preload-helper",
+    enforce: "pre",
+    applyToEnvironment: (environment) => environment.name === "client",
+    resolveId: (id) => (id === PRELOAD_HELPER_ID ? id : undefined),
+    load: (id) => (id === PRELOAD_HELPER_ID ? "export const __vitePreload = (load) => load();" : undefined),
+  };
+}

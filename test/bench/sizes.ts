@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+// Issue 12's size budgets, measured on what is shipped: the production worker upload, and per page the JavaScript
+// a browser fetches, split into the shared React runtime chunk and the page's own island code. Every file is
+// gzipped on its own (level 9), as each travels as its own response.
+
+const ROOT = process.cwd();
+const gzipBytes = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
+
+export interface WorkerSize {
+  files: number;
+  rawBytes: number;
+  gzipBytes: number;
+}
+
+/**
+ * Builds production (no CLOUDFLARE_ENV: no emulator, no dev-only code) into its own folder and measures every
+ * module wrangler would upload, as `wrangler deploy` counts them (its "Total Upload … gzip").
+ */
+export function productionWorkerSize(outDir = ".bench-build/prod"): WorkerSize {
+  rmSync(outDir, { recursive: true, force: true });
+  // An empty CLOUDFLARE_ENV is wrangler's top-level (production) environment, as test/e2e/productionBuild.test.ts builds it.
+  const env = { ...process.env, NODE_ENV: "production", CLOUDFLARE_ENV: "", WRANGLER_SEND_METRICS: "false" };
+  const build = spawnSync("npx", ["vite", "build", "--outDir", outDir, "--logLevel", "warn"], {
+    env,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error(`production build failed (exit ${build.status})`);
+  const workerDir = join(outDir, "signin_site");
+  const modules = readdirSync(workerDir).filter((name) => /\.(m?js|wasm)$/.test(name));
+  const size = modules.reduce(
+    (sum, name) => {
+      const bytes = readFileSync(join(workerDir, name));
+      return {
+        files: sum.files + 1,
+        rawBytes: sum.rawBytes + bytes.length,
+        gzipBytes: sum.gzipBytes + gzipBytes(bytes),
+      };
+    },
+    { files: 0, rawBytes: 0, gzipBytes: 0 },
+  );
+  rmSync(outDir, { recursive: true, force: true });
+  return size;
+}
+
+/** The script and module-preload URLs of a page, as the browser fetches them. */
+export function scriptUrls(html: string): string[] {
+  const found = [
+    ...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload"[^>]*\bhref="([^"]+)"/g),
+  ].map((m) => m[1]!);
+  return [...new Set(found)];
+}
+
+interface ManifestChunk {
+  file: string;
+  name?: string;
+}
+
+/** The URL of the shared React runtime chunk of the client build (vite.config.ts names it "react"). */
+export function reactChunkUrl(clientDir = join(ROOT, "dist/client")): string {
+  const manifest = JSON.parse(readFileSync(join(clientDir, ".vite/manifest.json"), "utf8")) as Record<
+    string,
+    ManifestChunk
+  >;
+  const chunk = Object.values(manifest).find((entry) => entry.name === "react");
+  if (!chunk) throw new Error("the client build has no React runtime chunk");
+  return `/${chunk.file}`;
+}
+
+export interface PageScripts {
+  /** Every script the page loads, gzip. */
+  totalGzip: number;
+  /** The shared React runtime chunk, when the page loads it. */
+  reactGzip: number;
+  /** The page's own island code: everything but the React runtime. */
+  islandGzip: number;
+}
+
+export function pageScripts(html: string, reactUrl: string, clientDir = join(ROOT, "dist/client")): PageScripts {
+  let reactGzip = 0;
+  let islandGzip = 0;
+  for (const url of scriptUrls(html)) {
+    const bytes = gzipBytes(readFileSync(join(clientDir, url)));
+    if (url === reactUrl) reactGzip += bytes;
+    else islandGzip += bytes;
+  }
+  return { totalGzip: reactGzip + islandGzip, reactGzip, islandGzip };
+}
