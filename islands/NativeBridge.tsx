@@ -3,6 +3,7 @@ import { common } from "../messages/ja";
 import { appUpdate } from "../messages/modals";
 import type { AppRelease } from "../themes/schema";
 import { island } from "./host";
+import { IslandModal } from "./IslandModal";
 import {
   type NativeBridge as Bridge,
   isOlderVersion,
@@ -16,9 +17,6 @@ import {
 export interface NativeBridgeProps {
   app: AppRelease | null;
 }
-
-const TITLE_ID = "app-update-title";
-const BODY_ID = "app-update-body";
 
 /** Whether the update prompt may show now (SPEC §9: once in 24 hours); false where storage is refused (no nagging). */
 function updatePromptMayShow(): boolean {
@@ -47,7 +45,6 @@ function recordUpdatePrompt(): void {
 function NativeBridge({ app }: NativeBridgeProps) {
   const [storeUrl, setStoreUrl] = useState<string | null>(null);
   const bridgeRef = useRef<Bridge | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
     const bridge = nativeBridge(window);
@@ -94,10 +91,6 @@ function NativeBridge({ app }: NativeBridgeProps) {
     };
   }, [app]);
 
-  useEffect(() => {
-    if (storeUrl) dialog.current?.focus();
-  }, [storeUrl]);
-
   if (!storeUrl) return null;
   const close = () => setStoreUrl(null);
   const update = (event: ReactMouseEvent<HTMLAnchorElement>) => {
@@ -106,39 +99,16 @@ function NativeBridge({ app }: NativeBridgeProps) {
     close();
   };
   return (
-    <div className="modal-overlay">
-      <dialog
-        ref={dialog}
-        open
-        className="modal"
-        aria-modal="true"
-        aria-labelledby={TITLE_ID}
-        aria-describedby={BODY_ID}
-        tabIndex={-1}
-        data-app-update=""
-        onCancel={close}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") close();
-        }}
-      >
-        <h2 id={TITLE_ID} className="modal-title">
-          {appUpdate.title}
-        </h2>
-        <div className="modal-content">
-          <p id={BODY_ID} className="modal-body">
-            {appUpdate.body}
-          </p>
-        </div>
-        <div className="modal-actions">
-          <a className="button" href={storeUrl} onClick={update}>
-            {appUpdate.actionLabel}
-          </a>
-          <button type="button" className="button button--secondary" onClick={close}>
-            {common.later}
-          </button>
-        </div>
-      </dialog>
-    </div>
+    <IslandModal name="app-update" modal={appUpdate} onClose={close}>
+      <div className="modal-actions">
+        <a className="button" href={storeUrl} onClick={update}>
+          {appUpdate.actionLabel}
+        </a>
+        <button type="button" className="button button--secondary" onClick={close}>
+          {common.later}
+        </button>
+      </div>
+    </IslandModal>
   );
 }
 

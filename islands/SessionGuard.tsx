@@ -1,6 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { otherTab } from "../messages/modals";
 import { island } from "./host";
+import { IslandModal } from "./IslandModal";
 
 /** The guard needs no data from the server; its modal's words come from the catalogue. */
 export type SessionGuardProps = Record<string, never>;
@@ -8,12 +9,9 @@ export type SessionGuardProps = Record<string, never>;
 /** The only thing the guard stores: a random marker per tab, never a token or any session data. */
 export const TAB_MARKER_KEY = "signin.tabMarker";
 const USER_EVENTS = ["pointerdown", "keydown", "input"] as const;
-// A neutral grey "blocked" sign; img-src allows data: URLs (ARCHITECTURE §8).
-const BLOCKED_FAVICON = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="13" fill="#fff" stroke="#6b7280" stroke-width="4"/><path d="M7 25 25 7" stroke="#6b7280" stroke-width="4"/></svg>',
-)}`;
-const TITLE_ID = "session-guard-title";
-const BODY_ID = "session-guard-body";
+// A neutral grey "blocked" sign; img-src allows data: URLs (ARCHITECTURE §8). Only "#" needs escaping in it.
+const BLOCKED_FAVICON =
+  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><circle cx='16' cy='16' r='13' fill='%23fff' stroke='%236b7280' stroke-width='4'/><path d='M7 25 25 7' stroke='%236b7280' stroke-width='4'/></svg>";
 
 function randomMarker(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -72,9 +70,7 @@ function reachedFromThisSite(): boolean {
  * disabled; the tab used last keeps working. Closing or leaving a page gives its marker up.
  */
 function SessionGuard(_props: SessionGuardProps) {
-  const { title, body } = otherTab;
   const [blocked, setBlocked] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
     const store = storages();
@@ -122,37 +118,14 @@ function SessionGuard(_props: SessionGuardProps) {
     return () => stop(false);
   }, []);
 
-  // Before the browser paints the modal, so the page is never shown blocked but still usable.
-  useLayoutEffect(() => {
-    if (!blocked) return;
-    disablePage(dialog.current?.closest("[data-island]") ?? null);
-    dialog.current?.focus();
-  }, [blocked]);
-
   if (!blocked) return null;
   return (
-    <div className="modal-overlay">
-      <dialog
-        ref={dialog}
-        open
-        className="modal"
-        aria-modal="true"
-        aria-labelledby={TITLE_ID}
-        aria-describedby={BODY_ID}
-        tabIndex={-1}
-        data-session-guard=""
-        onCancel={(event) => event.preventDefault()}
-      >
-        <h2 id={TITLE_ID} className="modal-title">
-          {title}
-        </h2>
-        <div className="modal-content">
-          <p id={BODY_ID} className="modal-body">
-            {body}
-          </p>
-        </div>
-      </dialog>
-    </div>
+    <IslandModal
+      name="session-guard"
+      modal={otherTab}
+      // Before the browser paints the modal, so the page is never shown blocked but still usable.
+      onOpen={(dialog) => disablePage(dialog.closest("[data-island]"))}
+    />
   );
 }
 

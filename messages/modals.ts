@@ -242,6 +242,8 @@ export const modals = {
     closable: true,
     after: "close",
     status: 409,
+    // The identity provider refuses a second setup SMS within a minute.
+    retryAfterSeconds: 60,
   },
   /** The pending setup ended (its code ran out, or 5 wrong codes): a new secret or SMS is needed. */
   mfaSetupExpired: {

@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium } from "./browser";
+import { chromiumForFile } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10, journeys 2, 3 and 4 in Chromium against the built site and the emulator, reached the real way (the
@@ -15,16 +15,7 @@ const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir
 const SERVICE_TOP = "https://dev.aurora-sec.example/";
 const NEW_PASSWORD = "N3w-Passw0rd!";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await idp.reset();
-});
+const browser = chromiumForFile({ emulator: idp });
 
 const path = (page: Page) => new URL(page.url()).pathname;
 
@@ -46,7 +37,7 @@ const openModal = (page: Page) => page.locator("dialog#message-modal[open]");
 for (const javaScriptEnabled of [true, false]) {
   describe(`account journeys with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     it("changes the password from view passwordChange, then signs in with the new one", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `pw.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
         await idp.seed({ email });
@@ -83,7 +74,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("changes the e-mail from view emailChange, through the links mailed to the old and the new address", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const suffix = javaScriptEnabled ? "js" : "nojs";
         const oldEmail = `old.${suffix}@example.com`;
@@ -115,7 +106,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("registers an e-mail after a sign-in with an unverified address, then sets up MFA and hands over to the app", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const suffix = javaScriptEnabled ? "js" : "nojs";
         const email = `unverified.${suffix}@example.com`;

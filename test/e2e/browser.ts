@@ -1,11 +1,36 @@
 import { readFileSync } from "node:fs";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { sealedCookie as sealed } from "../support/forms";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
 
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * One Chromium for the test file that calls it: launched before its tests and closed after them. Given the
+ * emulator, it also resets it (users, mail, faults, clock) before each test. Answers the running browser.
+ *
+ * @example const browser = chromiumForFile({ emulator: idp }); … await browser().newContext()
+ */
+export function chromiumForFile({ emulator }: { emulator?: { reset(): Promise<unknown> } } = {}): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  if (emulator)
+    beforeEach(async () => {
+      await emulator.reset();
+    });
+  return () => {
+    if (!browser) throw new Error("chromiumForFile: the browser runs only while the file's tests do");
+    return browser;
+  };
 }
 
 // The tests seal cookie states with the same public development key the dev environment uses.

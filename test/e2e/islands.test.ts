@@ -1,19 +1,12 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { launchChromium, sealedCookie, withCookies } from "./browser";
+import { chromiumForFile, sealedCookie, withCookies } from "./browser";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 async function signUpPasswordPage(clientServiceCookie: string, javaScriptEnabled = true) {
-  const context = await browser.newContext({ javaScriptEnabled });
+  const context = await browser().newContext({ javaScriptEnabled });
   await withCookies(context, [
     await sealedCookie("signUp", { loginChallenge: "challenge", email: "new.user@example.com" }),
     `__Host-service=${clientServiceCookie}`,
@@ -70,7 +63,7 @@ describe("islands in Chromium", () => {
   });
 
   it("opens the support modal without JavaScript", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser().newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto(`${baseUrl}/resetPassword?client_id=${sampleClientIds.gungnir}`);

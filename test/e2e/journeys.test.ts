@@ -1,9 +1,9 @@
 import { TOTP } from "otpauth";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium } from "./browser";
+import { chromiumForFile } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 4 journeys in Chromium against the built site and the emulator, with JavaScript on and off.
@@ -13,16 +13,7 @@ const idp = emulator(baseUrl);
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await idp.reset();
-});
+const browser = chromiumForFile({ emulator: idp });
 
 async function expectAppGotCode(app: App) {
   const url = await app.received;
@@ -40,7 +31,7 @@ async function signInForm(page: Page, username: string, password: string) {
 for (const javaScriptEnabled of [true, false]) {
   describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     it("a new user signs up with the code from the outbox, and the app receives its code", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "signUp");
         const page = await context.newPage();
@@ -68,7 +59,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("a user without a second factor signs in, and the app receives its code", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         await idp.seed({ email: "plain@example.com" });
         const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -91,7 +82,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe("second factors and refusals", () => {
   it("signs in with an authenticator code computed from the seeded secret", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await idp.seed({ email: "totp@example.com", mfa: { totp: TOTP_SECRET } });
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -111,7 +102,7 @@ describe("second factors and refusals", () => {
   });
 
   it("signs in with an SMS code from the outbox", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await idp.seed({ email: "sms@example.com", mfa: { sms: "+8109012345678" } });
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -129,7 +120,7 @@ describe("second factors and refusals", () => {
   });
 
   it("sets a new password when the account must, then continues", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await idp.seed({ email: "force@example.com", forceChangePassword: true });
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -146,7 +137,7 @@ describe("second factors and refusals", () => {
   });
 
   it("says the login ID or password is wrong", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await idp.seed({ email: "someone@example.com" });
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -163,7 +154,7 @@ describe("second factors and refusals", () => {
   });
 
   it("says an e-mail already has an account", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await idp.seed({ email: "taken@example.com" });
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "signUp");
@@ -181,7 +172,7 @@ describe("second factors and refusals", () => {
     ["liqueur-lemon", sampleClientIds.lemon, true],
     ["gungnir-aurora", sampleClientIds.gungnir, false],
   ])("refuses a user in system transfer on %s with the right notice", async (serviceId, clientId, mailsReset) => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       const email = `transfer.${serviceId}@example.com`;
       await idp.seed({ email, transferInProgress: true });
@@ -203,7 +194,7 @@ describe("consent for the partner service", () => {
   const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
 
   it("agree: the partner's app receives its code", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await idp.seed({ email: "partner@example.com" });
       const app = await openApp(context, baseUrl, PARTNER.serviceId, PARTNER.clientId, "extSignIn");
@@ -224,7 +215,7 @@ describe("consent for the partner service", () => {
   });
 
   it("decline: back to the service top", async () => {
-    const context = await newContext(browser, false);
+    const context = await newContext(browser(), false);
     try {
       await idp.seed({ email: "decline@example.com" });
       const app = await openApp(context, baseUrl, PARTNER.serviceId, PARTNER.clientId, "extSignIn");

@@ -1,11 +1,11 @@
 import jsQR from "jsqr";
 import { TOTP } from "otpauth";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium } from "./browser";
+import { chromiumForFile } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10 journey 5 in Chromium against the built site and the emulator: TOTP and SMS setup, with JavaScript on
@@ -16,16 +16,7 @@ const idp = emulator(baseUrl);
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir, displayName: "オーロラ証券" };
 const PHONE = "09012345678";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await idp.reset();
-});
+const browser = chromiumForFile({ emulator: idp });
 
 async function expectAppGotCode(app: App) {
   const url = await app.received;
@@ -64,7 +55,7 @@ async function finish(page: Page, app: App) {
 
 /** A new browser signs in: the login now asks for the second factor just set. */
 async function signInAgain(email: string, title: string, code: () => Promise<string>) {
-  const context = await newContext(browser, true);
+  const context = await newContext(browser(), true);
   try {
     const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
     const page = await context.newPage();
@@ -96,7 +87,7 @@ const otpauth = (email: string, secret: string) => {
 for (const javaScriptEnabled of [true, false]) {
   describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     it("sets up an authenticator app from the QR code, and the next sign-in asks for its code", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `totp.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
         const { page, app, secrets } = await toSetup(context, email);
@@ -134,7 +125,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("sets up SMS after the abroad warning with the code from the outbox, and the next sign-in asks for one", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `sms.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
         const { page, app, secrets } = await toSetup(context, email);
@@ -194,7 +185,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe("with JavaScript on", () => {
   it("copies the secret key with the copy button", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
       const { page } = await toSetup(context, "copy@example.com");

@@ -1,10 +1,9 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium } from "./browser";
+import { chromiumForFile } from "./browser";
 import { emulator, newContext, openApp } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
@@ -17,17 +16,10 @@ const SERVICE = { serviceId: "nosh-shirotae", clientId: sampleClientIds.nosh };
 // Local http only: the site runs on 127.0.0.1 in the tests.
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile({ emulator: idp });
 
 describe("the native app with oauth4webapi", () => {
   it("gets a code through the browser, exchanges it at the site's proxy and validates the token", async () => {
-    await idp.reset();
     await idp.seed({ email: "app.user@example.com" });
     const issuer = new URL(baseUrl);
     const as = await oauth.processDiscoveryResponse(
@@ -37,7 +29,7 @@ describe("the native app with oauth4webapi", () => {
     expect(as.token_endpoint).toBe(`${baseUrl}/oauth2/token`);
     const client: oauth.Client = { client_id: SERVICE.clientId };
 
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       const app = await openApp(context, baseUrl, SERVICE.serviceId, SERVICE.clientId, "extSignIn");
       const page = await context.newPage();

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { launchChromium, scriptsLoadedBy, sealedCookie, withCookies } from "./browser";
+import { chromiumForFile, scriptsLoadedBy, sealedCookie, withCookies } from "./browser";
 
 // SPEC §1 native bridge in Chromium playing the app's webview (docs/native-bridge.md): the app's
 // User-Agent marker and a stand-in for react-native-webview's `window.ReactNativeWebView`.
@@ -36,13 +36,7 @@ declare global {
 type FakeApp = { version: string; platform: string } | { refuse: true } | null;
 const UP_TO_DATE: FakeApp = { version: "3.12.0", platform: "android" };
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 /**
  * A context as the app's webview (or a plain browser with the same stand-in, to prove detection is the server's).
@@ -53,7 +47,7 @@ async function webView(
   userAgent: string,
   app: FakeApp = UP_TO_DATE,
 ): Promise<{ context: BrowserContext; outside: string[] }> {
-  const context = await browser.newContext({ userAgent, locale: "ja-JP" });
+  const context = await browser().newContext({ userAgent, locale: "ja-JP" });
   await withCookies(context, [await sealedCookie("signIn", { loginChallenge: "login-challenge-bridge-0001" })]);
   await context.addInitScript((fake: FakeApp) => {
     window.__sent = [];

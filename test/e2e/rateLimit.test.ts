@@ -1,9 +1,9 @@
-import type { Browser, Page, Response } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page, Response } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium } from "./browser";
+import { chromiumForFile } from "./browser";
 import { emulator, newContext, openApp } from "./journeys";
 
 // ARCHITECTURE §8 / issue 9: over a limit, the user sees the page's own screen again with the 429 modal, with
@@ -16,13 +16,7 @@ const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 // The limits count across runs within a minute; each run's subjects are its own.
 const run = Date.now().toString(36);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 /** Fills and submits a form until the site answers 429 (at most 2 × limit + 1 times; fixed windows may split). */
 async function untilRefused(page: Page, limit: number, fill: () => Promise<void>, button: string): Promise<Response> {
@@ -53,7 +47,7 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "js" : "nojs";
   describe(`429 on the page's own layout, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     it("credential: the sixth password for one login ID", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
         const page = await context.newPage();
@@ -76,7 +70,7 @@ for (const javaScriptEnabled of [true, false]) {
     it("code: the sixth second-factor code on one session", async () => {
       const email = `mfa.limited.${mode}.${run}@example.com`;
       await idp.seed({ email, mfa: { totp: TOTP_SECRET } });
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
         const page = await context.newPage();
@@ -96,7 +90,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("mail: the fourth sign-up for one address", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "signUp");
         const page = await context.newPage();
@@ -141,7 +135,7 @@ describe("429 on the page's own layout for the read class", () => {
     it(`a page over the per-IP read limit, JavaScript ${javaScriptEnabled ? "on" : "off"}`, async () => {
       const address = `203.0.113.${javaScriptEnabled ? 10 : 20}${Math.floor(Math.random() * 10)}`;
       expect(await flood(address)).toBeGreaterThan(READ_LIMIT);
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         await context.setExtraHTTPHeaders({ "CF-Connecting-IP": address });
         const page = await context.newPage();

@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium } from "./browser";
+import { chromiumForFile } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10, journey 1 in Chromium against the built site and the emulator: forgot password → mail → the
@@ -15,16 +15,7 @@ const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir
 const NEW_PASSWORD = "N3w-Passw0rd!";
 const GALLERY = "test-results/screens/gungnir-aurora";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await idp.reset();
-});
+const browser = chromiumForFile({ emulator: idp });
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
@@ -53,7 +44,7 @@ async function signInWith(page: Page, app: App, email: string, password: string)
 for (const javaScriptEnabled of [true, false]) {
   describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     it("resets a forgotten password by the mailed link, goes back to the app, then signs in with it", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `forgot.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
         await idp.seed({ email });
@@ -107,7 +98,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("an unknown address gets the same mail-sent page, and no mail", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `nobody.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
         const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -120,7 +111,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("a link whose code was changed is invalid, and its way on asks for a new mail", async () => {
-      const context = await newContext(browser, javaScriptEnabled);
+      const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `tampered.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
         await idp.seed({ email });
@@ -149,7 +140,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe("the e-mail POST answers at a fixed time", () => {
   it("does not wait for an upstream slower than that: the mail-sent page, and the mail still goes out", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       const email = "slow.upstream@example.com";
       await idp.seed({ email });
@@ -164,7 +155,7 @@ describe("the e-mail POST answers at a fixed time", () => {
   });
 
   it("shows an upstream failure only when it came in time; a later one leaves the mail-sent page", async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(browser(), true);
     try {
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
       const page = await context.newPage();

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { type ScreenBrand, type ScreenCase, screenCases } from "../support/screens";
-import { launchChromium, sealedCookie, withCookies } from "./browser";
+import { chromiumForFile, sealedCookie, withCookies } from "./browser";
 import { emulator } from "./journeys";
 
 // Every screen for the neutral theme and three brands: a screenshot, an axe audit (no serious or critical
@@ -25,13 +25,7 @@ const themes: Array<{ label: string; brand: ScreenBrand }> = [
   },
 ];
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 async function open(
   context: BrowserContext,
@@ -85,7 +79,7 @@ for (const { label, brand } of themes) {
     it.each(cases.map((screen) => [screen.name, screen] as const))(
       "%s: renders, passes axe, screenshot",
       async (_name, screen) => {
-        const context = await browser.newContext({
+        const context = await browser().newContext({
           bypassCSP: true,
           viewport: { width: 414, height: 896 },
           locale: "ja-JP",
@@ -113,7 +107,7 @@ for (const { label, brand } of themes) {
     it.each(cases.map((screen) => [screen.name, screen] as const))(
       "%s: renders completely with JavaScript disabled",
       async (_name, screen) => {
-        const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 414, height: 896 } });
+        const context = await browser().newContext({ javaScriptEnabled: false, viewport: { width: 414, height: 896 } });
         try {
           const { page, status } = await open(context, brand, screen);
           expect(status).toBe(screen.status);

@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { PASSWORD } from "../support/emulatorClient";
-import { launchChromium, scriptsLoadedBy } from "./browser";
+import { chromiumForFile, scriptsLoadedBy } from "./browser";
 import { emulator, openApp } from "./journeys";
 
 // SPEC §4/§8 session guard in Chromium, on screens reached by real journeys (their cookies in the browser's jar,
@@ -20,19 +20,10 @@ const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClie
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const consentPath = `/${PARTNER.serviceId}/consent?client_id=${PARTNER.clientId}`;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await idp.reset();
-});
+const browser = chromiumForFile({ emulator: idp });
 
 function guardContext(): Promise<BrowserContext> {
-  return browser.newContext({ locale: "ja-JP" });
+  return browser().newContext({ locale: "ja-JP" });
 }
 
 /** Waits until the guard has hydrated and recorded this tab's marker. */
@@ -236,7 +227,7 @@ describe("session guard (SPEC §4, §8)", () => {
   });
 
   it("is not on a screen without session state, which still loads no script", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       const page = await context.newPage();
       expect(await scriptsLoadedBy(page, `${baseUrl}/resetPassword/sendMail?client_id=${GUNGNIR.clientId}`)).toEqual(

@@ -1,14 +1,10 @@
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { unstable_readConfig } from "wrangler";
+import { type WranglerConfig, wranglerConfigs } from "./wranglerConfig";
 
 // ARCHITECTURE §8 / issue 9 finding 8: each environment is its own worker; production is never on workers.dev,
 // and every environment has the same rate-limit classes.
 
-const configPath = resolve(__dirname, "../../wrangler.toml");
-const production = unstable_readConfig({ config: configPath });
-const dev = unstable_readConfig({ config: configPath, env: "dev" });
-const staging = unstable_readConfig({ config: configPath, env: "stg" });
+const { production, staging, dev } = wranglerConfigs;
 
 describe("wrangler.toml per environment", () => {
   it("gives each environment its own worker name, APP_ENV and route", () => {
@@ -16,7 +12,7 @@ describe("wrangler.toml per environment", () => {
     expect(staging.name).toBe("signin-site-stg");
     expect(dev.name).toBe("signin-site-dev");
     expect([production, staging, dev].map((config) => config.vars.APP_ENV)).toEqual(["prod", "stg", "dev"]);
-    const pattern = (config: typeof production) => (config.routes?.[0] as { pattern: string } | undefined)?.pattern;
+    const pattern = (config: WranglerConfig) => (config.routes?.[0] as { pattern: string } | undefined)?.pattern;
     expect(pattern(production)).toBe("signin.kazahana-sec.example");
     expect(pattern(staging)).toBe("signin.stg.kazahana-sec.example");
     expect(staging.vars.IDENTITY_API_ORIGIN).not.toBe(production.vars.IDENTITY_API_ORIGIN);
@@ -28,7 +24,7 @@ describe("wrangler.toml per environment", () => {
   });
 
   it("binds the same rate-limit classes everywhere, with production's per-subject limits", () => {
-    const limits = (config: typeof production) =>
+    const limits = (config: WranglerConfig) =>
       Object.fromEntries(
         config.ratelimits.map((binding: { name: string; simple: { limit: number } }) => [
           binding.name,
@@ -43,7 +39,7 @@ describe("wrangler.toml per environment", () => {
   });
 
   it("counts staging in rate-limit namespaces of its own, never production's", () => {
-    const namespaces = (config: typeof production) =>
+    const namespaces = (config: WranglerConfig) =>
       config.ratelimits.map((binding: { namespace_id: string }) => binding.namespace_id);
     expect(namespaces(staging).filter((id: string) => namespaces(production).includes(id))).toEqual([]);
   });

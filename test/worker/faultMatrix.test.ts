@@ -82,6 +82,11 @@ async function atCallback(email: string, view: View = "signIn"): Promise<{ journ
   return { journey, callback: toCallback.headers.get("Location") ?? "" };
 }
 
+/** Starts again from the app's request the browser stored (`/restart`, as the retry modal's link does). */
+async function startAgain(journey: Journey): Promise<Response> {
+  return (await journey.follow(await journey.request("/restart"))).response;
+}
+
 /** Signs in for an own view and lands on its account screen (the tokens cookie is set). */
 async function signedInAt(view: View, email: string): Promise<Journey> {
   const { journey, callback } = await atCallback(email, view);
@@ -249,7 +254,7 @@ const SCENES: Scene[] = [
         journey,
         act: () => journey.request(callback),
         // The code is spent by the first try; the user starts again from the stored app request.
-        retried: async () => (await journey.follow(await journey.request("/restart"))).response,
+        retried: () => startAgain(journey),
       };
     },
     // SPEC §7: any profile answer other than 200 is UNEXPECTED_ERROR, maintenance included.
@@ -462,9 +467,8 @@ describe("fault matrix: every upstream call × every fault", () => {
         expect({ status: response.status, modal }).toEqual(expected);
         // The upstream is back; the cookies the browser kept let the same step (or a restart) go on.
         await emulator.clearFaults();
-        // 'もう一度やり直してください' asks to start again: from the app's stored request, as its link does.
-        const startAgain = async () => (await journey.follow(await journey.request("/restart"))).response;
-        const again = await (expected.modal === "retry" ? startAgain : (retried ?? act))();
+        // 'もう一度やり直してください' asks to start again.
+        const again = await (expected.modal === "retry" ? startAgain(journey) : (retried ?? act)());
         await again.body?.cancel();
         const retryOk = again.status < 400;
         const row = results.get(`${scene.journey} | ${scene.call}`) ?? new Map<FaultName, Cell | undefined>();

@@ -19,7 +19,6 @@ import {
   profile,
   totpSecretCode,
 } from "../identity/client";
-import { RETRY_AFTER_SECONDS } from "../rateLimit";
 import { deployEnvironment, renderPage, runsScript, type Show } from "../render";
 import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
@@ -227,7 +226,6 @@ export const smsSend = formStep({
     if (!outcome.unavailable && outcome.problem.type === "setup_pending") {
       // SPEC §4 one setup request in flight: the first request's code is on its way, so its code step shows.
       await writeSealed(c, "mfaSetup", { phoneNumber: form.phoneNumber, sent: true });
-      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
       return renderPage(c, <MfaSetupSms phoneNumber={form.phoneNumber} sent />, { modal: "smsSetupPending" });
     }
     return show(accountFailure(outcome));
