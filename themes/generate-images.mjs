@@ -9,13 +9,13 @@ const font = 'font-family="Helvetica Neue,Arial,sans-serif" font-weight="700"';
 // A regex over the data file is enough: every brand is one object literal with its colours on one line.
 function readBrands(source) {
   return source
-    .split(/\bid: '/)
+    .split(/\bid: ["']/)
     .slice(1)
     .map((chunk) => {
-      const id = chunk.slice(0, chunk.indexOf("'"));
-      const primary = /primary: '(#[0-9a-f]{6})'/i.exec(chunk)?.[1];
-      const secondary = /\bsecondary: '(#[0-9a-f]{6})'/i.exec(chunk)?.[1];
-      const background = /background: \{ secondary: '(#[0-9a-f]{6})' \}/i.exec(chunk)?.[1];
+      const id = chunk.slice(0, chunk.search(/["']/));
+      const primary = /primary: ["'](#[0-9a-f]{6})["']/i.exec(chunk)?.[1];
+      const secondary = /\bsecondary: ["'](#[0-9a-f]{6})["']/i.exec(chunk)?.[1];
+      const background = /background: \{ secondary: ["'](#[0-9a-f]{6})["'] \}/i.exec(chunk)?.[1];
       if (!primary || !secondary) throw new Error(`no colours found for ${id}`);
       return { id, primary, secondary, background };
     });
