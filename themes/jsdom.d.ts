@@ -1,4 +1,5 @@
-// jsdom ships no types and @types/jsdom is not installed; build.ts needs only a window to hand DOMPurify.
+// jsdom ships no types and @types/jsdom is not installed; build.ts needs a window to hand DOMPurify, check.ts parses
+// support markup and SVG assets with its DOMParser.
 declare module "jsdom" {
   export class JSDOM {
     constructor(html?: string);

@@ -12,6 +12,15 @@ export const sampleClientIds = {
   nosh: "drsshlisthl32a524ocro449ja",
 } as const;
 
+/**
+ * Custom URL schemes a brand's native app has registered with its platform, and the service whose app owns each.
+ * A redirect URI that is not https must use one of these, and only for a client of that service (issue 12,
+ * `npm run brands:check`), so no client can name another brand's app.
+ */
+export const appSchemes: Record<string, string> = {
+  "jp.example.aurora": "gungnir-aurora",
+};
+
 /** The app's registered redirect URI on its own https host (the tests' apps listen there). */
 const appCallback = (serviceId: string) => `https://app.${serviceId}.example/oauth/callback`;
 
