@@ -101,7 +101,9 @@ describe("contrast, from the tokens the stylesheet really combines", () => {
   test("checks body text on the brand's page background too", () => {
     const dark = { ...aurora, colorPattern: { ...aurora.colorPattern, background: { secondary: "#333333" } } };
     expect(checkWith(dark)).toContainEqual(
-      expect.stringMatching(/^brand gungnir-aurora: colorPattern\.background\.secondary: text #1f2328 on #333333 \(body\)/),
+      expect.stringMatching(
+        /^brand gungnir-aurora: colorPattern\.background\.secondary: text #1f2328 on #333333 \(body\)/,
+      ),
     );
   });
 
