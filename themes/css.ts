@@ -23,8 +23,11 @@ function lightTint(hex: string): string {
     .join("")}`;
 }
 
-/** The brand as CSS custom properties, for the nonce'd style element in the document head. */
-export function themeCss(brand: Brand): string {
+/**
+ * The brand as CSS custom properties, for the nonce'd style element in the document head; `selector` scopes them to
+ * one element instead (the dev-only brand gallery, one card per brand). Only our own fixed selectors are passed.
+ */
+export function themeCss(brand: Brand, selector = ":root"): string {
   const fallback = defaultBrand.colorPattern;
   const primary = colour(brand.colorPattern.primary, fallback.primary);
   const properties = {
@@ -34,7 +37,7 @@ export function themeCss(brand: Brand): string {
     "--brand-bg-secondary": colour(brand.colorPattern.background?.secondary, lightTint(primary)),
     "--brand-bg-image": assetUrl(brand.backgroundImageUrl, defaultBrand.backgroundImageUrl),
   };
-  return `:root{${Object.entries(properties)
+  return `${selector}{${Object.entries(properties)
     .map(([name, value]) => `${name}:${value}`)
     .join(";")}}`;
 }
