@@ -14,7 +14,7 @@ export interface GalleryProps {
 
 const GALLERY_CSS =
   ".gallery-title{margin:0;padding:16px 16px 0;font-size:1.25rem}" +
-  ".gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:16px;padding:16px}" +
+  ".gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:16px;padding:16px;align-items:start}" +
   ".gallery-item{border:1px solid #d0d7de;border-radius:8px;overflow:hidden;background:var(--brand-bg-secondary)}" +
   ".gallery-label{margin:0;padding:6px 12px;font-size:.875rem;font-weight:600;background:#fff;border-bottom:1px solid #d0d7de}" +
   ".gallery-label code{font-weight:400;color:#57606a;margin-right:8px}" +
