@@ -35,7 +35,12 @@ export default defineConfig(({ command, mode }) => {
     environments: {
       // The worker's upload is budgeted (issue 12: ≤ 150 KB gzip, reported by `npm run bench`).
       // __SENTRY_DEBUG__: the SDK's debug logging is dropped from the bundle (its documented tree-shaking flag).
-      signin_site: { build: { minify: true }, define: { __SENTRY_DEBUG__: "false" } },
+      // __DEV_ROUTES__: the dev-only routes (/__gallery) exist in the dev environment only; elsewhere they and
+      // their modules are tree-shaken away (test/e2e/productionBuild.test.ts checks the bundle).
+      signin_site: {
+        build: { minify: true },
+        define: { __SENTRY_DEBUG__: "false", __DEV_ROUTES__: JSON.stringify(withEmulator) },
+      },
       client: {
         build: {
           manifest: true,

@@ -8,6 +8,7 @@ import { changePassword } from "./routes/changePassword";
 import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
 import { enter, entryQuery, startForTenant } from "./routes/entry";
+import { showGallery } from "./routes/gallery";
 import { reportIslandCrash } from "./routes/islandReport";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
 import {
@@ -128,5 +129,7 @@ export const routeTable: readonly RouteEntry[] = [
   // An island's crash in the browser (islands/client.tsx), for the logs and error reporting (issue 11).
   bare("POST", "/report/island", "islandReport", reportIslandCrash, "report"),
   bare("ALL", "/__emulator/*", "emulatorDev", relayToEmulator),
+  // Dev only (__DEV_ROUTES__, vite.config.ts): every brand's sign-in card side by side; production builds drop it.
+  ...(__DEV_ROUTES__ ? [endpoint("/__gallery", "gallery", {}, showGallery)] : []),
   notFound("notFound", (c) => renderPage(c, <NotFound />, { status: 404 })),
 ];

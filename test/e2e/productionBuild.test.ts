@@ -17,7 +17,7 @@ describe.each([
   { environment: "staging", cloudflareEnv: "stg", out: ".stg-check", worker: "signin-site-stg", appEnv: "stg" },
 ])("the $environment build", ({ cloudflareEnv, out, worker, appEnv }) => {
   const env = { ...quiet, CLOUDFLARE_ENV: cloudflareEnv };
-  it("has no emulator and passes wrangler deploy --dry-run, naming its own worker", () => {
+  it("has no emulator, no dev-only route and passes wrangler deploy --dry-run, naming its own worker", () => {
     rmSync(out, { recursive: true, force: true });
     const build = spawnSync("npx", ["vite", "build", "--outDir", out, "--logLevel", "warn"], {
       encoding: "utf8",
@@ -38,6 +38,9 @@ describe.each([
     expect(config.vars).not.toHaveProperty("SESSION_KEYS");
     const bundle = readFileSync(`${out}/signin_site/index.js`, "utf8");
     expect(bundle).not.toContain("IdentityState");
+    // The dev-only routes (__DEV_ROUTES__ false outside CLOUDFLARE_ENV=dev) and their modules are tree-shaken away.
+    expect(bundle).not.toContain("__gallery");
+    expect(bundle).not.toContain("gallery-item");
     expect(existsSync(`${out}/client/.vite/manifest.json`)).toBe(true);
     expect(readFileSync(`${out}/client/.assetsignore`, "utf8")).toContain(".vite");
 

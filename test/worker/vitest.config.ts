@@ -25,6 +25,8 @@ const ratelimits = {
 // second worker behind the IDENTITY service binding, exactly as under `npm run dev`.
 export default defineConfig({
   root: fromRoot(""),
+  // The dev environment's dev-only routes (/__gallery), as vite.config.ts defines them for CLOUDFLARE_ENV=dev.
+  define: { __DEV_ROUTES__: "true" },
   plugins: [
     brandDataPlugin(),
     islandsManifestPlugin(),
