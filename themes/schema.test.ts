@@ -82,10 +82,14 @@ describe("rawBrandDataSchema", () => {
     );
   });
 
+  const schemeNotAllowed = "redirect URI scheme not allowed: https or the app's own reverse-domain scheme";
+
   test.each([
-    ["javascript:alert(1)", "redirect URI scheme not allowed"],
-    ["http://app.example/callback", "redirect URI scheme not allowed"],
-    ["data:text/html,x", "redirect URI scheme not allowed"],
+    ["javascript:alert(1)", schemeNotAllowed],
+    ["http://app.example/callback", schemeNotAllowed],
+    ["data:text/html,x", schemeNotAllowed],
+    ["ftp://app.example/callback", schemeNotAllowed],
+    ["intent://callback#Intent;scheme=x;end", schemeNotAllowed],
     ["https://app.example/callback#frag", "redirect URI must not carry a fragment"],
     ["/relative/callback", "redirect URI must be an absolute URL"],
   ])("rejects the redirect URI %j", (uri, message) => {
@@ -93,6 +97,11 @@ describe("rawBrandDataSchema", () => {
     expect(dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, badredirect0001: withUri } }))).toContain(
       `clients.badredirect0001.redirectUris.0: ${message}`,
     );
+  });
+
+  test("accepts an app's own reverse-domain scheme", () => {
+    const withScheme = { serviceId: "client", redirectUris: ["jp.example.app://oauth/callback"] };
+    expect(dataIssues((copy) => ({ ...copy, clients: { ...copy.clients, appscheme0001: withScheme } }))).toEqual([]);
   });
 
   test("rejects a client mapped to an unknown service", () => {

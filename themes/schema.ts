@@ -165,15 +165,24 @@ export const brandSchema = z
   .superRefine(checkConsentTarget)
   .superRefine(checkMfaTypes);
 
-// Schemes a browser must never be sent to, whatever an app registers (ARCHITECTURE §8).
-const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:", "about:", "http:"]);
+/**
+ * The schemes a redirect URI may have (ARCHITECTURE §8): https, or an app's own private-use scheme, which
+ * RFC 8252 §7.1 has in reverse-domain form (`jp.example.app:`). Nothing else: not `http:`, `javascript:`,
+ * `data:`, nor a one-word scheme such as `intent:` that some other app may also claim.
+ */
+function isRegisteredScheme(protocol: string): boolean {
+  return protocol === "https:" || /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/.test(protocol);
+}
 
-/** An app's redirect URI: https, or the app's own scheme (`jp.example.app://…`, `intent://…`); no fragment. */
+/** An app's redirect URI: https, or the app's own scheme (`jp.example.app://…`); no fragment. */
 const redirectUriSchema = z
   .string()
   .max(512)
   .refine((uri) => URL.canParse(uri), "redirect URI must be an absolute URL")
-  .refine((uri) => !URL.canParse(uri) || !UNSAFE_SCHEMES.has(new URL(uri).protocol), "redirect URI scheme not allowed")
+  .refine(
+    (uri) => !URL.canParse(uri) || isRegisteredScheme(new URL(uri).protocol),
+    "redirect URI scheme not allowed: https or the app's own reverse-domain scheme",
+  )
   .refine((uri) => !uri.includes("#"), "redirect URI must not carry a fragment");
 
 /** An OAuth2 client: the service it belongs to and its app's registered redirect URIs. */
