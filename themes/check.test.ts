@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import {
   ASSET_BUDGET_BYTES,
   type BrandCheckInput,
@@ -14,6 +14,9 @@ import {
 import { defaultBrand, rawBrands } from "./data/brands";
 import { appSchemes, clients, sampleClientIds } from "./data/clients";
 import type { RawBrand } from "./schema";
+
+// Each case runs the whole check over 46 brands; on a loaded CI machine that can take seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const css = readFileSync(`${root}pages/layout/site.css`, "utf8");
@@ -149,6 +152,14 @@ describe("assets", () => {
     ['<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/p)"/></svg>', "external resource"],
     ['<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><div/></foreignObject></svg>', "foreignObject"],
     ["<html><body>not an svg</body></html>", "not an SVG"],
+    ['<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"/>', "DOCTYPE"],
+    ['<?xml-stylesheet href="https://evil.example/a.css"?><svg xmlns="http://www.w3.org/2000/svg"/>', "xml-stylesheet"],
+    [
+      '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="https://evil.example"/></a></svg>',
+      "animates a link",
+    ],
+    ['<svg xmlns="http://www.w3.org/2000/svg"><iframe src="https://evil.example"/></svg>', "contains a <iframe>"],
+    ['<svg xmlns="http://www.w3.org/2000/svg"><set to="java&#9;script:alert(1)"/></svg>', "javascript: URL"],
     ['<svg xmlns="http://www.w3.org/2000/svg"><rect>', "not well-formed"],
   ])("refuses an unsafe logo: %s", (svg, reason) => {
     expect(unsafeSvg(svg)).toContain(reason);

@@ -187,23 +187,42 @@ function sanitiserProblems(id: string, support: RawBrand["support"]): BrandProbl
 
 const EXTERNAL_URL = /url\(\s*["']?(?!#)[^)]*\)|@import/i;
 
+// Elements that run script or embed other documents (an SVG opened on its own runs its scripts).
+const UNSAFE_ELEMENTS = new Set(["script", "foreignobject", "handler", "iframe", "embed", "object"]);
+
+const svgVerdicts = new Map<string, string | undefined>();
+
 /** Why an SVG is not safe to serve as a brand asset, or undefined. */
 export function unsafeSvg(source: string): string | undefined {
+  if (!svgVerdicts.has(source)) svgVerdicts.set(source, svgVerdict(source));
+  return svgVerdicts.get(source);
+}
+
+function svgVerdict(source: string): string | undefined {
   const document = parse(source, "image/svg+xml");
   const root = document.documentElement;
   if (document.getElementsByTagName("parsererror").length) return "is not well-formed SVG";
   if (root.localName !== "svg" || root.namespaceURI !== "http://www.w3.org/2000/svg") return "is not an SVG document";
+  if (document.doctype) return "has a DOCTYPE (entities could pull in other files)";
+  for (const node of document.childNodes)
+    if (node.nodeType === node.PROCESSING_INSTRUCTION_NODE && node.nodeName === "xml-stylesheet")
+      return "loads a stylesheet (<?xml-stylesheet?>)";
   for (const element of [root, ...root.querySelectorAll("*")]) {
     const name = element.localName.toLowerCase();
-    if (name === "script") return "contains a <script>";
-    if (name === "foreignobject") return "contains a <foreignObject>";
+    if (UNSAFE_ELEMENTS.has(name)) return `contains a <${element.localName}>`;
     if (name === "style" && EXTERNAL_URL.test(element.textContent ?? ""))
       return "loads an external resource from <style>";
+    const animated = element.getAttribute("attributeName") ?? "";
+    if ((name === "set" || name.startsWith("animate")) && /href$/i.test(animated))
+      return `animates a link (<${element.localName} attributeName="${animated}">)`;
     for (const attribute of element.attributes) {
-      const attributeName = attribute.name.toLowerCase();
+      const attributeName = attribute.localName.toLowerCase();
       if (attributeName.startsWith("on")) return `has an event handler (${attribute.name} on <${name}>)`;
-      if ((attributeName === "href" || attributeName.endsWith(":href")) && !attribute.value.trim().startsWith("#"))
+      if ((attributeName === "href" || attributeName === "src") && !attribute.value.trim().startsWith("#"))
         return `references ${attribute.value} (only #fragments inside the file are allowed)`;
+      // A URL parser drops spaces and control characters: "java\tscript:" is still javascript:.
+      if (/javascript:/i.test([...attribute.value].filter((character) => character > " ").join("")))
+        return `has a javascript: URL (${attribute.name} on <${name}>)`;
       if (EXTERNAL_URL.test(attribute.value)) return `loads an external resource (${attribute.name} on <${name}>)`;
     }
   }
