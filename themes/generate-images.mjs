@@ -6,13 +6,14 @@ const dataFile = new URL("./data/brands.ts", import.meta.url);
 const outDir = new URL("../public/brands/", import.meta.url);
 const font = 'font-family="Helvetica Neue,Arial,sans-serif" font-weight="700"';
 
-// A regex over the data file is enough: every brand is one object literal with its colours on one line.
+// A regex over the data file is enough: every brand is one object literal with its colours on one line (either quote
+// style: Biome writes double quotes).
 function readBrands(source) {
   return source
     .split(/\bid: ["']/)
     .slice(1)
     .map((chunk) => {
-      const id = chunk.slice(0, chunk.search(/["']/));
+      const id = /^[^"']*/.exec(chunk)[0];
       const primary = /primary: ["'](#[0-9a-f]{6})["']/i.exec(chunk)?.[1];
       const secondary = /\bsecondary: ["'](#[0-9a-f]{6})["']/i.exec(chunk)?.[1];
       const background = /background: \{ secondary: ["'](#[0-9a-f]{6})["'] \}/i.exec(chunk)?.[1];
@@ -67,9 +68,13 @@ function logo({ id, primary, secondary }) {
     .map((part) => part[0])
     .slice(0, 2)
     .join("");
+  // The wordmark has 114 of the logo's 160 units. A bold capital is about 0.7 em wide, and each letter adds the
+  // letter-spacing: a word that would still run past the logo's edge is squeezed to fit, whatever the font.
   const room = 114;
+  const spacing = 0.8; // the letter-spacing below
   const size = Math.min(15, room / (word.length * 0.7));
-  const squeeze = word.length * size * 0.7 > room ? ` textLength="${room}" lengthAdjust="spacingAndGlyphs"` : "";
+  const squeeze =
+    word.length * (size * 0.7 + spacing) > room ? ` textLength="${room}" lengthAdjust="spacingAndGlyphs"` : "";
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 40" width="160" height="40">`,
     markShape(id, primary),
