@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { buttonLabels } from "../messages/ja";
-import { VALIDITY_EVENT } from "./fieldValidation";
-import { island } from "./host";
+import { island, VALIDITY_EVENT } from "./host";
 
 export interface SmsSendButtonProps {
   /** The id of the warning popover (SPEC §2: SMS come from abroad) whose own button really sends. */

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { type ButtonLabel, buttonLabels } from "../messages/ja";
-import { VALIDITY_EVENT } from "./fieldValidation";
-import { island } from "./host";
+import { island, VALIDITY_EVENT } from "./host";
 
 export interface SubmitButtonProps {
   label: ButtonLabel;

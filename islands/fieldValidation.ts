@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { type FieldPreset, type FieldPresetName, fieldPresets } from "../forms/fields";
 import { BLANK, type PasswordRules, runRule } from "../forms/rules";
 import { type FieldMessageKey, fieldMessages } from "../messages/ja";
+import { VALIDITY_EVENT } from "./host";
 
 /** What a field island gets from the server: data only; its words come from the preset and the message module. */
 export interface FieldProps {
@@ -13,9 +14,6 @@ export interface FieldProps {
   /** The brand's password rules (SPEC §5), for password fields. */
   passwordRules?: PasswordRules;
 }
-
-/** Fired on the form whenever a field's validity changes, so the submit island can follow it. */
-export const VALIDITY_EVENT = "field-validity";
 
 export function presetOf(props: FieldProps): FieldPreset {
   return fieldPresets[props.field];

@@ -1,6 +1,12 @@
 import { type ComponentType, createContext, type ReactElement, useContext } from "react";
 import type { IslandName } from "./names";
 
+/**
+ * Fired on the form whenever a field's validity changes, so the submit islands can follow it. Here rather than in
+ * fieldValidation.ts, so a button-only page does not load the field rules for one string (issue 12: island bytes).
+ */
+export const VALIDITY_EVENT = "field-validity";
+
 /** Filled while a page renders; the document shell reads it to decide whether any script ships at all. */
 export const IslandCollector = createContext<Set<IslandName> | null>(null);
 
