@@ -2,19 +2,17 @@ import { z } from "zod/mini";
 import { brandForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { startAuthorization } from "../flow/authorization";
+import { authorizationOf, loginUrlQuery, takeLoginChallenge } from "../flow/loginChallenge";
 import { loginRequest } from "../identity/client";
 import { failure } from "../identity/outcomes";
-import { challengeValue, queryValue } from "../queryParams";
 import { errorPage, type Outcome, parameterProblem } from "../render";
-import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema, viewSchema } from "../session/authRequest";
-import { readSealed, writeSealed } from "../session/cookies";
-import { sha256Hex } from "../session/digest";
+import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema } from "../session/authRequest";
+import { readSealed } from "../session/cookies";
 
 // SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
-// login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service.
-
-/** The OAuth2 server's login URL (SPEC §2 entry, §5: all three are required). */
-const loginUrlQuery = z.object({ login_challenge: challengeValue, client_id: queryValue, view: viewSchema });
+// login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service. A browser
+// whose own authorization the OAuth2 server answers with the login URL skips it: the proxied authorization endpoint
+// takes the challenge itself (worker/flow/loginChallenge.ts). The login URL stays for every other client and case.
 
 export const entryQuery = z.union([
   z.extend(appAuthQuerySchema, { login_challenge: z.optional(z.never()) }),
@@ -30,15 +28,7 @@ export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): P
   const started = await startedHere(c, query.login_challenge, query.client_id);
   if (!started) return parameterProblem(c);
   if (!("query" in started)) return errorPage(c, started);
-  // The consent this login may lead to is taken only by this browser (worker/routes/consent.tsx).
-  await writeSealed(c, "authRequest", { ...started, loginChallengeDigest: await sha256Hex(query.login_challenge) });
-  // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
-  if (query.view === "signUp") {
-    await writeSealed(c, "signUp", { loginChallenge: query.login_challenge });
-    return c.redirect("/signUp/checkEmail", 303);
-  }
-  await writeSealed(c, "signIn", { loginChallenge: query.login_challenge });
-  return c.redirect(`/signIn?${new URLSearchParams({ client_id: query.client_id })}`, 303);
+  return takeLoginChallenge(c, started, query);
 }
 
 /**
@@ -58,8 +48,7 @@ async function startedHere(
   if (!asked.ok && (asked.unavailable || asked.status >= 500)) return failure(asked);
   if (!asked.ok || asked.data.client_id !== clientId) return undefined;
   const state = new URL(asked.data.request_url).searchParams.get("state");
-  const ours = state !== null && (state === authRequest.own?.state || state === authRequest.query.state);
-  return ours ? authRequest : undefined;
+  return authorizationOf(authRequest, clientId, state) ? authRequest : undefined;
 }
 
 /** The app's start for the service in the path; its client_id must belong to that service. */

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { brandForClientId, defaultBrand } from "../../themes/brands";
 import type { AppEnv } from "../context";
+import { loginUrlOfThisBrowser, takeLoginChallenge } from "../flow/loginChallenge";
 import { UpstreamUnavailableError, upstreamFetch } from "../identity/upstream";
 import { relaySetCookies, upstreamCookieHeader } from "../identity/upstreamCookies";
 import { logEvent } from "../log";
@@ -55,6 +56,21 @@ function pageForBrowser(c: Context<AppEnv>, outcome: Outcome): Promise<Response>
   return errorPage(c, outcome);
 }
 
+/**
+ * A browser's own authorization (README "Redirects"): when the OAuth2 server answers the authorization endpoint
+ * with the site's login URL for the authorization this browser's auth request started, the site does the login
+ * URL's work here and sends the browser straight to the sign-in or sign-up screen, one redirect fewer; the
+ * challenge never reaches the address bar. The upstream's session cookie goes with it. Only for a browser
+ * navigating to `/oauth2/auth`: API clients and any other authorization see the upstream's answer as it is.
+ */
+async function loginScreenForBrowser(c: Context<AppEnv>, upstream: Headers): Promise<Response | undefined> {
+  if (c.req.method !== "GET" || c.req.path !== "/oauth2/auth" || !navigation(c)) return undefined;
+  const ours = await loginUrlOfThisBrowser(c, new URL(c.req.url).searchParams, upstream.get("location"));
+  if (!ours) return undefined;
+  relaySetCookies(c, upstream, (line) => c.header("Set-Cookie", line, { append: true }));
+  return takeLoginChallenge(c, ours.authRequest, ours.loginUrl);
+}
+
 export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<Response> {
   const headers = new Headers();
   for (const name of REQUEST_HEADERS) {
@@ -81,6 +97,11 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
     // SPEC §8 modal, never raw upstream output.
     const page = (upstream.headers.get("content-type") ?? "").includes("text/html");
     const redirect = upstream.status >= 300 && upstream.status < 400;
+    const loginScreen = redirect ? await loginScreenForBrowser(c, upstream.headers) : undefined;
+    if (loginScreen) {
+      await upstream.body?.cancel();
+      return loginScreen;
+    }
     if (navigation(c) && !redirect && (upstream.status >= 500 || !page)) {
       await upstream.body?.cancel();
       if (upstream.status === 503) return pageForBrowser(c, { modal: "maintenance" });
