@@ -215,6 +215,8 @@ describe("session guard (SPEC §4, §8)", () => {
     const context = await guardContext();
     try {
       const page = await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
+      // What is stored is asked of a hydrated guard: before hydration there is nothing yet (a loaded CI machine).
+      await guardActive(page);
       await page.keyboard.press("Tab");
       const stored = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage } }));
       expect(Object.keys(stored.local)).toEqual([MARKER_KEY]);
