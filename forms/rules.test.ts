@@ -10,6 +10,9 @@ import {
   passwordForChange,
   phone,
   phoneForUpstream,
+  type RuleOutcome,
+  ruleMessageKeys,
+  runRule,
 } from "./rules";
 
 describe("password (SPEC §5)", () => {
@@ -135,5 +138,41 @@ describe("codes, phone and login ID", () => {
     ["x".repeat(257), "loginId.required"],
   ])("login ID %j → %s", (value, expected) => {
     expect(loginId(value)).toBe(expected);
+  });
+});
+
+describe("the messages a field island is given (issue 12)", () => {
+  // Values that break each rule in each way it can break, and values that pass.
+  const samples = [
+    "",
+    " ",
+    "a",
+    "abcdefgh",
+    "ABCDEFGH",
+    "Abcdefgh",
+    "Abcdefg!",
+    "Abcdef1!",
+    "Abcdef1!あ",
+    "Abcdef12",
+    "x".repeat(300),
+    "user@example.com",
+    "user@example",
+    "123456",
+    "12345",
+    "09012345678",
+    "0901234567",
+  ];
+
+  it("lists every message each rule answers, for standard and relaxed password rules", () => {
+    for (const [rule, keys] of Object.entries(ruleMessageKeys)) {
+      const seen = new Set<RuleOutcome>();
+      for (const value of samples)
+        for (const passwordRules of ["standard", "relaxed"] as const)
+          seen.add(runRule(rule as keyof typeof ruleMessageKeys, value, { passwordRules }));
+      seen.delete(null);
+      seen.delete(BLANK);
+      // Every answer is listed, and every listed message is answered by some sample: the list is exact.
+      expect([...seen].sort(), rule).toEqual([...keys].sort());
+    }
   });
 });

@@ -85,6 +85,26 @@ export function phoneForUpstream(value: string): string {
 export const fieldRules = { email, password, passwordForChange, loginId, code, phone } as const;
 export type FieldRuleName = keyof typeof fieldRules;
 
+/**
+ * Every message each rule can answer. The server gives a field island the words of exactly these (issue 12: no
+ * message module ships to the browser); forms/rules.test.ts runs every rule to prove the lists complete.
+ */
+export const ruleMessageKeys = {
+  email: ["email.invalid"],
+  password: [
+    "password.length",
+    "password.lowercase",
+    "password.uppercase",
+    "password.symbol",
+    "password.digit",
+    "password.allowedCharacters",
+  ],
+  passwordForChange: ["password.incorrect"],
+  loginId: ["loginId.required"],
+  code: ["code.invalid"],
+  phone: ["phone.invalid"],
+} as const satisfies Record<FieldRuleName, readonly FieldMessageKey[]>;
+
 export function runRule(rule: FieldRuleName, value: string, ctx: RuleContext = {}): RuleOutcome {
   return fieldRules[rule](value, ctx);
 }

@@ -1,13 +1,12 @@
-import { common } from "../messages/ja";
-import { island } from "./host";
-
 export interface BackButtonProps {
   /** Where the link goes without script, or with no page to go back to. */
   fallbackHref: string;
+  /** Its words, from the server. */
+  label: string;
 }
 
 /** SPEC §2/§8: after a parameter problem "history goes back"; without script it is a plain link. */
-function BackButton({ fallbackHref }: BackButtonProps) {
+export default function BackButton({ fallbackHref, label }: BackButtonProps) {
   return (
     <a
       className="button"
@@ -19,9 +18,7 @@ function BackButton({ fallbackHref }: BackButtonProps) {
         }
       }}
     >
-      {common.back}
+      {label}
     </a>
   );
 }
-
-export default island("BackButton", BackButton);

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { FieldPreset } from "../forms/fields";
-import { fieldIcons } from "./icons";
+import { Icon } from "./icons";
 
 /** Label, icon, input slot and message of one field, with the ids that tie them together. */
 export function FieldFrame({
@@ -14,14 +14,13 @@ export function FieldFrame({
   children: ReactNode;
   after?: ReactNode;
 }) {
-  const Icon = preset.icon ? fieldIcons[preset.icon] : null;
   return (
     <div className={`field${message ? " field--invalid" : ""}`}>
       <label className="field-label" htmlFor={`field-${preset.name}`}>
         {preset.label}
       </label>
       <div className="field-control">
-        {Icon ? <Icon /> : null}
+        {preset.icon ? <Icon name={preset.icon} /> : null}
         {children}
       </div>
       <p className="field-message" id={messageId(preset)} role="alert" aria-live="polite">

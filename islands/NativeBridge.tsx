@@ -1,8 +1,5 @@
 import { type MouseEvent as ReactMouseEvent, useEffect, useRef, useState } from "react";
-import { common } from "../messages/ja";
-import { appUpdate } from "../messages/modals";
 import type { AppRelease } from "../themes/schema";
-import { island } from "./host";
 import { IslandModal } from "./IslandModal";
 import {
   type NativeBridge as Bridge,
@@ -16,6 +13,8 @@ import {
 /** The brand's app release rule (brand data), or null for a brand without one: then no version check. */
 export interface NativeBridgeProps {
   app: AppRelease | null;
+  /** The update prompt's words (messages/modals.ts `appUpdate`, and `common.later`), from the server. */
+  prompt: { title: string; body: string; actionLabel: string; later: string };
 }
 
 /** Whether the update prompt may show now (SPEC §9: once in 24 hours); false where storage is refused (no nagging). */
@@ -42,7 +41,7 @@ function recordUpdatePrompt(): void {
  * (SPEC §9), its store opened through the app. The worker renders it only for the app's User-Agent; with no
  * `ReactNativeWebView` it does nothing.
  */
-function NativeBridge({ app }: NativeBridgeProps) {
+export default function NativeBridge({ app, prompt }: NativeBridgeProps) {
   const [storeUrl, setStoreUrl] = useState<string | null>(null);
   const bridgeRef = useRef<Bridge | null>(null);
 
@@ -99,17 +98,15 @@ function NativeBridge({ app }: NativeBridgeProps) {
     close();
   };
   return (
-    <IslandModal name="app-update" modal={appUpdate} onClose={close}>
+    <IslandModal name="app-update" modal={prompt} onClose={close}>
       <div className="modal-actions">
         <a className="button" href={storeUrl} onClick={update}>
-          {appUpdate.actionLabel}
+          {prompt.actionLabel}
         </a>
         <button type="button" className="button button--secondary" onClick={close}>
-          {common.later}
+          {prompt.later}
         </button>
       </div>
     </IslandModal>
   );
 }
-
-export default island("NativeBridge", NativeBridge);

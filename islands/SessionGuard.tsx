@@ -1,63 +1,57 @@
 import { useEffect, useState } from "react";
-import { otherTab } from "../messages/modals";
-import { island } from "./host";
 import { IslandModal } from "./IslandModal";
 
-/** The guard needs no data from the server; its modal's words come from the catalogue. */
-export type SessionGuardProps = Record<string, never>;
+/** The SPEC §8 "operation interrupted" modal's words (messages/modals.ts `otherTab`), from the server. */
+export interface SessionGuardProps {
+  modal: { title: string; body: string };
+}
 
 /** The only thing the guard stores: a random marker per tab, never a token or any session data. */
 export const TAB_MARKER_KEY = "signin.tabMarker";
 const USER_EVENTS = ["pointerdown", "keydown", "input"] as const;
-// A neutral grey "blocked" sign; img-src allows data: URLs (ARCHITECTURE §8). Only "#" needs escaping in it.
-const BLOCKED_FAVICON =
-  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><circle cx='16' cy='16' r='13' fill='%23fff' stroke='%236b7280' stroke-width='4'/><path d='M7 25 25 7' stroke='%236b7280' stroke-width='4'/></svg>";
+// A neutral grey "blocked" sign (public/blocked-tab.svg): a file, not a data: URL, to keep the guard small.
+const BLOCKED_FAVICON = "/blocked-tab.svg";
 
 function randomMarker(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** Both storages, or null where the browser refuses them (storage disabled): then there is nothing to guard with. */
+/**
+ * Both storages, or null where the browser refuses them (storage disabled: reading the property throws); then there
+ * is nothing to guard with. A storage that takes no writes (an old private mode) records nothing, so never blocks.
+ */
 function storages(): { session: Storage; local: Storage } | null {
   try {
-    const session = window.sessionStorage;
-    const local = window.localStorage;
-    const probe = `${TAB_MARKER_KEY}.probe`;
-    session.setItem(probe, "1");
-    session.removeItem(probe);
-    return { session, local };
+    return { session: window.sessionStorage, local: window.localStorage };
   } catch {
     return null;
   }
 }
 
-/** Everything on the page but the guard itself stops taking input and focus; open popovers close. */
-function disablePage(guardHost: Element | null): void {
+/** Everything on the page but the guard's host stops taking input and focus; open popovers close. */
+function disablePage(guardHost: Element): void {
   for (const open of document.querySelectorAll<HTMLElement>(":popover-open")) open.hidePopover();
   // Every sibling of the guard's host and of each of its ancestors, however the page nests it.
-  let keep: Element | null = guardHost;
+  let keep: Element = guardHost;
   while (keep && keep !== document.body && keep.parentElement) {
     for (const sibling of keep.parentElement.children) {
       if (sibling !== keep && sibling instanceof HTMLElement) sibling.inert = true;
     }
     keep = keep.parentElement;
   }
-  if (!guardHost)
-    for (const element of document.body.children) if (element instanceof HTMLElement) element.inert = true;
   for (const icon of document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"]')) {
     icon.type = "image/svg+xml";
     icon.href = BLOCKED_FAVICON;
   }
 }
 
-/** SPEC §4 "the referrer is an identity-site origin": this page was reached from a page of this site. */
+/**
+ * SPEC §4 "the referrer is an identity-site origin": this page was reached from a page of this site. A referrer is
+ * empty or a whole URL, so its origin is what precedes the path's first slash (even under `strict-origin`).
+ */
 function reachedFromThisSite(): boolean {
-  try {
-    return document.referrer !== "" && new URL(document.referrer).origin === window.location.origin;
-  } catch {
-    return false;
-  }
+  return document.referrer.startsWith(`${window.location.origin}/`);
 }
 
 /**
@@ -69,7 +63,7 @@ function reachedFromThisSite(): boolean {
  * this one reloaded. A page opened from elsewhere (the app, a mail link, a new tab) starts afresh and is never
  * disabled; the tab used last keeps working. Closing or leaving a page gives its marker up.
  */
-function SessionGuard(_props: SessionGuardProps) {
+export function SessionGuard({ modal }: SessionGuardProps) {
   const [blocked, setBlocked] = useState(false);
 
   useEffect(() => {
@@ -122,11 +116,9 @@ function SessionGuard(_props: SessionGuardProps) {
   return (
     <IslandModal
       name="session-guard"
-      modal={otherTab}
+      modal={modal}
       // Before the browser paints the modal, so the page is never shown blocked but still usable.
-      onOpen={(dialog) => disablePage(dialog.closest("[data-island]"))}
+      onOpen={(dialog) => disablePage(dialog.closest("[data-island]") ?? dialog)}
     />
   );
 }
-
-export default island("SessionGuard", SessionGuard);

@@ -1,7 +1,7 @@
-import { type ComponentType, createElement, startTransition } from "react";
+import { createElement, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { isIslandName } from "./names";
-import { islandLoaders } from "./registry";
+import type { IslandName } from "./names";
+import { islandChunks, islandsInEntry } from "./registry";
 import { SCRIPT_MARKER_COOKIE, SCRIPT_MARKER_MAX_AGE_SECONDS } from "./scriptMarker";
 
 // The one client entry: finds the server's island hosts and hydrates each on idle with its own props. An island
@@ -12,14 +12,8 @@ const REPORT_PATH = "/report/island";
 function reportCrash(island: string, phase: "load" | "render" | "markup", error: unknown): void {
   const message = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
   const body = JSON.stringify({ island, phase, message });
-  const sent = navigator.sendBeacon?.(REPORT_PATH, new Blob([body], { type: "application/json" }));
-  if (!sent)
-    void fetch(REPORT_PATH, {
-      method: "POST",
-      body,
-      headers: { "Content-Type": "application/json" },
-      keepalive: true,
-    }).catch(() => undefined);
+  // Every browser and webview the brands support has sendBeacon; a report that cannot be sent is dropped.
+  navigator.sendBeacon(REPORT_PATH, new Blob([body], { type: "application/json" }));
 }
 const onIdle: (run: () => void) => void =
   typeof window.requestIdleCallback === "function"
@@ -27,42 +21,31 @@ const onIdle: (run: () => void) => void =
     : (run) => setTimeout(run, 1);
 
 async function hydrateHost(host: HTMLElement): Promise<void> {
-  const name = host.dataset.island ?? "";
-  if (!isIslandName(name)) {
-    console.error(
-      `island host names "${name}", which is not in islands/registry.ts; the server markup and the client bundle disagree`,
-    );
-    reportCrash("unknown", "markup", new Error("an island host names no known island"));
-    return;
-  }
-  let props: unknown;
+  const name = host.dataset.island as IslandName;
+  const inEntry = Object.hasOwn(islandsInEntry, name) ? islandsInEntry[name] : undefined;
+  const chunk = Object.hasOwn(islandChunks, name) ? islandChunks[name] : undefined;
+  const load = inEntry ? async () => inEntry : chunk && (async () => (await chunk()).default);
+  // Markup first: a host the bundle does not know, or props that are not JSON, mean that the server's markup and
+  // this bundle disagree, or that the host was altered after the server rendered it.
+  let phase: "markup" | "load" = "markup";
   try {
-    props = JSON.parse(host.dataset.props ?? "{}");
-  } catch {
-    console.error(
-      `island "${name}" has props that are not JSON; its host element was altered after the server rendered it`,
+    const props = JSON.parse(host.dataset.props ?? "{}") as Record<string, unknown>;
+    if (!load) throw new Error(`no island "${name}"`);
+    phase = "load";
+    const Component = await load();
+    const crashed = (error: unknown) => reportCrash(name, "render", error);
+    onIdle(() =>
+      startTransition(
+        () =>
+          void hydrateRoot(host, createElement(Component, props), {
+            onUncaughtError: crashed,
+            onRecoverableError: crashed,
+          }),
+      ),
     );
-    reportCrash(name, "markup", new Error("island props are not JSON"));
-    return;
-  }
-  let mod: Awaited<ReturnType<(typeof islandLoaders)[typeof name]>>;
-  try {
-    mod = await islandLoaders[name]();
   } catch (error) {
-    reportCrash(name, "load", error);
-    return;
+    reportCrash(load ? name : "unknown", phase, error);
   }
-  const Component = mod.default.Component as unknown as ComponentType<Record<string, unknown>>;
-  const crashed = (error: unknown) => reportCrash(name, "render", error);
-  onIdle(() =>
-    startTransition(
-      () =>
-        void hydrateRoot(host, createElement(Component, props as Record<string, unknown>), {
-          onUncaughtError: crashed,
-          onRecoverableError: crashed,
-        }),
-    ),
-  );
 }
 
 const hydrated = new WeakSet<HTMLElement>();

@@ -1,22 +1,22 @@
 import { useEffect, useRef, useState } from "react";
-import { type FieldPreset, type FieldPresetName, fieldPresets } from "../forms/fields";
+import type { FieldPreset } from "../forms/fields";
 import { BLANK, type PasswordRules, runRule } from "../forms/rules";
-import { type FieldMessageKey, fieldMessages } from "../messages/ja";
+import type { FieldMessageKey } from "../messages/ja";
 import { VALIDITY_EVENT } from "./host";
 
-/** What a field island gets from the server: data only; its words come from the preset and the message module. */
+/**
+ * What a field island gets from the server (pages/layout/Field.tsx): its preset, words included, and the words of
+ * every message its rule can answer, so that no message module ships to the browser (issue 12: island bytes).
+ */
 export interface FieldProps {
-  field: FieldPresetName;
+  preset: FieldPreset;
+  messages: Partial<Record<FieldMessageKey, string>>;
   value?: string;
-  /** The worker's message for this field after a rejected POST. */
-  error?: FieldMessageKey;
+  /** The worker's message for this field after a rejected POST, in words. */
+  error?: string;
   readOnly?: boolean;
   /** The brand's password rules (SPEC §5), for password fields. */
   passwordRules?: PasswordRules;
-}
-
-export function presetOf(props: FieldProps): FieldPreset {
-  return fieldPresets[props.field];
 }
 
 /**
@@ -24,13 +24,13 @@ export function presetOf(props: FieldProps): FieldPreset {
  * constraint validity in step, and says which message to show: the worker's until the user types.
  */
 export function useFieldValidation(props: FieldProps) {
-  const preset = presetOf(props);
+  const { preset } = props;
   const [value, setValue] = useState(props.value ?? "");
   const [dirty, setDirty] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const outcome = props.readOnly ? null : runRule(preset.rule, value, { passwordRules: props.passwordRules });
-  const liveMessage = outcome && outcome !== BLANK ? fieldMessages[outcome] : "";
-  const message = dirty ? liveMessage : props.error ? fieldMessages[props.error] : "";
+  const liveMessage = outcome && outcome !== BLANK ? (props.messages[outcome] ?? "") : "";
+  const message = dirty ? liveMessage : (props.error ?? "");
 
   // What the user typed before hydration stays: the state takes the input's value rather than the reverse.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at hydration, against the server's value.

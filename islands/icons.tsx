@@ -1,59 +1,12 @@
-import type { ReactNode } from "react";
+// Decorative input icons (SPEC §2 "e-mail and key input icons", "password show/hide icon"): hidden from assistive
+// tech. Islands draw them from the page's sprite (pages/layout/IconSprite.tsx), so their paths travel once in the
+// HTML rather than in island code (issue 12: island bytes).
+export type IconName = "email" | "key" | "eye" | "eyeOff";
 
-// Decorative input icons (SPEC §2 "e-mail and key input icons", "password show/hide icon"): hidden from assistive tech.
-function Icon({ children }: { children: ReactNode }) {
+export function Icon({ name }: { name: IconName }) {
   return (
-    <svg
-      className="icon"
-      width={20}
-      height={20}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
+    <svg className="icon" width={20} height={20} aria-hidden="true" focusable="false">
+      <use href={`#icon-${name}`} />
     </svg>
   );
 }
-
-export function EmailIcon() {
-  return (
-    <Icon>
-      <rect x="3" y="5" width="18" height="14" rx="2" />
-      <path d="m3 7 9 6 9-6" />
-    </Icon>
-  );
-}
-
-export function KeyIcon() {
-  return (
-    <Icon>
-      <circle cx="8" cy="15" r="4" />
-      <path d="m10.8 12.2 8.2-8.2M16 7l2 2M14 9l2 2" />
-    </Icon>
-  );
-}
-
-export function EyeIcon() {
-  return (
-    <Icon>
-      <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
-      <circle cx="12" cy="12" r="3" />
-    </Icon>
-  );
-}
-
-export function EyeOffIcon() {
-  return (
-    <Icon>
-      <path d="M3 3l18 18M10.6 5.1A10.4 10.4 0 0 1 12 5c6.4 0 10 7 10 7a17 17 0 0 1-3.2 4.1M6.6 6.6A17.3 17.3 0 0 0 2 12s3.6 7 10 7a9.8 9.8 0 0 0 5.4-1.6" />
-      <path d="M9.9 9.9a3 3 0 0 0 4.2 4.2" />
-    </Icon>
-  );
-}
-
-export const fieldIcons = { email: EmailIcon, key: KeyIcon } as const;
-export type FieldIconName = keyof typeof fieldIcons;

@@ -10,7 +10,3 @@ export const islandNames = [
   "SmsSendButton",
 ] as const;
 export type IslandName = (typeof islandNames)[number];
-
-export function isIslandName(name: string): name is IslandName {
-  return (islandNames as readonly string[]).includes(name);
-}

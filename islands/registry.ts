@@ -1,13 +1,26 @@
+import type { ComponentType } from "react";
+import { Field } from "./Field";
 import type { IslandName } from "./names";
+import { SessionGuard } from "./SessionGuard";
+import { SubmitButton } from "./SubmitButton";
 
-// Every island by name: the client entry imports only the chunks of the islands a page contains.
-export const islandLoaders = {
-  TextField: () => import("./TextField"),
-  PasswordField: () => import("./PasswordField"),
-  SubmitButton: () => import("./SubmitButton"),
+// Every island's component by name (hosts.ts is the server's side). The ones on nearly every page with script
+// (fields, submit buttons, the session guard) are in the client entry itself, so that a form page fetches one file
+// of its own; the others are chunks that a page loads only where it uses them (issue 12: at most 4 KB gzip of
+// island code per page, and every file has its overhead).
+// biome-ignore lint/suspicious/noExplicitAny: each island takes its own props, as JSON from its host element.
+type Island = ComponentType<any>;
+
+export const islandsInEntry: Partial<Record<IslandName, Island>> = {
+  TextField: Field,
+  PasswordField: Field,
+  SubmitButton,
+  SmsSendButton: SubmitButton,
+  SessionGuard,
+};
+
+export const islandChunks: Partial<Record<IslandName, () => Promise<{ default: Island }>>> = {
   BackButton: () => import("./BackButton"),
-  SessionGuard: () => import("./SessionGuard"),
-  NativeBridge: () => import("./NativeBridge"),
   CopySecret: () => import("./CopySecret"),
-  SmsSendButton: () => import("./SmsSendButton"),
-} satisfies Record<IslandName, () => Promise<{ default: { Component: unknown } }>>;
+  NativeBridge: () => import("./NativeBridge"),
+};

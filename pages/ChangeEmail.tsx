@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
@@ -22,7 +22,7 @@ export function ChangeEmail() {
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changeEmail">
         <Field preset="newEmail" />
-        <SubmitButton label="sendMail" />
+        <SubmitButton label={buttonLabels.sendMail} />
       </form>
     </Card>
   );

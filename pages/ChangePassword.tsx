@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
@@ -21,7 +21,7 @@ export function ChangePassword() {
       <form method="post" action="/changePassword">
         <Field preset="currentPassword" />
         <Field preset="changedPassword" />
-        <SubmitButton label="change" />
+        <SubmitButton label={buttonLabels.change} />
       </form>
     </Card>
   );

@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { SupportLink } from "./layout/SupportModal";
@@ -15,7 +15,7 @@ export function ChangePasswordInForceChangePassword() {
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changePasswordInForceChangePassword">
         <Field preset="newPassword" />
-        <SubmitButton label="change" />
+        <SubmitButton label={buttonLabels.change} />
       </form>
     </Card>
   );

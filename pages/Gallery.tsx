@@ -2,6 +2,7 @@ import { IslandCollector } from "../islands/host";
 import { earlierServiceName } from "../themes/brands";
 import { themeCss } from "../themes/css";
 import type { Brand } from "../themes/schema";
+import { IconSprite } from "./layout/IconSprite";
 import { PageContext, usePage } from "./layout/PageContext";
 import { SignIn } from "./SignIn";
 
@@ -32,6 +33,7 @@ export function Gallery({ brands, nonce }: GalleryProps) {
     <>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own rules; brand ids are kebab-case, colours hex (themes/schema.ts) */}
       <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themes + GALLERY_CSS }} />
+      <IconSprite />
       <h1 className="gallery-title">{`Brand gallery: ${brands.length} brands`}</h1>
       <div className="gallery">
         {brands.map(({ brand, clientId }) => (

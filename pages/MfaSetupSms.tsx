@@ -1,5 +1,4 @@
-import SmsSendButton from "../islands/SmsSendButton";
-import SubmitButton from "../islands/SubmitButton";
+import { SmsSendButton, SubmitButton } from "../islands/hosts";
 import { buttonLabels, screens } from "../messages/ja";
 import { modals } from "../messages/modals";
 import { CatalogueModal } from "./layout/CatalogueModal";
@@ -45,7 +44,7 @@ export function MfaSetupSms({ phoneNumber, sent = false }: MfaSetupSmsProps) {
       <p className="lead">{text.lead}</p>
       <form method="post" action={SMS_WARNING_PATH} id={PHONE_FORM_ID}>
         <Field preset="phoneNumber" value={form?.values.phoneNumber ?? phoneNumber} />
-        <SmsSendButton warning={WARNING_ID} />
+        <SmsSendButton warning={WARNING_ID} label={buttonLabels.sendSmsCode} />
       </form>
       {sent && phoneNumber ? (
         <>
@@ -54,7 +53,7 @@ export function MfaSetupSms({ phoneNumber, sent = false }: MfaSetupSmsProps) {
           <p className="note">{text.validity}</p>
           <form method="post" action="/mfa/setup/SMS">
             <Field preset="mfaOtpCode" />
-            <SubmitButton label="set" />
+            <SubmitButton label={buttonLabels.set} />
           </form>
         </>
       ) : null}

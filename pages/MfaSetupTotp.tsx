@@ -1,9 +1,8 @@
 import { Suspense, use, useContext } from "react";
-import CopySecret from "../islands/CopySecret";
 import { IslandCollector } from "../islands/host";
+import { CopySecret, SubmitButton } from "../islands/hosts";
 import type { IslandName } from "../islands/names";
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { buttonLabels, screens, secretKeyCopy } from "../messages/ja";
 import type { ModalKey } from "../messages/modals";
 import { CatalogueModal } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
@@ -40,6 +39,16 @@ function LateIslands() {
   return null;
 }
 
+const KEY_ID = "secret-key";
+const GROUP = 4;
+
+/** The key in groups of four characters: easier to read and to type; a selection still copies it whole. */
+function keyGroups(secret: string): Array<{ at: number; text: string }> {
+  const found: Array<{ at: number; text: string }> = [];
+  for (let at = 0; at < secret.length; at += GROUP) found.push({ at, text: secret.slice(at, at + GROUP) });
+  return found;
+}
+
 /** The QR code, the key and the code form: they need the secret, so they come as one part. */
 function SecretPart({ result }: { result: TotpSecretResult }) {
   const text = screens.mfaSetupTotp;
@@ -53,7 +62,14 @@ function SecretPart({ result }: { result: TotpSecretResult }) {
       <dl className="secret-key">
         <dt className="field-label">{text.secretKey}</dt>
         <dd>
-          <CopySecret secret={key} />
+          <code id={KEY_ID} className="secret" translate="no">
+            {keyGroups(key).map(({ at, text: group }) => (
+              <span key={at} className="secret-group">
+                {group}
+              </span>
+            ))}
+          </code>
+          <CopySecret secret={key} keyId={KEY_ID} text={secretKeyCopy} />
         </dd>
       </dl>
       <p className="lead">{text.codeLead}</p>
@@ -62,7 +78,7 @@ function SecretPart({ result }: { result: TotpSecretResult }) {
         <input type="hidden" name="secret" value={key} />
         <input type="hidden" name="account" value={account ?? ""} />
         <Field preset="mfaOtpCode" />
-        <SubmitButton label="set" />
+        <SubmitButton label={buttonLabels.set} />
       </form>
     </>
   );

@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { usePage } from "./layout/PageContext";
@@ -28,7 +28,7 @@ export function NewPassword({ variant, clientId = "", code = "", username = "" }
         <input type="hidden" name="code" value={code} />
         <input type="hidden" name="username" value={username} />
         <Field preset="newPassword" />
-        <SubmitButton label="change" />
+        <SubmitButton label={buttonLabels.change} />
       </form>
     </Card>
   );

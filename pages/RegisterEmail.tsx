@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { usePage } from "./layout/PageContext";
@@ -20,7 +20,7 @@ export function RegisterEmail({ sentTo }: RegisterEmailProps) {
       <p className="lead">{text.lead}</p>
       <form method="post" action="/registerEmail/sendCode">
         <Field preset="email" value={typed ?? sentTo} />
-        <SubmitButton label="sendCode" />
+        <SubmitButton label={buttonLabels.sendCode} />
       </form>
       <h2 className="section-title">{text.codeHeading}</h2>
       <p className="lead" role={sentTo ? "status" : undefined}>
@@ -28,7 +28,7 @@ export function RegisterEmail({ sentTo }: RegisterEmailProps) {
       </p>
       <form method="post" action="/registerEmail">
         <Field preset="code" />
-        <SubmitButton label="next" />
+        <SubmitButton label={buttonLabels.next} />
       </form>
       <ul className="notes">
         {text.notes.map((note) => (

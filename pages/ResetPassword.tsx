@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { SupportLink } from "./layout/SupportModal";
@@ -13,7 +13,7 @@ export function ResetPassword({ clientId = "" }: { clientId?: string | undefined
       <form method="post" action="/resetPassword">
         <input type="hidden" name="client_id" value={clientId} />
         <Field preset="email" />
-        <SubmitButton label="send" />
+        <SubmitButton label={buttonLabels.send} />
       </form>
     </Card>
   );

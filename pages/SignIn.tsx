@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
@@ -40,7 +40,7 @@ export function SignIn({ clientId, username }: SignInProps) {
         {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
         <Field preset="loginId" value={username} />
         <Field preset="password" />
-        <SubmitButton label="logIn" />
+        <SubmitButton label={buttonLabels.logIn} />
       </form>
       {brand.consentTarget ? (
         <p className="card-links">

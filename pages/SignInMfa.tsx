@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
@@ -45,7 +45,7 @@ export function SignInMfa({ type = "TOTP", restartHref }: SignInMfaProps) {
       {sms ? <p className="note">{text.smsValidity}</p> : null}
       <form method="post" action="/signIn/mfa">
         <Field preset="mfaCode" />
-        <SubmitButton label="logIn" />
+        <SubmitButton label={buttonLabels.logIn} />
       </form>
     </Card>
   );

@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
@@ -26,7 +26,7 @@ export function SignUpCheckEmail() {
       <p className="lead">{text.lead}</p>
       <form method="post" action="/signUp/checkEmail">
         <Field preset="email" />
-        <SubmitButton label="next" />
+        <SubmitButton label={buttonLabels.next} />
       </form>
     </Card>
   );

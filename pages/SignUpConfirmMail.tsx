@@ -1,5 +1,5 @@
-import SubmitButton from "../islands/SubmitButton";
-import { screens } from "../messages/ja";
+import { SubmitButton } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { serviceTopUrl, usePage } from "./layout/PageContext";
@@ -35,7 +35,7 @@ export function SignUpConfirmMail({ email, restartHref }: SignUpConfirmMailProps
       <p className="note">{text.validity}</p>
       <form method="post" action="/signUp/confirmMail">
         <Field preset="code" />
-        <SubmitButton label="next" />
+        <SubmitButton label={buttonLabels.next} />
       </form>
     </Card>
   );

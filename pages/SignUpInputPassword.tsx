@@ -1,4 +1,4 @@
-import SubmitButton from "../islands/SubmitButton";
+import { SubmitButton } from "../islands/hosts";
 import { buttonLabels, common, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
@@ -42,7 +42,7 @@ export function SignUpInputPassword({ email = "" }: { email?: string }) {
       <form method="post" action="/signUp/inputPassword">
         <Field preset="email" value={email} readOnly />
         <Field preset="signUpPassword" />
-        <SubmitButton label="register" />
+        <SubmitButton label={buttonLabels.register} />
       </form>
     </Card>
   );

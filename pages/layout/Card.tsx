@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
-import SessionGuard from "../../islands/SessionGuard";
+import { SessionGuard } from "../../islands/hosts";
 import { common } from "../../messages/ja";
+import { otherTab } from "../../messages/modals";
 import { ActiveModal } from "./CatalogueModal";
 import { usePage } from "./PageContext";
 import { SupportModal } from "./SupportModal";
@@ -53,7 +54,7 @@ export function Card({ title, children, links, modals, support = "default", guar
       <SupportModal variant={support} />
       {modals}
       <ActiveModal />
-      {guarded ? <SessionGuard /> : null}
+      {guarded ? <SessionGuard modal={{ title: otherTab.title, body: otherTab.body }} /> : null}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import BackButton from "../../islands/BackButton";
+import { BackButton } from "../../islands/hosts";
 import { common } from "../../messages/ja";
 import { type ModalKey, type ModalRecord, modals, modalText } from "../../messages/modals";
 import { Modal, ModalOpener } from "./Modal";
@@ -32,7 +32,7 @@ function AfterAction({ record, href }: { record: ModalRecord; href: string | und
   const page = usePage();
   switch (record.after) {
     case "back":
-      return <BackButton fallbackHref={serviceTopUrl(page)} />;
+      return <BackButton fallbackHref={serviceTopUrl(page)} label={common.back} />;
     case "serviceTop":
     case "app":
     case "next": {

@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
 import { IslandCollector } from "../../islands/host";
-import NativeBridge from "../../islands/NativeBridge";
+import { NativeBridge } from "../../islands/hosts";
 import type { IslandName } from "../../islands/names";
 import type { IslandsManifest } from "../../islands/vite-plugin";
 import { common } from "../../messages/ja";
+import { appUpdate } from "../../messages/modals";
 import { themeCss } from "../../themes/css";
+import { IconSprite } from "./IconSprite";
 import { PageContext, type PageEnvironment } from "./PageContext";
 import siteCss from "./site.css?raw";
 
@@ -17,6 +19,19 @@ interface DocumentProps {
 }
 
 /** Renders after the page in the same pass, so it sees every island the page used; none used, no script. */
+/** The bridge's update prompt, in words (islands get theirs from the server, issue 12). */
+const updatePrompt = {
+  title: appUpdate.title,
+  body: appUpdate.body,
+  actionLabel: appUpdate.actionLabel,
+  later: common.later,
+};
+
+/** After the page's content, so the islands it rendered are known: the field icons' symbols where a field is. */
+function FieldIconSprite({ islands }: { islands: Set<IslandName> }) {
+  return islands.has("TextField") || islands.has("PasswordField") ? <IconSprite /> : null;
+}
+
 function IslandScripts({
   nonce,
   manifest,
@@ -59,9 +74,10 @@ export function Document({ page, nonce, manifest, islands, children }: DocumentP
           <IslandCollector.Provider value={islands}>
             {children}
             {/* Inside the app only (docs/native-bridge.md); the brand's app release rule drives its version check. */}
-            {page.nativeApp ? <NativeBridge app={brand.app ?? null} /> : null}
+            {page.nativeApp ? <NativeBridge app={brand.app ?? null} prompt={updatePrompt} /> : null}
           </IslandCollector.Provider>
         </PageContext.Provider>
+        <FieldIconSprite islands={islands} />
         <IslandScripts nonce={nonce} manifest={manifest} islands={islands} />
       </body>
     </html>

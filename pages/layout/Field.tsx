@@ -1,26 +1,52 @@
-import { type FieldPresetName, fieldPresets } from "../../forms/fields";
-import PasswordField from "../../islands/PasswordField";
-import TextField from "../../islands/TextField";
+import { type FieldPreset, type FieldPresetName, fieldPresets } from "../../forms/fields";
+import { ruleMessageKeys } from "../../forms/rules";
+import type { PasswordWords } from "../../islands/Field";
+import { PasswordField, TextField } from "../../islands/hosts";
+import { common, fieldMessages, passwordChecklistLabels } from "../../messages/ja";
 import { usePage } from "./PageContext";
+
+/** The words of every message the preset's rule can answer: what the island shows while the user types. */
+function ruleMessages(preset: FieldPreset) {
+  return Object.fromEntries(ruleMessageKeys[preset.rule].map((key) => [key, fieldMessages[key]]));
+}
+
+const checklistWords: PasswordWords["checklist"] = {
+  title: common.passwordChecklistTitle,
+  met: common.checklistMet,
+  unmet: common.checklistUnmet,
+  markMet: common.checklistMarkMet,
+  markUnmet: common.checklistMarkUnmet,
+  ...passwordChecklistLabels,
+};
+
+function passwordWords(preset: FieldPreset): PasswordWords {
+  return {
+    show: common.showPassword,
+    hide: common.hidePassword,
+    ...(preset.checklist ? { checklist: checklistWords } : {}),
+  };
+}
 
 /**
  * One form field of SPEC §3 by its preset, as an island: after a rejected POST it shows what the user typed
- * (never a password) and the worker's message, both read from the page's form state.
+ * (never a password) and the worker's message, both read from the page's form state. The island is given its
+ * words here, so that the browser gets the rules but no message module (issue 12).
  */
 export function Field({ preset, value, readOnly }: { preset: FieldPresetName; value?: string; readOnly?: boolean }) {
   const { brand, form } = usePage();
-  const { name, type } = fieldPresets[preset];
-  const error = form?.errors[name];
-  if (type === "password") {
-    return <PasswordField field={preset} passwordRules={brand.passwordRules} {...(error ? { error } : {})} />;
+  const shape: FieldPreset = fieldPresets[preset];
+  const errorKey = form?.errors[shape.name];
+  const shared = {
+    preset: shape,
+    // A read-only field runs no rule in the browser.
+    messages: readOnly ? {} : ruleMessages(shape),
+    ...(errorKey ? { error: fieldMessages[errorKey] } : {}),
+  };
+  if (shape.type === "password") {
+    return <PasswordField {...shared} passwordRules={brand.passwordRules} words={passwordWords(shape)} />;
   }
-  const shown = value ?? form?.values[name];
+  const shown = value ?? form?.values[shape.name];
   return (
-    <TextField
-      field={preset}
-      {...(shown !== undefined ? { value: shown } : {})}
-      {...(error ? { error } : {})}
-      {...(readOnly ? { readOnly } : {})}
-    />
+    <TextField {...shared} {...(shown !== undefined ? { value: shown } : {})} {...(readOnly ? { readOnly } : {})} />
   );
 }

@@ -69,7 +69,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.locator("#field-newPassword").fill(NEW_PASSWORD);
         if (javaScriptEnabled) {
           // The live checklist (SPEC §5) follows what is typed.
-          await expect.poll(() => page.locator(".checklist-row--met").count()).toBe(6);
+          await expect.poll(() => page.locator('.checklist-row[data-met="true"]').count()).toBe(6);
         }
         await submit(page, "変更する");
         const done = page.locator("#message-modal");

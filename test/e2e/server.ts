@@ -40,8 +40,22 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
   throw new Error(`the preview server did not answer within ${timeoutMs} ms:\n${log()}`);
 }
 
+/** Whether something already answers on the port: another run's server, which this run's would be mistaken for. */
+async function portTaken(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Serves the built worker on the local workerd with `vite preview`, in its own process group. */
 export async function startPreview(port: number): Promise<RunningServer> {
+  // Without this, a second run (another checkout's tests) would find the first run's server answering and test
+  // that build instead of its own, while its own preview exits on the taken port.
+  if (await portTaken(`http://127.0.0.1:${port}`))
+    throw new Error(`port ${port} already has a server: stop it, or choose another port (E2E_PORT, BENCH_PORT, …)`);
   // Preview runs the built configs as they are (both workers); CLOUDFLARE_ENV=dev here would apply the dev
   // environment a second time and rename the emulator, which the site then cannot find.
   const { CLOUDFLARE_ENV: _unused, ...env } = process.env;

@@ -46,7 +46,8 @@ async function expectDisabled(page: Page): Promise<void> {
   await expect.poll(async () => (await guardState(page)).mainInert).toBe(true);
   const state = await guardState(page);
   expect(state.modal).toContain(OTHER_TAB_BODY);
-  expect(state.favicon).toMatch(/^data:image\/svg\+xml,/);
+  expect(state.favicon).toBe("/blocked-tab.svg");
+  expect((await page.request.get(`${baseUrl}/blocked-tab.svg`)).headers()["content-type"]).toContain("image/svg+xml");
 }
 
 async function expectUsable(page: Page): Promise<void> {

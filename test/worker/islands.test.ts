@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { fieldPresets } from "../../forms/fields";
+import { ruleMessageKeys } from "../../forms/rules";
+import { buttonLabels, common, fieldMessages, passwordChecklistLabels } from "../../messages/ja";
+import { modals } from "../../messages/modals";
 import { get, sealedCookie } from "./helpers";
 
 function islandHosts(html: string): Array<{ name: string; props: unknown }> {
@@ -30,9 +34,27 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     expect(html).toMatch(/<script type="module" src="[^"]+" nonce="[^"]+" async=""><\/script>/);
     const hosts = islandHosts(html);
     expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
-    // Islands get data (a field preset, the brand's rules); their words come from messages/ja.ts.
-    expect(hosts[1]?.props).toEqual({ field: "signUpPassword", passwordRules: "standard" });
-    expect(hosts[0]?.props).toEqual({ field: "email", value: "new@example.com", readOnly: true });
+    // Islands get their data and their words from the server (issue 12: no message module ships to the browser):
+    // a field its preset, the brand's rules and the messages its rule can answer; a read-only field none.
+    expect(hosts[1]?.props).toEqual({
+      preset: { ...fieldPresets.signUpPassword },
+      messages: Object.fromEntries(ruleMessageKeys.password.map((key) => [key, fieldMessages[key]])),
+      passwordRules: "standard",
+      words: expect.objectContaining({ show: common.showPassword, hide: common.hidePassword }),
+    });
+    const passwordProps = hosts[1]?.props as { words?: { checklist?: Record<string, string> } } | undefined;
+    expect(passwordProps?.words?.checklist).toMatchObject({
+      title: common.passwordChecklistTitle,
+      ...passwordChecklistLabels,
+    });
+    expect(hosts[0]?.props).toEqual({
+      preset: { ...fieldPresets.email },
+      messages: {},
+      value: "new@example.com",
+      readOnly: true,
+    });
+    expect(hosts[2]?.props).toEqual({ label: buttonLabels.register });
+    expect(hosts[3]?.props).toEqual({ modal: { title: modals.otherTab.title, body: modals.otherTab.body } });
     expect(html).toContain("8文字以上256文字未満");
   });
 

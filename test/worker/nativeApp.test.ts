@@ -9,6 +9,8 @@ import {
   parseBridgeReply,
   updatePromptDue,
 } from "../../islands/nativeBridgeProtocol";
+import { common } from "../../messages/ja";
+import { appUpdate, otherTab } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { get, sealedCookie } from "./helpers";
 
@@ -60,7 +62,14 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
       JSON.parse(
         (/<div data-island="NativeBridge" data-props="([^"]*)"/.exec(html)?.[1] ?? "null").replace(/&quot;/g, '"'),
       );
+    const prompt = {
+      title: appUpdate.title,
+      body: appUpdate.body,
+      actionLabel: appUpdate.actionLabel,
+      later: common.later,
+    };
     expect(props(await signInHtml(APP_UA))).toEqual({
+      prompt,
       app: {
         recommendedVersion: "3.12.0",
         storeUrls: {
@@ -70,7 +79,7 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
       },
     });
     const other = await get(`/resetPassword?client_id=${sampleClientIds.gungnir}`, [], { "User-Agent": APP_UA });
-    expect(props(await other.text())).toEqual({ app: null });
+    expect(props(await other.text())).toEqual({ app: null, prompt });
   });
 
   it("leaves the bridge out for a plain browser", async () => {
@@ -92,11 +101,11 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
 });
 
 describe("session guard placement (SPEC §4)", () => {
-  it("guards the sign-in screen; the guard takes its SPEC §8 texts from the catalogue, not from props", async () => {
+  it("guards the sign-in screen; the guard is given its SPEC §8 texts from the catalogue", async () => {
     const html = await signInHtml(BROWSER_UA);
     expect(islandNames(html)).toContain("SessionGuard");
     const props = /<div data-island="SessionGuard" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');
-    expect(JSON.parse(props ?? "null")).toEqual({});
+    expect(JSON.parse(props ?? "null")).toEqual({ modal: { title: otherTab.title, body: otherTab.body } });
   });
 
   it("does not guard a screen without islands, even in the app (the bridge does not count)", async () => {
