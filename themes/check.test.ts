@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test, vi } from "vitest";
 import {
@@ -9,23 +8,19 @@ import {
   checkBrands,
   contrastRatio,
   formatProblem,
+  landedInput,
   unsafeSvg,
 } from "./check";
-import { defaultBrand, rawBrands } from "./data/brands";
-import { appSchemes, clients, sampleClientIds } from "./data/clients";
+import { rawBrands } from "./data/brands";
+import { clients, sampleClientIds } from "./data/clients";
 import type { RawBrand } from "./schema";
 
 // Each case runs the whole check over 46 brands; on a loaded CI machine that can take seconds.
 vi.setConfig({ testTimeout: 60_000 });
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const css = readFileSync(`${root}pages/layout/site.css`, "utf8");
-const readPublic = (path: string) => {
-  const file = `${root}public${path}`;
-  return existsSync(file) && statSync(file).isFile() ? readFileSync(file) : undefined;
-};
-
-const landed: BrandCheckInput = { brands: rawBrands, defaultBrand, clients, appSchemes, css, readAsset: readPublic };
+const landed: BrandCheckInput = landedInput(root);
+const { css, readAsset: readPublic } = landed;
 const aurora = rawBrands.find(({ id }) => id === "gungnir-aurora") as RawBrand;
 
 /** The check with one brand replaced (or added) and, optionally, other inputs changed. */

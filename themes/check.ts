@@ -1,5 +1,9 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { JSDOM } from "jsdom";
 import { sanitiseSupportHtml } from "./build";
+import { defaultBrand, rawBrands } from "./data/brands";
+import { appSchemes, clients } from "./data/clients";
 import { type RawBrand, type RawClient, rawBrandDataSchema } from "./schema";
 import { type ThemeSource, type ThemeTokens, themeTokens } from "./tokens";
 
@@ -26,6 +30,21 @@ export interface BrandCheckInput {
   readAsset: (path: string) => Buffer | undefined;
   /** Custom URL schemes and the service whose app owns each (themes/data/clients.ts). */
   appSchemes: Readonly<Record<string, string>>;
+}
+
+/** What lands: the brand and client data, the pages' stylesheet and the files under public/ of the project at `root`. */
+export function landedInput(root: string): BrandCheckInput {
+  return {
+    brands: rawBrands,
+    defaultBrand,
+    clients,
+    appSchemes,
+    css: readFileSync(join(root, "pages/layout/site.css"), "utf8"),
+    readAsset: (path) => {
+      const file = join(root, "public", ...path.split("/"));
+      return existsSync(file) && statSync(file).isFile() ? readFileSync(file) : undefined;
+    },
+  };
 }
 
 /** SVG assets only, each at most this size: a logo or background is a few hundred bytes of vector. */
