@@ -32,12 +32,17 @@ function segments(text: string): QRCodeSegment[] {
   return found;
 }
 
-/** The modules of a QR code as one SVG path, a run of dark modules per rectangle: no script, no markup strings. */
+/**
+ * The modules of a QR code as one SVG path to stroke, one horizontal line a module thick per run of dark modules:
+ * `M<x> <y>.5h<run>` starts a row, `m<gap> 0h<run>` goes on along it. Half the bytes of a rectangle per run
+ * (`M…h…v1h…z`), on the largest page this site renders. No script, no markup strings.
+ */
 function modulePath(text: string): { size: number; path: string } {
   const { modules } = create(segments(text), { errorCorrectionLevel: "M" });
   const parts: string[] = [];
   for (let row = 0; row < modules.size; row += 1) {
     let col = 0;
+    let end = -1;
     while (col < modules.size) {
       if (!modules.get(row, col)) {
         col += 1;
@@ -45,7 +50,9 @@ function modulePath(text: string): { size: number; path: string } {
       }
       const start = col;
       while (col < modules.size && modules.get(row, col)) col += 1;
-      parts.push(`M${start + QUIET_ZONE} ${row + QUIET_ZONE}h${col - start}v1h-${col - start}z`);
+      const move = end < 0 ? `M${start + QUIET_ZONE} ${row + QUIET_ZONE}.5` : `m${start - end} 0`;
+      parts.push(`${move}h${col - start}`);
+      end = col;
     }
   }
   return { size: modules.size + QUIET_ZONE * 2, path: parts.join("") };
@@ -64,7 +71,7 @@ export function QrCode({ text, label, pixels = 200 }: { text: string; label: str
       shapeRendering="crispEdges"
     >
       <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
+      <path d={path} stroke="#000" />
     </svg>
   );
 }

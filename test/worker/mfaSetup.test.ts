@@ -79,18 +79,27 @@ async function pendingFaults(): Promise<number> {
   return ((await response.json()) as unknown[]).length;
 }
 
-/** Paints the page's QR SVG (one rectangle per run of dark modules) as pixels and reads it with jsQR. */
+/**
+ * Paints the page's QR SVG (a stroked path: `M<x> <y>.5` starts a row, `m<gap> 0` moves along it, `h<run>` draws
+ * a run of dark modules) as pixels and reads it with jsQR.
+ */
 function readQr(html: string): string | undefined {
   const size = Number(/viewBox="0 0 (\d+) \d+"/.exec(html)?.[1]);
-  const path = /<path d="([^"]+)" fill="#000"/.exec(html)?.[1] ?? "";
+  const path = /<path d="([^"]+)" stroke="#000"/.exec(html)?.[1] ?? "";
   const scale = 4;
   const width = size * scale;
   const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
-  for (const [, x, y, run] of path.matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) {
-    for (let px = Number(x) * scale; px < (Number(x) + Number(run)) * scale; px += 1) {
-      for (let py = Number(y) * scale; py < (Number(y) + 1) * scale; py += 1) {
-        pixels.fill(0, (py * width + px) * 4, (py * width + px) * 4 + 3);
+  let x = 0;
+  let y = 0;
+  for (const [, command, a, b] of path.matchAll(/([Mmh])(\d+(?:\.5)?)(?: (\d+(?:\.5)?))?/g)) {
+    if (command === "M") [x, y] = [Number(a), Number(b) - 0.5];
+    else if (command === "m") x += Number(a);
+    else {
+      for (let px = x * scale; px < (x + Number(a)) * scale; px += 1) {
+        for (let py = y * scale; py < (y + 1) * scale; py += 1)
+          pixels.fill(0, (py * width + px) * 4, (py * width + px) * 4 + 3);
       }
+      x += Number(a);
     }
   }
   return jsQR(pixels, width, width)?.data;
@@ -164,7 +173,7 @@ describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
     expect(html).toMatch(
       new RegExp(`<svg role="img" aria-label="${screens.mfaSetupTotp.qrAlt}" viewBox="0 0 \\d+ \\d+"[^>]*>`),
     );
-    expect(html).toMatch(/<path d="M\d+ \d+h\d+v1h-\d+z/);
+    expect(html).toMatch(/<path d="M\d+ \d+\.5h\d+(?:m\d+ 0h\d+)*M/);
     const groups = [...html.matchAll(/<span class="secret-group">([A-Z2-7]+)<\/span>/g)].map(([, group]) => group);
     expect(groups).toHaveLength(8);
     expect(groups.join("")).toBe(secret);
