@@ -18,7 +18,6 @@ interface DocumentProps {
   children: ReactNode;
 }
 
-/** Renders after the page in the same pass, so it sees every island the page used; none used, no script. */
 /** The bridge's update prompt, in words (islands get theirs from the server, issue 12). */
 const updatePrompt = {
   title: appUpdate.title,
@@ -32,6 +31,7 @@ function FieldIconSprite({ islands }: { islands: Set<IslandName> }) {
   return islands.has("TextField") || islands.has("PasswordField") ? <IconSprite /> : null;
 }
 
+/** Renders after the page in the same pass, so it sees every island the page used; none used, no script. */
 function IslandScripts({
   nonce,
   manifest,
