@@ -44,10 +44,13 @@ export function useFieldValidation(props: FieldProps) {
 
   useEffect(() => {
     const input = inputRef.current;
-    if (!input) return;
+    // At hydration the input may hold what the user typed meanwhile, which the effect above is taking into state:
+    // the rule's verdict on the server's value would call it invalid for one render (and disable the submit button
+    // then). The render with the typed value sets its validity.
+    if (!input || input.value !== value) return;
     input.setCustomValidity(outcome === null ? "" : liveMessage || " ");
     input.form?.dispatchEvent(new Event(VALIDITY_EVENT));
-  }, [outcome, liveMessage]);
+  }, [value, outcome, liveMessage]);
 
   return {
     preset,
