@@ -1,11 +1,10 @@
-import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { SealedCookieName } from "../../worker/session/cookies";
 import { discoverTargets, siteProperty } from "../fuzz/fuzzing";
 import { type ScreenState, screenCases } from "../support/screens";
-import { ORIGIN, sealedCookie } from "./helpers";
+import { ORIGIN, sealedCookie, siteFetch } from "./helpers";
 
 // Issue 11: a fixed-seed sample of the fuzzing that `npm run fuzz` runs at length (test/fuzz/run.ts).
 
@@ -22,7 +21,7 @@ describe("what the fuzzing found", () => {
   it("answers a multipart part without a name with 400, not 500", async () => {
     const form = new FormData();
     form.append("", "x");
-    const response = await SELF.fetch(`${ORIGIN}/signUp/confirmMail/resend`, {
+    const response = await siteFetch(`${ORIGIN}/signUp/confirmMail/resend`, {
       method: "POST",
       body: form,
       headers: { Origin: ORIGIN },
@@ -36,7 +35,7 @@ describe("what the fuzzing found", () => {
 
 describe("fuzzed forms and queries (fixed-seed sample)", () => {
   it("never answer 5xx, never reflect input unescaped, never leave without the security headers", async () => {
-    const send = (path: string, init: RequestInit) => SELF.fetch(`${ORIGIN}${path}`, init);
+    const send = (path: string, init: RequestInit) => siteFetch(`${ORIGIN}${path}`, init);
     const targets = await discoverTargets(send, screenCases(brand), cookieFor, brand.serviceId);
     // The discovery found the screens' forms (a broken discovery would fuzz nothing).
     expect(targets.filter((target) => target.kind === "form").length).toBeGreaterThanOrEqual(12);

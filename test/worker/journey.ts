@@ -1,9 +1,8 @@
-import { SELF } from "cloudflare:test";
 import type { View } from "../../worker/session/authRequest";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
-import { clientIp, ORIGIN } from "./helpers";
+import { clientIp, ORIGIN, siteFetch } from "./helpers";
 
 /**
  * A tiny browser for journeys inside workerd: keeps the cookies the site and the emulator set and follows
@@ -29,7 +28,7 @@ export class Journey {
     if (cookie) headers.set("Cookie", cookie);
     if (init.method === "POST" && !headers.has("Origin")) headers.set("Origin", ORIGIN);
     if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", this.ip);
-    const response = await SELF.fetch(url.toString(), { ...init, headers, redirect: "manual" });
+    const response = await siteFetch(url.toString(), { ...init, headers, redirect: "manual" });
     this.jar.remember(response);
     return response;
   }

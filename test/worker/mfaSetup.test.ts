@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import jsQR from "jsqr";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { unseal } from "../../worker/session/sealed";
 import { tokenStateSchema } from "../../worker/session/state";
 import { type AppBrand, appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, get, ORIGIN, postForm, sealedCookie } from "./helpers";
+import { emulator, get, ORIGIN, postForm, sealedCookie, siteFetch } from "./helpers";
 import { Journey } from "./journey";
 
 // Issue 10 items 5 and 7: two-factor setup (SPEC §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
@@ -70,12 +70,12 @@ function upstream(path: string, token: string, body: unknown): Promise<Response>
 }
 
 async function userMfa(email: string): Promise<unknown> {
-  const response = await SELF.fetch(`${ORIGIN}/__emulator/users/${encodeURIComponent(email)}`);
+  const response = await siteFetch(`${ORIGIN}/__emulator/users/${encodeURIComponent(email)}`);
   return ((await response.json()) as { mfa: unknown }).mfa;
 }
 
 async function pendingFaults(): Promise<number> {
-  const response = await SELF.fetch(`${ORIGIN}/__emulator/faults`);
+  const response = await siteFetch(`${ORIGIN}/__emulator/faults`);
   return ((await response.json()) as unknown[]).length;
 }
 

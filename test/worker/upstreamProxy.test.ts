@@ -1,11 +1,11 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, get, ORIGIN } from "./helpers";
+import { emulator, get, ORIGIN, siteFetch } from "./helpers";
 import { Journey } from "./journey";
 
 afterEach(async () => {
@@ -49,7 +49,7 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
   ])(
     "refuses a state-changing call from %s unless it is the site's own or carries a bearer",
     async (_, headers, status) => {
-      const response = await SELF.fetch(`${ORIGIN}/oauth2/token`, {
+      const response = await siteFetch(`${ORIGIN}/oauth2/token`, {
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
         body: "grant_type=authorization_code&code=nope",
@@ -108,7 +108,7 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
   it("relays an allowed call to the upstream and answers others with 404", async () => {
     const health = await get("/auth/health");
     expect(health.status).toBe(200);
-    const refused = await SELF.fetch(`${ORIGIN}/auth/v1/admin/users`, { method: "GET" });
+    const refused = await siteFetch(`${ORIGIN}/auth/v1/admin/users`, { method: "GET" });
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ type: "not_found" });
   });
