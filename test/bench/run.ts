@@ -194,7 +194,7 @@ async function main() {
     times.sort((a, b) => a - b);
     const htmlGzip = gzipSync(html).length;
     const js = pageScripts(html, reactUrl);
-    // The same page inside a brand's app, which adds the app bridge (README "Benchmarks"): reported, not budgeted.
+    // The same page inside a brand's app, which adds the app bridge (docs/benchmarks.md, "Inside the brands' apps"): reported, not budgeted.
     const inApp = await built.default.fetch(request(IN_APP_USER_AGENT), env, ctx);
     const appJs = pageScripts(await inApp.text(), reactUrl);
     reactGzip = Math.max(reactGzip, js.reactGzip);

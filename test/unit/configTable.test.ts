@@ -4,17 +4,19 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type WranglerConfig, wranglerConfigs } from "./wranglerConfig";
 
-// Issue 12: the README's "Configuration and secrets" table has a row per variable or secret and a column per
-// environment. It must say what wrangler.toml says, so that it cannot drift: every var of every environment is in
-// the table with its exact value, a secret cell names the command that sets it for its environment, and a var that
-// only the dev environment sets is a secret everywhere else (the worker reads it there too).
+// Issue 12: the "Configuration and secrets" table of docs/configuration.md (moved there from the README, issue 20) has
+// a row per variable or secret and a column per environment. It must say what wrangler.toml says, so that it cannot
+// drift: every var of every environment is in the table with its exact value, a secret cell names the command that
+// sets it for its environment, and a var that only the dev environment sets is a secret everywhere else (the worker
+// reads it there too).
 
-const readme = readFileSync(resolve(__dirname, "../../README.md"), "utf8");
+const configurationDoc = "docs/configuration.md";
+const configuration = readFileSync(resolve(__dirname, "../..", configurationDoc), "utf8");
 
 /** The first table under a `## ` heading, as rows of cells (escaped pipes `\|` stay inside their cell). */
 function tableUnder(heading: string): string[][] {
-  const section = readme.split(/^## /m).find((part) => part.startsWith(`${heading}\n`));
-  if (!section) throw new Error(`README.md has no "## ${heading}" section`);
+  const section = configuration.split(/^## /m).find((part) => part.startsWith(`${heading}\n`));
+  if (!section) throw new Error(`${configurationDoc} has no "## ${heading}" section`);
   const lines = section.split("\n");
   const start = lines.findIndex((line) => line.startsWith("|"));
   const end = lines.findIndex((line, index) => index > start && !line.startsWith("|"));
@@ -46,7 +48,7 @@ const columnOf = (name: string) => header.findIndex((cell) => cell.startsWith(na
 const rowOf = (name: string) => rows.find((row) => row[0] === `\`${name}\``);
 const vars = (config: WranglerConfig) => config.vars as Record<string, unknown>;
 
-describe("README configuration table", () => {
+describe("configuration table (docs/configuration.md)", () => {
   it("has a column per environment, headed by its worker's name", () => {
     expect(header[0]).toBe("name");
     for (const { column, config } of environments) {

@@ -55,7 +55,7 @@ function cookieValues(journey: Journey): string[] {
     journey
       .cookieHeader("/oauth2/")
       .split("; ")
-      // The last service's id is the one cookie that is not secret (README, "Cookies").
+      // The last service's id is the one cookie that is not secret (docs/security.md, "Cookies").
       .filter((pair) => !pair.startsWith("__Host-service="))
       .map((pair) => pair.slice(pair.indexOf("=") + 1))
       .filter((value) => value.length >= 8)

@@ -11,7 +11,7 @@ import { Journey } from "./journey";
 // Issue 12: from the app's start to the first screen a browser follows only the redirects OAuth2 needs: the entry to
 // the authorization endpoint, and the authorization endpoint to the login screen. The site takes the login
 // challenge at the authorization endpoint when the authorization is the browser's own, instead of sending the
-// browser through the login URL `/?login_challenge…` for one more hop (README "Redirects").
+// browser through the login URL `/?login_challenge…` for one more hop (docs/security.md, "Redirects").
 
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };

@@ -11,7 +11,7 @@ import { errorPage, type Outcome } from "../render";
 // OAuth2 authorization and token endpoints, discovery, the health check, the signed-in user's profile (bearer)
 // and logout. Every other identity call is the worker's own (the site's forms), so it is not reachable from
 // outside: no password reset, sign-up or e-mail check through the proxy. Everything else under these prefixes
-// is 404. The README lists the same calls.
+// is 404. docs/security.md ("The narrow proxy") lists the same calls.
 const ALLOWED: ReadonlyArray<readonly [method: string, path: RegExp]> = [
   ["GET", /^\/auth\/health$/],
   ["GET", /^\/auth\/v1\/logout$/],
@@ -57,7 +57,7 @@ function pageForBrowser(c: Context<AppEnv>, outcome: Outcome): Promise<Response>
 }
 
 /**
- * A browser's own authorization (README "Redirects"): when the OAuth2 server answers the authorization endpoint
+ * A browser's own authorization (docs/security.md, "Redirects"): when the OAuth2 server answers the authorization endpoint
  * with the site's login URL for the authorization this browser's auth request started, the site does the login
  * URL's work here and sends the browser straight to the sign-in or sign-up screen, one redirect fewer; the
  * challenge never reaches the address bar. The upstream's session cookie goes with it. Only for a browser
