@@ -9,6 +9,25 @@ import type { ScreenBrand, ScreenCase } from "../support/screens";
 
 export const ORIGIN = "https://signin.test";
 
+/** What one request to the site sees beyond the project's environment (test/worker/vitest.config.ts). */
+export interface SiteFetchOptions {
+  /** Vars this request reads instead of the project's: e.g. `SHORT_TIMEOUT`, or the deployed `RESET_ANSWER_MS`. */
+  env?: Partial<Env>;
+  /** Its execution context, for a test that awaits its `waitUntil` work (`waitOnExecutionContext`). */
+  ctx?: ExecutionContext;
+}
+
+/** The upstream timeout of a request that tests one; every other request keeps the project's (production's 10 s),
+ * so that a slow ordinary call (PBKDF2 in the emulator on a busy machine) never times out in an unrelated test. */
+export const SHORT_TIMEOUT_MS = 300;
+
+/** The options of a request that tests the upstream timeout: `journey.postForm(path, form, SHORT_TIMEOUT)`. */
+export const SHORT_TIMEOUT: SiteFetchOptions = { env: { UPSTREAM_TIMEOUT_MS: String(SHORT_TIMEOUT_MS) } };
+
+/** An emulator fault's delay that `SHORT_TIMEOUT` gives up on long before, however busy the machine:
+ * `emulator.fault({ pathPattern, delayMs: PAST_SHORT_TIMEOUT_MS })`. */
+export const PAST_SHORT_TIMEOUT_MS = SHORT_TIMEOUT_MS + 5000;
+
 /**
  * A request to the site as the platform hands it over: the worker's own fetch handler, called in this isolate with
  * the dev environment and a fresh execution context (`waitUntil` work goes on after the answer, as on the edge).
@@ -16,9 +35,17 @@ export const ORIGIN = "https://signin.test";
  * 8 ms at first, 60 ms after 200 requests, 350 ms after 1,000; cloudflare/workers-sdk#15446), which made the
  * fault matrix take minutes. Static files are the platform's, not the worker's: tests of them use SELF.
  */
-export async function siteFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+export async function siteFetch(
+  input: string | URL | Request,
+  init?: RequestInit,
+  options: SiteFetchOptions = {},
+): Promise<Response> {
   const request = new Request(input, init) as Request<unknown, IncomingRequestCfProperties>;
-  const response = await worker.fetch(request, env, createExecutionContext());
+  const response = await worker.fetch(
+    request,
+    options.env ? { ...env, ...options.env } : env,
+    options.ctx ?? createExecutionContext(),
+  );
   // What fetch() gives a response: the URL it answers (redirects are never followed here).
   Object.defineProperty(response, "url", { value: request.url });
   return response;
@@ -35,15 +62,24 @@ export function clientIp(): string {
   return `198.51.${byte()}.${byte()}`;
 }
 
-export function get(path: string, cookies: string[] = [], headers: Record<string, string> = {}): Promise<Response> {
-  return siteFetch(`${ORIGIN}${path}`, {
-    headers: {
-      "CF-Connecting-IP": clientIp(),
-      ...(cookies.length ? { Cookie: cookies.join("; ") } : {}),
-      ...headers,
+export function get(
+  path: string,
+  cookies: string[] = [],
+  headers: Record<string, string> = {},
+  options?: SiteFetchOptions,
+): Promise<Response> {
+  return siteFetch(
+    `${ORIGIN}${path}`,
+    {
+      headers: {
+        "CF-Connecting-IP": clientIp(),
+        ...(cookies.length ? { Cookie: cookies.join("; ") } : {}),
+        ...headers,
+      },
+      redirect: "manual",
     },
-    redirect: "manual",
-  });
+    options,
+  );
 }
 
 export function postForm(
@@ -51,13 +87,14 @@ export function postForm(
   form: Record<string, string>,
   cookies: string[] = [],
   origin = ORIGIN,
+  options?: SiteFetchOptions,
 ): Promise<Response> {
   const headers = {
     Origin: origin,
     "CF-Connecting-IP": clientIp(),
     ...(cookies.length ? { Cookie: cookies.join("; ") } : {}),
   };
-  return siteFetch(`${ORIGIN}${path}`, formPost(form, headers));
+  return siteFetch(`${ORIGIN}${path}`, formPost(form, headers), options);
 }
 
 /** The emulator's developer endpoints, reached through the site as under `npm run dev`. */

@@ -2,7 +2,7 @@ import type { View } from "../../worker/session/authRequest";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
-import { clientIp, ORIGIN, siteFetch } from "./helpers";
+import { clientIp, ORIGIN, type SiteFetchOptions, siteFetch } from "./helpers";
 
 /**
  * A tiny browser for journeys inside workerd: keeps the cookies the site and the emulator set and follows
@@ -21,29 +21,34 @@ export class Journey {
     return this.jar.has(name);
   }
 
-  async request(target: string, init: RequestInit = {}): Promise<Response> {
+  /** One request of this browser; `options` are for this request only (e.g. `SHORT_TIMEOUT`). */
+  async request(target: string, init: RequestInit = {}, options?: SiteFetchOptions): Promise<Response> {
     const url = new URL(target, ORIGIN);
     const headers = new Headers(init.headers);
     const cookie = this.jar.header(url.pathname);
     if (cookie) headers.set("Cookie", cookie);
     if (init.method === "POST" && !headers.has("Origin")) headers.set("Origin", ORIGIN);
     if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", this.ip);
-    const response = await siteFetch(url.toString(), { ...init, headers, redirect: "manual" });
+    const response = await siteFetch(url.toString(), { ...init, headers, redirect: "manual" }, options);
     this.jar.remember(response);
     return response;
   }
 
-  postForm(path: string, form: Record<string, string>): Promise<Response> {
-    return this.request(path, formPost(form));
+  postForm(path: string, form: Record<string, string>, options?: SiteFetchOptions): Promise<Response> {
+    return this.request(path, formPost(form), options);
   }
 
   /** A JSON call as the app or an OAuth2 client makes it through the site's proxy. */
-  postJson(path: string, body: unknown): Promise<Response> {
-    return this.request(path, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: { "Content-Type": "application/json" },
-    });
+  postJson(path: string, body: unknown, options?: SiteFetchOptions): Promise<Response> {
+    return this.request(
+      path,
+      {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { "Content-Type": "application/json" },
+      },
+      options,
+    );
   }
 
   /** Follows redirects on the site's origin; answers the last response, or the first foreign Location. */

@@ -1,12 +1,12 @@
-import { env } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { common, fieldMessages, screens } from "../../messages/ja";
 import { type modals, modalText } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import type { AppBrand } from "../support/appStart";
 import { formPost } from "../support/forms";
-import { emulator, get, ORIGIN, postForm, sealedCookie } from "./helpers";
+import { clientIp, emulator, get, ORIGIN, postForm, sealedCookie, siteFetch } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // Issue 10, journey 1: password reset and initiation through the site as a browser without JavaScript posts it,
@@ -177,6 +177,62 @@ describe("POST /resetPassword", () => {
     expect(await emulator.outbox("known@example.com")).toHaveLength(1);
     expect(await emulator.outbox("nobody@example.com")).toEqual([]);
   });
+
+  it("answers at the deployed fixed time, known, unknown and slow-upstream addresses alike", async () => {
+    // The one test that waits for the fixed time, with the deployed values (wrangler.toml); the others run with the
+    // project's RESET_ANSWER_MS "0" (test/worker/vitest.config.ts).
+    const deployed = { RESET_ANSWER_MS: "1000", UPSTREAM_TIMEOUT_MS: "10000" };
+    const ANSWER_MS = 1000;
+    // Far slower than the fixed time, and well inside the project's upstream timeout: the call ends with a mail.
+    const SLOW_UPSTREAM_MS = 4000;
+    const known = "fixed.time@example.com";
+    await emulator.seed({ email: known });
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    /** The POST as the reset screen's form sends it, timed from before it reaches the worker to its answer. */
+    async function post(email: string) {
+      const ctx = createExecutionContext();
+      const init = formPost({ client_id: GUNGNIR.clientId, email }, { Origin: ORIGIN, "CF-Connecting-IP": clientIp() });
+      const started = performance.now();
+      const response = await siteFetch(`${ORIGIN}/resetPassword`, init, { env: deployed, ctx });
+      const answeredMs = performance.now() - started;
+      const answer = {
+        status: response.status,
+        location: response.headers.get("Location"),
+        page: await response.text(),
+      };
+      return { answeredMs, answer, ctx, requestId: response.headers.get("X-Request-Id") };
+    }
+    try {
+      // The upstream takes SLOW_UPSTREAM_MS for this one call (the fault is taken when the call arrives).
+      await emulator.fault({ pathPattern: "/auth/v1/password/forgot", delayMs: SLOW_UPSTREAM_MS });
+      const slow = await post(known);
+      const [knownAddress, unknownAddress] = await Promise.all([post(known), post("fixed.nobody@example.com")]);
+
+      for (const { answeredMs } of [slow, knownAddress, unknownAddress])
+        expect(answeredMs).toBeGreaterThanOrEqual(ANSWER_MS);
+      // Generous: only that the site did not wait for the slow upstream.
+      expect(slow.answeredMs).toBeLessThan(SLOW_UPSTREAM_MS);
+      expect(knownAddress.answer).toEqual({
+        status: 303,
+        location: `/resetPassword/sendMail?${q(GUNGNIR.clientId)}`,
+        page: expect.any(String),
+      });
+      expect(unknownAddress.answer).toEqual(knownAddress.answer);
+      expect(slow.answer).toEqual(knownAddress.answer);
+
+      // The slow call finishes after the answer, in the background, and is logged with its status; its mail goes out.
+      await waitOnExecutionContext(slow.ctx);
+      const late = info.mock.calls
+        .map(([line]) => String(line))
+        .filter((line) => line.includes('"reset_mail_late"'))
+        .map((line) => JSON.parse(line) as unknown);
+      expect(late).toEqual([{ level: "info", event: "reset_mail_late", requestId: slow.requestId, status: 201 }]);
+      expect(await emulator.count(known)).toBe(2);
+      expect(await emulator.outbox("fixed.nobody@example.com")).toEqual([]);
+    } finally {
+      info.mockRestore();
+    }
+  }, 30_000);
 
   it.each(["not-an-email", "two words@example.com", ""])(
     "re-renders %j with the e-mail message (422), value kept, nothing mailed",
