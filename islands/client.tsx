@@ -1,4 +1,4 @@
-import { createElement, startTransition } from "react";
+import { createElement, type ReactNode, startTransition, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import type { IslandName } from "./names";
 import { islandChunks, islandsInEntry } from "./registry";
@@ -20,6 +20,17 @@ const onIdle: (run: () => void) => void =
     ? (run) => window.requestIdleCallback(run, { timeout: 500 })
     : (run) => setTimeout(run, 1);
 
+/**
+ * Marks its host `data-hydrated` once the island's first render has committed and its effects have run (a parent's
+ * effects run after its children's): what a browser test waits for before it acts on an island.
+ */
+function Hydrated({ host, children }: { host: HTMLElement; children?: ReactNode }) {
+  useEffect(() => {
+    host.setAttribute("data-hydrated", "");
+  }, [host]);
+  return children;
+}
+
 async function hydrateHost(host: HTMLElement): Promise<void> {
   const name = host.dataset.island as IslandName;
   const inEntry = Object.hasOwn(islandsInEntry, name) ? islandsInEntry[name] : undefined;
@@ -37,7 +48,7 @@ async function hydrateHost(host: HTMLElement): Promise<void> {
     onIdle(() =>
       startTransition(
         () =>
-          void hydrateRoot(host, createElement(Component, props), {
+          void hydrateRoot(host, createElement(Hydrated, { host }, createElement(Component, props)), {
             onUncaughtError: crashed,
             onRecoverableError: crashed,
           }),

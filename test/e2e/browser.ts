@@ -51,7 +51,19 @@ export function sealedCookie<N extends SealedCookieName>(which: N, value: Sealed
  * `__Host-` cookies (it always sends a Domain), so they travel as a request header instead.
  */
 export async function withCookies(context: BrowserContext, cookies: string[]): Promise<void> {
-  if (cookies.length) await context.setExtraHTTPHeaders({ Cookie: cookies.join("; ") });
+  // Replaces what an earlier call set: a reused context sends none of an earlier screen's state.
+  await context.setExtraHTTPHeaders(cookies.length ? { Cookie: cookies.join("; ") } : {});
+}
+
+/**
+ * Waits until every island of the page has hydrated: islands/client.tsx marks an island's host `data-hydrated` once
+ * its first render committed and its effects ran. A page without islands is ready at once; an island that fails to
+ * load never is, and the wait fails the test.
+ */
+export async function islandsHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll("[data-island]")).every((host) => host.hasAttribute("data-hydrated")),
+  );
 }
 
 /** Opens a URL in the page and answers the scripts it requested on the way. */

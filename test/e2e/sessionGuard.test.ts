@@ -26,8 +26,13 @@ function guardContext(): Promise<BrowserContext> {
   return browser().newContext({ locale: "ja-JP" });
 }
 
-/** Waits until the guard has hydrated and recorded this tab's marker. */
+/**
+ * Waits until this page's guard has hydrated and recorded this tab's marker. The marker alone is no sign: the tab's
+ * sessionStorage outlives a navigation, so it still holds the marker of the page before (which, leaving, gave the
+ * shared one up) while this page's guard has not run yet.
+ */
 async function guardActive(page: Page): Promise<void> {
+  await page.locator('[data-island="SessionGuard"][data-hydrated]').waitFor({ state: "attached" });
   await expect.poll(() => page.evaluate((key) => sessionStorage.getItem(key), MARKER_KEY)).toMatch(/^[0-9a-f]{32}$/);
 }
 
@@ -216,8 +221,8 @@ describe("session guard (SPEC §4, §8)", () => {
     const context = await guardContext();
     try {
       const page = await signInTo(context, PARTNER, "extSignIn", `/${PARTNER.serviceId}/consent`);
-      // What is stored is asked of a hydrated guard: before hydration there is nothing yet (a loaded CI machine).
-      await guardActive(page);
+      // What is stored is asked of this page's hydrated guard (signInTo waited for it): before, the sign-in page's
+      // marker was still in sessionStorage and the shared one already given up (a loaded CI machine).
       await page.keyboard.press("Tab");
       const stored = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage } }));
       expect(Object.keys(stored.local)).toEqual([MARKER_KEY]);
