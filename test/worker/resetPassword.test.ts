@@ -1,8 +1,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { base64url } from "jose";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { common, fieldMessages, screens } from "../../messages/ja";
-import { type modals, modalText } from "../../messages/modals";
+import { modals, modalText } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
+import { resetAnswerMs } from "../../worker/routes/resetPassword";
 import { sealedCookies } from "../../worker/session/cookies";
 import type { AppBrand } from "../support/appStart";
 import { formPost } from "../support/forms";
@@ -43,6 +45,15 @@ function expectNotClosable(html: string): void {
   expect(messageModal(html)).not.toContain('method="dialog"');
   expect(messageModal(html)).not.toContain(common.close);
 }
+
+/** How many injected faults wait for their call. */
+async function pendingFaults(): Promise<number> {
+  const response = await siteFetch(`${ORIGIN}/__emulator/faults`);
+  return ((await response.json()) as unknown[]).length;
+}
+
+/** The secret of a session key: 32 random bytes, base64url (`kid:` goes before it). */
+const randomKey = () => base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
 
 /** Asks for a reset mail from the reset screen, as its form posts it. */
 function requestMail(journey: Journey, email: string, clientId: string = GUNGNIR.clientId): Promise<Response> {
@@ -178,22 +189,25 @@ describe("POST /resetPassword", () => {
     expect(await emulator.outbox("nobody@example.com")).toEqual([]);
   });
 
-  it("answers at the deployed fixed time, known, unknown and slow-upstream addresses alike", async () => {
+  it("answers at the deployed fixed time: known, unknown, failing and slow-upstream addresses, and 0 outside dev", async () => {
     // The one test that waits for the fixed time, with the deployed values (wrangler.toml); the others run with the
     // project's RESET_ANSWER_MS "0" (test/worker/vitest.config.ts).
     const deployed = { RESET_ANSWER_MS: "1000", UPSTREAM_TIMEOUT_MS: "10000" };
+    // Staging asked for no fixed time: outside the dev environment the site keeps the default (a staging key of its
+    // own, as the dev key is refused there).
+    const staging = { ...deployed, APP_ENV: "stg", RESET_ANSWER_MS: "0", SESSION_KEYS: `stg1:${randomKey()}` };
     const ANSWER_MS = 1000;
-    // Far slower than the fixed time, and well inside the project's upstream timeout: the call ends with a mail.
+    // Far slower than the fixed time, and well inside the upstream timeout: the call ends with a mail.
     const SLOW_UPSTREAM_MS = 4000;
     const known = "fixed.time@example.com";
     await emulator.seed({ email: known });
     const info = vi.spyOn(console, "info").mockImplementation(() => {});
     /** The POST as the reset screen's form sends it, timed from before it reaches the worker to its answer. */
-    async function post(email: string) {
+    async function post(email: string, env: Partial<Env> = deployed) {
       const ctx = createExecutionContext();
       const init = formPost({ client_id: GUNGNIR.clientId, email }, { Origin: ORIGIN, "CF-Connecting-IP": clientIp() });
       const started = performance.now();
-      const response = await siteFetch(`${ORIGIN}/resetPassword`, init, { env: deployed, ctx });
+      const response = await siteFetch(`${ORIGIN}/resetPassword`, init, { env, ctx });
       const answeredMs = performance.now() - started;
       const answer = {
         status: response.status,
@@ -206,9 +220,17 @@ describe("POST /resetPassword", () => {
       // The upstream takes SLOW_UPSTREAM_MS for this one call (the fault is taken when the call arrives).
       await emulator.fault({ pathPattern: "/auth/v1/password/forgot", delayMs: SLOW_UPSTREAM_MS });
       const slow = await post(known);
-      const [knownAddress, unknownAddress] = await Promise.all([post(known), post("fixed.nobody@example.com")]);
+      // While it is still on its way, the next call fails at once: its failure is shown, at the same time.
+      await vi.waitFor(async () => expect(await pendingFaults()).toBe(0));
+      await emulator.fault({ pathPattern: "/auth/v1/password/forgot", status: 500, body: { type: "server_error" } });
+      const failing = await post("fixed.failing@example.com");
+      const [knownAddress, unknownAddress, stagingZero] = await Promise.all([
+        post(known),
+        post("fixed.nobody@example.com"),
+        post("fixed.staging@example.com", staging),
+      ]);
 
-      for (const { answeredMs } of [slow, knownAddress, unknownAddress])
+      for (const { answeredMs } of [slow, failing, knownAddress, unknownAddress, stagingZero])
         expect(answeredMs).toBeGreaterThanOrEqual(ANSWER_MS);
       // Generous: only that the site did not wait for the slow upstream.
       expect(slow.answeredMs).toBeLessThan(SLOW_UPSTREAM_MS);
@@ -219,6 +241,9 @@ describe("POST /resetPassword", () => {
       });
       expect(unknownAddress.answer).toEqual(knownAddress.answer);
       expect(slow.answer).toEqual(knownAddress.answer);
+      expect(stagingZero.answer).toEqual(knownAddress.answer);
+      expect(failing.answer.status).toBe(502);
+      expect(failing.answer.page).toContain(escapeHtml(modals.unexpectedError.title));
 
       // The slow call finishes after the answer, in the background, and is logged with its status; its mail goes out.
       await waitOnExecutionContext(slow.ctx);
@@ -272,7 +297,7 @@ describe("POST /resetPassword", () => {
   });
 
   it("counts mail per address (mail class): the fourth request for one address in a minute gets 429", async () => {
-    // All at once, as the answer takes a fixed second: sent one by one, a slow machine could spread them over more
+    // All at once: sent one by one, a slow machine (or the deployed fixed answer time) could spread them over more
     // than two of the binding's fixed windows. Within at most two windows, 3 pass in the first and at most 3 more
     // in the next, so of 7 at least one is refused and at least 3 pass.
     const responses = await Promise.all(
@@ -289,6 +314,36 @@ describe("POST /resetPassword", () => {
     const html = await expectModal(refused[0]!, 429, "tooManyAttempts");
     expect(html).toContain('action="/resetPassword"');
     for (const response of refused.slice(1)) await response.body?.cancel();
+  });
+});
+
+describe("RESET_ANSWER_MS as the site applies it (docs/configuration.md)", () => {
+  it.each([
+    ["dev", "1000", 1000],
+    ["dev", "250", 250],
+    ["dev", "0", 0],
+    ["dev", " 0 ", 0],
+    ["prod", "1000", 1000],
+    ["prod", "2500", 2500],
+    ["prod", "60000", 60000],
+    ["prod", "0", 1000],
+    ["prod", "999", 1000],
+    ["stg", "0", 1000],
+    ["stg", "1", 1000],
+    [undefined, "0", 1000],
+    ["development", "0", 1000],
+    ["dev", undefined, 1000],
+    ["prod", undefined, 1000],
+    ["dev", "", 1000],
+    ["dev", "-1", 1000],
+    ["dev", "1e3", 1000],
+    ["dev", "0x10", 1000],
+    ["dev", "12.5", 1000],
+    ["dev", "soon", 1000],
+    ["dev", "60001", 1000],
+    ["prod", "2147483648", 1000],
+  ] as const)("APP_ENV %j with %j: the answer comes after %i ms", (appEnv, configured, ms) => {
+    expect(resetAnswerMs({ APP_ENV: appEnv, RESET_ANSWER_MS: configured })).toBe(ms);
   });
 });
 

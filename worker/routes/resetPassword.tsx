@@ -54,20 +54,38 @@ const sendMailPath = (clientId: string) => `/resetPassword/sendMail?${new URLSea
 const resetPath = (clientId: string) => `/resetPassword?${new URLSearchParams({ client_id: clientId })}`;
 
 /**
- * How long the e-mail POST takes, whoever the address belongs to. The upstream does more for a known address (a
- * code, a mail) than for an unknown one, so answering when it answers would tell the two apart. The site always
- * answers this long after the form arrived: with the upstream's failure when it failed by then (maintenance is
- * not about one address), else with the mail-sent page while a slower call finishes in the background. Longer
- * than the upstream needs for a mail (the emulator: a few ms; a hosted provider: a few hundred), so its
- * failures are almost always known in time.
+ * How long the e-mail POST takes, whoever the address belongs to (RESET_ANSWER_MS, docs/configuration.md). The
+ * upstream does more for a known address (a code, a mail) than for an unknown one, so answering when it answers
+ * would tell the two apart. The site answers this long after the form arrived: with the upstream's failure when it
+ * failed by then (maintenance is not about one address), else with the mail-sent page while a slower call finishes
+ * in the background. Longer than the upstream needs for a mail (the emulator: a few ms; a hosted provider: a few
+ * hundred), so its failures are almost always known in time.
  */
-export const RESET_MAIL_ANSWER_MS = 1000;
+export const DEFAULT_RESET_ANSWER_MS = 1000;
+/** The longest fixed time taken: a longer one is a mistake (a huge one would overflow the timer and answer at once). */
+const MAX_RESET_ANSWER_MS = 60_000;
+
+/**
+ * RESET_ANSWER_MS as the site applies it: a whole number of milliseconds up to a minute, else the default. `0`
+ * means no fixed time (answer with the upstream's outcome when it comes), which only the dev environment may ask for
+ * (the workerd tests do): everywhere else no value below the default is taken, so that no setting can make known
+ * and unknown addresses answer at different times.
+ */
+export function resetAnswerMs(env: { APP_ENV?: string | undefined; RESET_ANSWER_MS?: string | undefined }): number {
+  const text = env.RESET_ANSWER_MS?.trim() ?? "";
+  const valid = /^\d+$/.test(text) && Number(text) <= MAX_RESET_ANSWER_MS;
+  const ms = valid ? Number(text) : DEFAULT_RESET_ANSWER_MS;
+  return env.APP_ENV === "dev" ? ms : Math.max(ms, DEFAULT_RESET_ANSWER_MS);
+}
 
 async function answeredAtFixedTime(
   c: AppContext,
   call: Promise<Outcome<unknown>>,
 ): Promise<Outcome<unknown> | undefined> {
-  const answerTime = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), RESET_MAIL_ANSWER_MS));
+  const answerMs = resetAnswerMs(c.env);
+  // Dev only (resetAnswerMs): no fixed time, the upstream's outcome when it comes.
+  if (answerMs === 0) return call;
+  const answerTime = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), answerMs));
   const first = await Promise.race([call, answerTime]);
   if (first === undefined) {
     const requestId = c.get("requestId");
