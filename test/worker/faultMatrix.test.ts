@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { TOTP } from "otpauth";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ModalKey, modals } from "../../messages/modals";
@@ -7,7 +6,7 @@ import type { View } from "../../worker/session/authRequest";
 import { type AppBrand, appStart } from "../support/appStart";
 import { type Fault, PASSWORD } from "../support/emulatorClient";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
-import { emulator, ORIGIN } from "./helpers";
+import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // Issue 11 fault matrix: every identity and OAuth2 call the site makes, in the journey that makes it, gets each
@@ -20,7 +19,6 @@ const GUNGNIR: AppBrand = { serviceId: "gungnir-aurora", clientId: sampleClientI
 const PARTNER: AppBrand = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const PHONE = "09012345678";
-const TIMEOUT = Number(env.UPSTREAM_TIMEOUT_MS);
 let serial = 0;
 const unique = (name: string) => `fault.${name}.${++serial}@example.com`;
 
@@ -33,7 +31,12 @@ interface Scene {
   pathPattern: string;
   /** The answer that breaks this call's contract while claiming success. */
   contractBreak?: { status: number; body: unknown };
-  prepare(): Promise<{ journey: Journey; act(): Promise<Response>; retried?(): Promise<Response> }>;
+  /** `act` makes the call; `options` are for its request only (the timeout cell's SHORT_TIMEOUT). */
+  prepare(): Promise<{
+    journey: Journey;
+    act(options?: SiteFetchOptions): Promise<Response>;
+    retried?(): Promise<Response>;
+  }>;
   /** Where the call's SPEC section says otherwise than the general rule (reasons in docs/fault-matrix.md). */
   expect?: Partial<Record<FaultName, { status: number; modal: ModalKey }>>;
 }
@@ -41,8 +44,9 @@ interface Scene {
 type FaultName = "timeout" | "500" | "maintenance" | "malformed" | "dropped" | "contract";
 
 const FAULTS: Record<FaultName, (scene: Scene) => Omit<Fault, "pathPattern"> | undefined> = {
-  // Delayed past the site's timeout; never handled upstream (the 503 after the delay is not what the site sees).
-  timeout: () => ({ delayMs: TIMEOUT + 300, status: 503 }),
+  // Delayed far past the short timeout its request takes (SHORT_TIMEOUT); never handled upstream (the 503 after the
+  // delay is not what the site sees).
+  timeout: () => ({ delayMs: PAST_SHORT_TIMEOUT_MS, status: 503 }),
   "500": () => ({ status: 500, body: { type: "server_error" } }),
   maintenance: () => ({ status: 503, body: { type: "maintenance" } }),
   malformed: (scene) => ({ status: scene.contractBreak?.status ?? 200, malformed: true }),
@@ -115,7 +119,10 @@ const SCENES: Scene[] = [
       const journey = new Journey();
       const toOauth = await journey.request((await appStart(GUNGNIR, "signIn")).path);
       const target = toOauth.headers.get("Location") ?? "";
-      return { journey, act: () => journey.request(target, { headers: { "Sec-Fetch-Mode": "navigate" } }) };
+      return {
+        journey,
+        act: (options) => journey.request(target, { headers: { "Sec-Fetch-Mode": "navigate" } }, options),
+      };
     },
   },
   {
@@ -126,7 +133,7 @@ const SCENES: Scene[] = [
     contractBreak: { status: 200, body: { client_id: GUNGNIR.clientId } },
     async prepare() {
       const { journey, loginUrl } = await atLoginUrl("signIn");
-      return { journey, act: () => journey.request(loginUrl) };
+      return { journey, act: (options) => journey.request(loginUrl, {}, options) };
     },
   },
   {
@@ -138,7 +145,10 @@ const SCENES: Scene[] = [
     async prepare() {
       const email = unique("signin");
       const journey = await atSignIn(email);
-      return { journey, act: () => journey.postForm("/signIn", { username: email, password: PASSWORD }) };
+      return {
+        journey,
+        act: (options) => journey.postForm("/signIn", { username: email, password: PASSWORD }, options),
+      };
     },
     // SPEC §4: a 201 without redirect_to or a next step is 'もう一度やり直してください'.
     expect: { contract: { status: 409, modal: "retry" } },
@@ -155,7 +165,8 @@ const SCENES: Scene[] = [
       await (await journey.postForm("/signIn", { username: email, password: PASSWORD })).body?.cancel();
       return {
         journey,
-        act: () => journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }),
+        act: (options) =>
+          journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }, options),
       };
     },
   },
@@ -171,7 +182,8 @@ const SCENES: Scene[] = [
       await (await journey.postForm("/signIn", { username: email, password: PASSWORD })).body?.cancel();
       return {
         journey,
-        act: () => journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3w!Passw0rd" }),
+        act: (options) =>
+          journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3w!Passw0rd" }, options),
       };
     },
     expect: { contract: { status: 409, modal: "retry" } },
@@ -185,7 +197,10 @@ const SCENES: Scene[] = [
     async prepare() {
       const journey = new Journey();
       await reachLoginScreen(journey, GUNGNIR, "signUp");
-      return { journey, act: () => journey.postForm("/signUp/checkEmail", { email: unique("signup") }) };
+      return {
+        journey,
+        act: (options) => journey.postForm("/signUp/checkEmail", { email: unique("signup") }, options),
+      };
     },
   },
   {
@@ -198,7 +213,7 @@ const SCENES: Scene[] = [
       const journey = new Journey();
       await reachLoginScreen(journey, GUNGNIR, "signUp");
       await (await journey.postForm("/signUp/checkEmail", { email: unique("register") })).body?.cancel();
-      return { journey, act: () => journey.postForm("/signUp/inputPassword", { password: PASSWORD }) };
+      return { journey, act: (options) => journey.postForm("/signUp/inputPassword", { password: PASSWORD }, options) };
     },
   },
   {
@@ -214,7 +229,7 @@ const SCENES: Scene[] = [
       await (await journey.postForm("/signUp/checkEmail", { email })).body?.cancel();
       await (await journey.postForm("/signUp/inputPassword", { password: PASSWORD })).body?.cancel();
       const code = await emulator.latestCode(email);
-      return { journey, act: () => journey.postForm("/signUp/confirmMail", { code }) };
+      return { journey, act: (options) => journey.postForm("/signUp/confirmMail", { code }, options) };
     },
   },
   {
@@ -228,7 +243,7 @@ const SCENES: Scene[] = [
       await reachLoginScreen(journey, GUNGNIR, "signUp");
       await (await journey.postForm("/signUp/checkEmail", { email })).body?.cancel();
       await (await journey.postForm("/signUp/inputPassword", { password: PASSWORD })).body?.cancel();
-      return { journey, act: () => journey.postForm("/signUp/confirmMail/resend", {}) };
+      return { journey, act: (options) => journey.postForm("/signUp/confirmMail/resend", {}, options) };
     },
   },
   {
@@ -239,7 +254,7 @@ const SCENES: Scene[] = [
     contractBreak: { status: 200, body: { token_type: "bearer" } },
     async prepare() {
       const { journey, callback } = await atCallback(unique("token"));
-      return { journey, act: () => journey.request(callback) };
+      return { journey, act: (options) => journey.request(callback, {}, options) };
     },
   },
   {
@@ -252,7 +267,7 @@ const SCENES: Scene[] = [
       const { journey, callback } = await atCallback(unique("profile"));
       return {
         journey,
-        act: () => journey.request(callback),
+        act: (options) => journey.request(callback, {}, options),
         // The code is spent by the first try; the user starts again from the stored app request.
         retried: () => startAgain(journey),
       };
@@ -268,7 +283,7 @@ const SCENES: Scene[] = [
     contractBreak: { status: 200, body: { requested_scope: [] } },
     async prepare() {
       const { journey, link } = await partnerConsentLink(unique("consentget"));
-      return { journey, act: () => journey.request(link) };
+      return { journey, act: (options) => journey.request(link, {}, options) };
     },
   },
   {
@@ -280,7 +295,7 @@ const SCENES: Scene[] = [
     async prepare() {
       const { journey, link } = await partnerConsentLink(unique("consentpost"));
       await (await journey.request(link)).body?.cancel();
-      return { journey, act: () => journey.postForm(`/${PARTNER.serviceId}/consent`, {}) };
+      return { journey, act: (options) => journey.postForm(`/${PARTNER.serviceId}/consent`, {}, options) };
     },
   },
   {
@@ -292,7 +307,10 @@ const SCENES: Scene[] = [
       const email = unique("forgot");
       await emulator.seed({ email });
       const journey = new Journey();
-      return { journey, act: () => journey.postForm("/resetPassword", { client_id: GUNGNIR.clientId, email }) };
+      return {
+        journey,
+        act: (options) => journey.postForm("/resetPassword", { client_id: GUNGNIR.clientId, email }, options),
+      };
     },
   },
   {
@@ -312,7 +330,7 @@ const SCENES: Scene[] = [
         username: link.searchParams.get("username") ?? "",
         newPassword: "N3w!Passw0rd",
       };
-      return { journey, act: () => journey.postForm(`/${GUNGNIR.serviceId}/forgotPassword`, form) };
+      return { journey, act: (options) => journey.postForm(`/${GUNGNIR.serviceId}/forgotPassword`, form, options) };
     },
   },
   {
@@ -323,7 +341,7 @@ const SCENES: Scene[] = [
     async prepare() {
       const journey = await signedInAt("passwordChange", unique("chpw"));
       const form = { currentPassword: PASSWORD, newPassword: "N3w!Passw0rd" };
-      return { journey, act: () => journey.postForm("/changePassword", form) };
+      return { journey, act: (options) => journey.postForm("/changePassword", form, options) };
     },
   },
   {
@@ -333,7 +351,10 @@ const SCENES: Scene[] = [
     pathPattern: "/auth/v1/user/email",
     async prepare() {
       const journey = await signedInAt("emailChange", unique("chmail"));
-      return { journey, act: () => journey.postForm("/changeEmail", { newEmail: unique("newaddress") }) };
+      return {
+        journey,
+        act: (options) => journey.postForm("/changeEmail", { newEmail: unique("newaddress") }, options),
+      };
     },
   },
   {
@@ -343,7 +364,10 @@ const SCENES: Scene[] = [
     pathPattern: "/auth/v1/user/email",
     async prepare() {
       const journey = await signedInAt("emailChange", unique("regmail"));
-      return { journey, act: () => journey.postForm("/registerEmail/sendCode", { email: unique("registered") }) };
+      return {
+        journey,
+        act: (options) => journey.postForm("/registerEmail/sendCode", { email: unique("registered") }, options),
+      };
     },
   },
   {
@@ -356,7 +380,7 @@ const SCENES: Scene[] = [
       const address = unique("confirmed");
       await (await journey.postForm("/registerEmail/sendCode", { email: address })).body?.cancel();
       const code = await emulator.latestCode(address);
-      return { journey, act: () => journey.postForm("/registerEmail", { code }) };
+      return { journey, act: (options) => journey.postForm("/registerEmail", { code }, options) };
     },
   },
   {
@@ -368,7 +392,7 @@ const SCENES: Scene[] = [
     async prepare() {
       const journey = await signedInAt("mfaSetUp", unique("totpsetup"));
       // Without the script marker the page waits for the secret and answers with the call's own status.
-      return { journey, act: () => journey.request("/mfa/setup/TOTP") };
+      return { journey, act: (options) => journey.request("/mfa/setup/TOTP", {}, options) };
     },
   },
   {
@@ -382,7 +406,7 @@ const SCENES: Scene[] = [
       const page = await (await journey.request("/mfa/setup/TOTP")).text();
       const secret = /name="secret" value="([A-Z2-7=]+)"/.exec(page)?.[1] ?? "";
       const form = () => ({ secret, account: email, mfaOtpCode: new TOTP({ secret }).generate() });
-      return { journey, act: () => journey.postForm("/mfa/setup/TOTP", form()) };
+      return { journey, act: (options) => journey.postForm("/mfa/setup/TOTP", form(), options) };
     },
   },
   {
@@ -393,7 +417,10 @@ const SCENES: Scene[] = [
     async prepare() {
       const journey = await signedInAt("mfaSetUp", unique("smssetup"));
       await (await journey.postForm("/mfa/setup/SMS/warning", { phoneNumber: PHONE })).body?.cancel();
-      return { journey, act: () => journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE }) };
+      return {
+        journey,
+        act: (options) => journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE }, options),
+      };
     },
   },
   {
@@ -407,7 +434,7 @@ const SCENES: Scene[] = [
       await (await journey.postForm("/mfa/setup/SMS/warning", { phoneNumber: phone })).body?.cancel();
       await (await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: phone })).body?.cancel();
       const code = await emulator.latestCode(`+81${phone}`);
-      return { journey, act: () => journey.postForm("/mfa/setup/SMS", { mfaOtpCode: code }) };
+      return { journey, act: (options) => journey.postForm("/mfa/setup/SMS", { mfaOtpCode: code }, options) };
     },
   },
   {
@@ -417,7 +444,7 @@ const SCENES: Scene[] = [
     pathPattern: "/auth/v1/logout",
     async prepare() {
       const journey = await signedInAt("passwordChange", unique("logout"));
-      return { journey, act: () => journey.request(`/logout?client_id=${GUNGNIR.clientId}`) };
+      return { journey, act: (options) => journey.request(`/logout?client_id=${GUNGNIR.clientId}`, {}, options) };
     },
     // Sign-out forgets the user whatever the upstream answers (ARCHITECTURE §8): to the service top.
     expect: Object.fromEntries(
@@ -456,7 +483,7 @@ describe("fault matrix: every upstream call × every fault", () => {
       it(`${scene.call} in ${scene.journey}: ${fault}`, async () => {
         const { journey, act, retried } = await scene.prepare();
         await emulator.fault({ method: scene.method, pathPattern: scene.pathPattern, ...injected });
-        const response = await act();
+        const response = await act(fault === "timeout" ? SHORT_TIMEOUT : undefined);
         const html = await response.text();
         const expected = scene.expect?.[fault] ?? GENERAL[fault];
         const modal = response.status >= 300 && response.status < 400 ? "information" : openModal(html);

@@ -12,7 +12,17 @@ import { unseal } from "../../worker/session/sealed";
 import { tokenStateSchema } from "../../worker/session/state";
 import { type AppBrand, appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, get, ORIGIN, postForm, sealedCookie, siteFetch } from "./helpers";
+import {
+  emulator,
+  get,
+  ORIGIN,
+  PAST_SHORT_TIMEOUT_MS,
+  postForm,
+  SHORT_TIMEOUT,
+  type SiteFetchOptions,
+  sealedCookie,
+  siteFetch,
+} from "./helpers";
 import { Journey } from "./journey";
 
 // Issue 10 items 5 and 7: two-factor setup (SPEC §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
@@ -230,12 +240,13 @@ describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
   it.each([
     ["is in maintenance (503)", { status: 503 }, 503, "maintenance"],
     ["fails (500)", { status: 500 }, 502, "unexpectedError"],
-    ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300, status: 201 }, 504, "unexpectedError"],
+    ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 201 }, 504, "unexpectedError"],
     ["answers a malformed body", { status: 201, malformed: true }, 502, "unexpectedError"],
   ] as const)("shows its SPEC §8 modal when the upstream %s", async (_, fault, status, modal) => {
     const { journey } = await signedIn();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", ...fault });
-    const response = await journey.request("/mfa/setup/TOTP");
+    // The delayed call's request gives up after the short timeout; the others keep the project's.
+    const response = await journey.request("/mfa/setup/TOTP", {}, "delayMs" in fault ? SHORT_TIMEOUT : undefined);
     expect(response.status).toBe(status);
     const html = await response.text();
     expectModal(html, modal);
@@ -261,7 +272,8 @@ describe("POST /mfa/setup/TOTP", () => {
     const secret = secretOf(html)!;
     const account = /name="account" value="([^"]*)"/.exec(html)?.[1] ?? "";
     expect(account).toBe(signed.email);
-    const confirm = (code: string) => signed.journey.postForm("/mfa/setup/TOTP", { secret, account, mfaOtpCode: code });
+    const confirm = (code: string, options?: SiteFetchOptions) =>
+      signed.journey.postForm("/mfa/setup/TOTP", { secret, account, mfaOtpCode: code }, options);
     return { ...signed, secret, confirm };
   }
 
@@ -358,11 +370,12 @@ describe("POST /mfa/setup/TOTP", () => {
   it.each([
     ["is in maintenance", { status: 503 }, 503, "maintenance"],
     ["fails", { status: 500 }, 502, "unexpectedError"],
-    ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300, status: 201 }, 504, "unexpectedError"],
+    ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 201 }, 504, "unexpectedError"],
   ] as const)("shows its SPEC §8 modal when the confirmation %s", async (_, fault, status, modal) => {
     const { secret, confirm } = await totpPage();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/confirm", ...fault });
-    const response = await confirm(codeFor(secret));
+    // The delayed call's request gives up after the short timeout; the others keep the project's.
+    const response = await confirm(codeFor(secret), "delayMs" in fault ? SHORT_TIMEOUT : undefined);
     expect(response.status).toBe(status);
     expectModal(await response.text(), modal);
   });
@@ -473,12 +486,14 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
   it.each([
     ["is in maintenance", { status: 503 }, 503, "maintenance"],
     ["fails", { status: 500 }, 502, "unexpectedError"],
-    ["times out", { delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 300, status: 201 }, 504, "unexpectedError"],
+    ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 201 }, 504, "unexpectedError"],
     ["caps the account's SMS", { status: 429, body: { type: "too_many_requests" } }, 429, "tooManyAttempts"],
   ] as const)("shows its SPEC §8 modal when the send %s", async (_, fault, status, modal) => {
     const { journey } = await signedIn();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", ...fault });
-    const response = await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE });
+    // The delayed call's request gives up after the short timeout; the others keep the project's.
+    const options = "delayMs" in fault ? SHORT_TIMEOUT : undefined;
+    const response = await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE }, options);
     expect(response.status).toBe(status);
     expectModal(await response.text(), modal);
   });

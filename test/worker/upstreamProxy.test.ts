@@ -5,7 +5,7 @@ import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, get, ORIGIN, siteFetch } from "./helpers";
+import { emulator, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
 import { Journey } from "./journey";
 
 afterEach(async () => {
@@ -128,9 +128,9 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
     await emulator.fault({
       method: "GET",
       pathPattern: "/auth/health",
-      delayMs: Number(env.UPSTREAM_TIMEOUT_MS) + 500,
+      delayMs: PAST_SHORT_TIMEOUT_MS,
     });
-    const slow = await get("/auth/health");
+    const slow = await get("/auth/health", [], {}, SHORT_TIMEOUT);
     expect(slow.status).toBe(504);
     expect(await slow.json()).toMatchObject({ type: "upstream_timeout" });
     await emulator.fault({ method: "GET", pathPattern: "/auth/health", drop: true });
