@@ -1,15 +1,21 @@
 import { defineConfig } from "vitest/config";
-import { writeGeneratedDoc } from "./test/support/generatedDocs";
+import { GENERATED_DOC_MARK } from "./test/support/generatedDocs";
 import { brandDataPlugin } from "./themes/vite-plugin";
 
 // `npm test` runs every project: unit rules in Node, the site and the emulator inside workerd, and the
 // browser journeys in Debian's Chromium against the built site.
 export default defineConfig({
   test: {
-    // test/worker/faultMatrix.test.ts prints docs/fault-matrix.md, written here (workerd cannot write files). Every
-    // request's JSON summary line (worker/middleware/requestLog.ts) is read by test/worker/logs.test.ts; the test
-    // output need not show it.
-    onConsoleLog: (log) => !writeGeneratedDoc(log, `${process.cwd()}/`) && !log.includes('"event":"request"'),
+    // Two files at a time (vitest's default on two cores is one): the browser journeys mostly wait on Chromium and
+    // the preview server, so a workerd file runs beside them. The e2e and emulator projects keep their files in
+    // sequence (one emulator state each).
+    maxWorkers: 2,
+    // A passing test's console lines (every request's JSON log line…) are not shown; a failing test's are.
+    silent: "passed-only",
+    // test/worker/faultMatrix.test.ts prints docs/fault-matrix.md; the generatedDocs reporter writes it (workerd
+    // cannot write files). stageTimes prints the time of each project and the slowest files.
+    reporters: ["default", "./test/support/generatedDocsReporter.ts", "./test/support/stageTimes.ts"],
+    onConsoleLog: (log) => !log.startsWith(GENERATED_DOC_MARK),
     projects: [
       {
         plugins: [brandDataPlugin()],

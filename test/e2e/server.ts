@@ -6,9 +6,10 @@ const ROOT = process.cwd();
 /** Builds the site with wrangler's dev environment (the emulator included) for the browser tests. */
 export function buildForE2e(): void {
   // NODE_ENV: vitest sets "test", which would ship React's development build to the browser.
+  // Quiet when it works: the build's output is shown only when it fails.
   const result = spawnSync("npx", ["vite", "build"], {
     cwd: ROOT,
-    stdio: "inherit",
+    encoding: "utf8",
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -17,7 +18,8 @@ export function buildForE2e(): void {
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
     },
   });
-  if (result.status !== 0) throw new Error(`vite build for the e2e tests failed (exit ${result.status})`);
+  if (result.status !== 0)
+    throw new Error(`vite build for the e2e tests failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 
 export interface RunningServer {
