@@ -237,7 +237,7 @@ describe("POST /resetPassword", () => {
       await emulator.fault({ pathPattern: "/auth/v1/password/forgot", delayMs: SLOW_UPSTREAM_MS });
       const slow = await post(known);
       // While it is still on its way, the next call fails at once: its failure is shown, at the same time.
-      await vi.waitFor(async () => expect(await pendingFaults()).toBe(0));
+      await vi.waitFor(async () => expect(await pendingFaults()).toBe(0), { timeout: 5000 });
       await emulator.fault({ pathPattern: "/auth/v1/password/forgot", status: 500, body: { type: "server_error" } });
       const failing = await post("fixed.failing@example.com");
       const [knownAddress, unknownAddress, stagingZero] = await Promise.all([
