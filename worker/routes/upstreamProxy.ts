@@ -108,7 +108,9 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
       if (upstream.status >= 400 && upstream.status < 500) return pageForBrowser(c, { modal: "parameterError" });
       return pageForBrowser(c, { modal: "unexpectedError", status: 502 });
     }
-    return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: relayed });
+    // A status that has no content (RFC 9110 §15.3.5, §15.3.6, §15.4.5) is relayed without a body.
+    const body = [204, 205, 304].includes(upstream.status) ? null : upstream.body;
+    return new Response(body, { status: upstream.status, statusText: upstream.statusText, headers: relayed });
   } catch (error) {
     if (!(error instanceof UpstreamUnavailableError)) throw error;
     logEvent("warn", "upstream_unavailable", {
