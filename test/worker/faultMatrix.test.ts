@@ -31,7 +31,7 @@ interface Scene {
   pathPattern: string;
   /** The answer that breaks this call's contract while claiming success. */
   contractBreak?: { status: number; body: unknown };
-  /** `act` makes the call; `options` are for its request only (the timeout cell's SHORT_TIMEOUT). */
+  /** Reaches the step that makes the call. */
   prepare(): Promise<Prepared>;
   /**
    * How many of the scene's cells one prepared journey serves, one after the other (one unless given). More only
@@ -45,7 +45,9 @@ interface Scene {
 
 interface Prepared {
   journey: Journey;
+  /** The site request that makes the call; `options` are for it alone (the timeout cell's SHORT_TIMEOUT). */
   act(options?: SiteFetchOptions): Promise<Response>;
+  /** What the user does once the upstream is back, where it is not `act` again. */
   retried?(): Promise<Response>;
 }
 
