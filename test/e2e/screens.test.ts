@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { type ScreenBrand, type ScreenCase, screenCases } from "../support/screens";
 import { chromiumForFile, islandsHydrated, sealedCookie, withCookies } from "./browser";
@@ -29,10 +29,10 @@ const browser = chromiumForFile();
 
 /**
  * One tab per theme and JavaScript setting, reused screen after screen: a new page costs a renderer process (about
- * half a second), a navigation in the same tab a tenth of that. Before each screen the tab starts clean: no cookie
- * but the screen's own state, no stored value, no emulator fault left over.
+ * half a second), a navigation in the same tab a tenth of that. The accessor hands the tab over clean: no cookie
+ * but the screen's own state (set by `open`), no stored value, no emulator fault left over.
  */
-function reusedTab(javaScriptEnabled: boolean): () => Page {
+function reusedTab(javaScriptEnabled: boolean): () => Promise<Page> {
   let context: BrowserContext | undefined;
   let page: Page | undefined;
   beforeAll(async () => {
@@ -48,17 +48,15 @@ function reusedTab(javaScriptEnabled: boolean): () => Page {
   afterAll(async () => {
     await context?.close();
   });
-  beforeEach(async () => {
-    await context?.clearCookies();
-    if (javaScriptEnabled && page?.url().startsWith(baseUrl))
+  return async () => {
+    if (!context || !page) throw new Error("reusedTab: the tab exists only while its describe block runs");
+    await context.clearCookies();
+    if (javaScriptEnabled && page.url().startsWith(baseUrl))
       await page.evaluate(() => {
         localStorage.clear();
         sessionStorage.clear();
       });
     await upstream.clearFaults();
-  });
-  return () => {
-    if (!page) throw new Error("reusedTab: the tab exists only while its describe block runs");
     return page;
   };
 }
@@ -113,7 +111,7 @@ for (const { label, brand } of themes) {
     it.each(cases.map((screen) => [screen.name, screen] as const))(
       "%s: renders, passes axe, screenshot",
       async (_name, screen) => {
-        const page = scripted();
+        const page = await scripted();
         expect(await open(page, brand, screen)).toBe(screen.status);
         await expect.poll(() => page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
         await islandsHydrated(page);
@@ -126,7 +124,7 @@ for (const { label, brand } of themes) {
     it.each(cases.map((screen) => [screen.name, screen] as const))(
       "%s: renders completely with JavaScript disabled",
       async (_name, screen) => {
-        const page = scriptless();
+        const page = await scriptless();
         expect(await open(page, brand, screen)).toBe(screen.status);
         expect(await page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
         expect(await page.locator("h1").count()).toBe(1);
