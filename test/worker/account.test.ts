@@ -14,9 +14,9 @@ import {
   emulator,
   get,
   ORIGIN,
+  optionsForFault,
   PAST_SHORT_TIMEOUT_MS,
   postForm,
-  SHORT_TIMEOUT,
   sealedCookie,
 } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
@@ -294,7 +294,7 @@ describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult; issue 10, jour
         `/auth/v1/user/email/confirm?token=some-token&client_id=${GUNGNIR.clientId}`,
         [],
         {},
-        "delayMs" in fault ? SHORT_TIMEOUT : undefined,
+        optionsForFault(fault),
       );
       expect(response.status).toBe(status);
       const html = await response.text();
@@ -576,7 +576,7 @@ describe("tokens on the account screens (SPEC §4, §6, §8; issue 10, journey 6
       const response = await journey.postForm(
         path,
         "email" in form ? { email: unique("spec8") } : form,
-        "delayMs" in fault ? SHORT_TIMEOUT : undefined,
+        optionsForFault(fault),
       );
       expect(response.status).toBe(status);
       const html = await response.text();
@@ -621,7 +621,7 @@ describe("the profile after /callback (SPEC §7; issue 10, journey 6)", () => {
     const toCallback = await journey.request(login.headers.get("Location")!);
     await emulator.fault({ method: "GET", pathPattern: "/auth/v1/user/profile", ...(fault as FaultAnswer) });
     // The delayed call's request gives up after the short timeout; the others keep the project's.
-    const options = "delayMs" in fault ? SHORT_TIMEOUT : undefined;
+    const options = optionsForFault(fault);
     const callback = await journey.request(toCallback.headers.get("Location")!, {}, options);
     expect(callback.status).toBe(status);
     expect(openModal(await callback.text())).toContain(modals.unexpectedError.title);

@@ -24,6 +24,12 @@ export const SHORT_TIMEOUT_MS = 300;
 /** The options of a request that tests the upstream timeout: `journey.postForm(path, form, SHORT_TIMEOUT)`. */
 export const SHORT_TIMEOUT: SiteFetchOptions = { env: { UPSTREAM_TIMEOUT_MS: String(SHORT_TIMEOUT_MS) } };
 
+/** The options of a request that meets an injected fault: a delayed one tests the timeout (`SHORT_TIMEOUT`), any
+ * other keeps the project's. */
+export function optionsForFault(fault: object): SiteFetchOptions | undefined {
+  return "delayMs" in fault ? SHORT_TIMEOUT : undefined;
+}
+
 /** An emulator fault's delay that `SHORT_TIMEOUT` gives up on long before, however busy the machine:
  * `emulator.fault({ pathPattern, delayMs: PAST_SHORT_TIMEOUT_MS })`. */
 export const PAST_SHORT_TIMEOUT_MS = SHORT_TIMEOUT_MS + 5000;

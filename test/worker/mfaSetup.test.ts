@@ -16,9 +16,9 @@ import {
   emulator,
   get,
   ORIGIN,
+  optionsForFault,
   PAST_SHORT_TIMEOUT_MS,
   postForm,
-  SHORT_TIMEOUT,
   type SiteFetchOptions,
   sealedCookie,
   siteFetch,
@@ -246,7 +246,7 @@ describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
     const { journey } = await signedIn();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", ...fault });
     // The delayed call's request gives up after the short timeout; the others keep the project's.
-    const response = await journey.request("/mfa/setup/TOTP", {}, "delayMs" in fault ? SHORT_TIMEOUT : undefined);
+    const response = await journey.request("/mfa/setup/TOTP", {}, optionsForFault(fault));
     expect(response.status).toBe(status);
     const html = await response.text();
     expectModal(html, modal);
@@ -375,7 +375,7 @@ describe("POST /mfa/setup/TOTP", () => {
     const { secret, confirm } = await totpPage();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/confirm", ...fault });
     // The delayed call's request gives up after the short timeout; the others keep the project's.
-    const response = await confirm(codeFor(secret), "delayMs" in fault ? SHORT_TIMEOUT : undefined);
+    const response = await confirm(codeFor(secret), optionsForFault(fault));
     expect(response.status).toBe(status);
     expectModal(await response.text(), modal);
   });
@@ -492,7 +492,7 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     const { journey } = await signedIn();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", ...fault });
     // The delayed call's request gives up after the short timeout; the others keep the project's.
-    const options = "delayMs" in fault ? SHORT_TIMEOUT : undefined;
+    const options = optionsForFault(fault);
     const response = await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE }, options);
     expect(response.status).toBe(status);
     expectModal(await response.text(), modal);

@@ -13,9 +13,9 @@ import {
   emulator,
   get,
   ORIGIN,
+  optionsForFault,
   PAST_SHORT_TIMEOUT_MS,
   postForm,
-  SHORT_TIMEOUT,
   type SiteFetchOptions,
   sealedCookie,
   siteFetch,
@@ -308,7 +308,7 @@ describe("POST /resetPassword", () => {
     // An address per case: the mail class allows 3 per address a minute.
     const email = `trouble.${Object.keys(fault).join(".")}.${status}@example.com`;
     // The delayed call's request gives up after the short timeout; the others keep the project's.
-    const options = "delayMs" in fault ? SHORT_TIMEOUT : undefined;
+    const options = optionsForFault(fault);
     const html = await expectModal(await requestMail(new Journey(), email, GUNGNIR.clientId, options), status, modal);
     expect(html).toContain(`value="${email}"`);
     expect(html).toContain('action="/resetPassword"');

@@ -14,9 +14,9 @@ import { PASSWORD } from "../support/emulatorClient";
 import {
   emulator,
   ORIGIN,
+  optionsForFault,
   PAST_SHORT_TIMEOUT_MS,
   postForm,
-  SHORT_TIMEOUT,
   type SiteFetchOptions,
   sealedCookie,
 } from "./helpers";
@@ -242,7 +242,7 @@ describe("POST /signIn", () => {
       await emulator.fault({ pathPattern: "/auth/v1/login", ...fault });
       const screen = await openSignIn();
       // The delayed call's request gives up after the short timeout; the others keep the project's.
-      const response = await signIn(screen, email, PASSWORD, "delayMs" in fault ? SHORT_TIMEOUT : undefined);
+      const response = await signIn(screen, email, PASSWORD, optionsForFault(fault));
       expect(response.status).toBe(status);
       const html = await response.text();
       expect(html).toContain(title);

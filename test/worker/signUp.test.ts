@@ -10,7 +10,7 @@ import { unseal } from "../../worker/session/sealed";
 import { type SignUpSession, signUpSessionSchema } from "../../worker/session/state";
 import type { AppBrand } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, postForm, SHORT_TIMEOUT, sealedCookie } from "./helpers";
+import { emulator, ORIGIN, optionsForFault, PAST_SHORT_TIMEOUT_MS, postForm, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
@@ -188,7 +188,7 @@ describe("POST /signUp/checkEmail", () => {
     await emulator.fault({ pathPattern: "/auth/v1/register/checkEmail", ...fault });
     const screen = await openSignUp();
     // The delayed call's request gives up after the short timeout; the others keep the project's.
-    const options = "delayMs" in fault ? SHORT_TIMEOUT : undefined;
+    const options = optionsForFault(fault);
     const html = await expectModal(
       await screen.journey.postForm("/signUp/checkEmail", { email: "upstream.trouble@example.com" }, options),
       status,
