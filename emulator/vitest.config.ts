@@ -1,12 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { prebundledDeps } from "../test/support/prebundledDeps";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Contract tests of the emulator, run inside workerd with the emulator itself as `main`. */
 export default defineConfig({
   root,
+  // The pre-bundled dependencies (test/support/prebundledDeps.ts) go to node_modules/.vite.
+  cacheDir: fileURLToPath(new URL("../node_modules/.vite", import.meta.url)),
   plugins: [
     cloudflareTest({
       wrangler: { configPath: fileURLToPath(new URL("./wrangler.toml", import.meta.url)) },
@@ -17,7 +20,6 @@ export default defineConfig({
     name: "emulator",
     dir: fileURLToPath(new URL("../test/emulator", import.meta.url)),
     exclude: ["**/bundle.test.ts"],
-    // Every file resets the one shared "global" state object, so files must not overlap.
-    fileParallelism: false,
+    deps: prebundledDeps(["hono", "hono/cookie", "hono/utils/http-status", "jose", "otpauth", "zod", "oauth4webapi"]),
   },
 });

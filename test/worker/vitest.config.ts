@@ -6,6 +6,7 @@ import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
 import { islandsManifestPlugin } from "../../islands/vite-plugin";
 import { brandDataPlugin } from "../../themes/vite-plugin";
 import { releasePlugin } from "../../worker/release.vite-plugin";
+import { prebundledDeps } from "../support/prebundledDeps";
 import { sentryRecorder } from "../support/sentryRecorder";
 
 // As a project of the root config this file's folder is the root; every path is therefore absolute.
@@ -21,10 +22,33 @@ const ratelimits = {
   RL_CODE_BY_IP: { simple: { limit: 20, period: 60 } },
 };
 
+const PREBUNDLED = [
+  "react",
+  "react/jsx-runtime",
+  "react-dom/server",
+  "hono",
+  "hono/body-limit",
+  "hono/cookie",
+  "hono/csrf",
+  "hono/http-exception",
+  "hono/secure-headers",
+  "hono/tiny",
+  "zod",
+  "zod/mini",
+  "jose",
+  "otpauth",
+  "qrcode",
+  "@hono/zod-validator",
+  "@sentry/cloudflare",
+  "@sentry/cloudflare/request",
+];
+
 // The site runs as `main` in workerd with wrangler's dev environment; the emulator, bundled first, is the
 // second worker behind the IDENTITY service binding, exactly as under `npm run dev`.
 export default defineConfig({
   root: fromRoot(""),
+  // The pre-bundled dependencies (test/support/prebundledDeps.ts) go to node_modules/.vite, not test/worker/.
+  cacheDir: fromRoot("node_modules/.vite"),
   // The dev environment's dev-only routes (/__gallery), as vite.config.ts defines them for CLOUDFLARE_ENV=dev.
   define: { __DEV_ROUTES__: "true" },
   plugins: [
@@ -50,5 +74,6 @@ export default defineConfig({
   test: {
     name: "worker",
     dir: fromRoot("test/worker"),
+    deps: prebundledDeps(PREBUNDLED),
   },
 });
