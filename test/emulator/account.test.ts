@@ -1,14 +1,14 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { decodeJwt, SignJWT } from "jose";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadSigningKey } from "../../emulator/crypto/signingKey";
-import type { EmulatorEnv } from "../../emulator/env";
 import {
   accessTokenFor,
   appRedirectUri,
   bearer,
   call,
+  fileState,
   latestMail,
   login,
   outbox,
@@ -77,7 +77,7 @@ describe("bearer tokens", () => {
 
   /** The token signed again with the emulator's own key (read inside its state object), claims changed. */
   async function resigned(token: string, changes: Record<string, unknown>): Promise<string> {
-    const stub = (env as unknown as EmulatorEnv).IDENTITY_STATE.getByName("global");
+    const stub = fileState("global");
     const key = await runInDurableObject(stub, (_instance, state) => loadSigningKey(state.storage.sql));
     return new SignJWT({ ...decodeJwt(token), ...changes })
       .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })

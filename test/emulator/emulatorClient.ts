@@ -21,17 +21,30 @@ export function serviceOf(client: string): string {
 
 export { appRedirectUri, sampleClientIds };
 
+// This project's env is the emulator's own (emulator/wrangler.toml); the generated `Env` type is the site's.
+const emulatorEnv = env as unknown as EmulatorEnv;
+// The emulator keeps all its state in one Durable Object named "global" (emulator/identityState.ts). Each test file
+// has an instance of its own, the name suffixed with the file's id, so that files run at once without resetting
+// each other's users; the emulator's code is the same.
+const FILE_STATE = crypto.randomUUID();
+
+/** The state object's stub for a name the emulator uses, in this file's own instance. */
+export function fileState(name: string): DurableObjectStub {
+  return emulatorEnv.IDENTITY_STATE.getByName(`${name}@${FILE_STATE}`);
+}
+
+const fileEnv: EmulatorEnv = {
+  ...emulatorEnv,
+  IDENTITY_STATE: { getByName: fileState } as unknown as DurableObjectNamespace,
+};
+
 /**
  * A call to the emulator at the site's origin, without following redirects: its fetch handler called in this
  * isolate, not through SELF, whose every request costs more than the one before (cloudflare/workers-sdk#15446).
  */
 export async function call(path: string, init: RequestInit = {}): Promise<Response> {
   const request = new Request(new URL(path, site), { redirect: "manual", ...init });
-  // This project's env is the emulator's own (emulator/wrangler.toml); the generated `Env` type is the site's.
-  const response = await emulator.fetch(
-    request as Request<unknown, IncomingRequestCfProperties>,
-    env as unknown as EmulatorEnv,
-  );
+  const response = await emulator.fetch(request as Request<unknown, IncomingRequestCfProperties>, fileEnv);
   // What fetch() gives a response: the URL it answers (redirects are never followed here).
   Object.defineProperty(response, "url", { value: request.url });
   return response;

@@ -1,11 +1,21 @@
-import { SELF } from "cloudflare:test";
 import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { beforeEach, describe, expect, it } from "vitest";
-import { appRedirectUri, clientId, login, postJson, resetEmulator, seedUser, serviceOf, site } from "./emulatorClient";
+import {
+  appRedirectUri,
+  call,
+  clientId,
+  login,
+  postJson,
+  resetEmulator,
+  seedUser,
+  serviceOf,
+  site,
+} from "./emulatorClient";
 
-// A maintained client nobody here wrote, talking to the emulator over its real HTTP surface.
-const throughWorker = (url: string, init: RequestInit) => SELF.fetch(url, init);
+// A maintained client nobody here wrote, talking to the emulator over its real HTTP surface: the emulator's fetch
+// handler, with this file's own state (call, ./emulatorClient.ts).
+const throughWorker = (url: string, init: RequestInit) => call(url, init);
 const httpOptions = { [oauth.customFetch]: throughWorker, [oauth.allowInsecureRequests]: true };
 const email = "library@example.jp";
 const client: oauth.Client = { client_id: clientId };
@@ -34,11 +44,11 @@ async function authorize(
     code_challenge_method: "S256",
     view: "extSignIn",
   }).toString();
-  const start = await SELF.fetch(url, { redirect: "manual" });
+  const start = await call(url.toString());
   if (start.status !== 302) return new URL(`about:blank#${start.status}`);
   const challenge = new URL(start.headers.get("location") ?? "").searchParams.get("login_challenge") ?? "";
   const { redirect_to } = (await (await login(challenge, email)).json()) as { redirect_to: string };
-  const resumed = await SELF.fetch(redirect_to, { redirect: "manual" });
+  const resumed = await call(redirect_to);
   return new URL(resumed.headers.get("location") ?? "");
 }
 
