@@ -29,6 +29,10 @@ export default defineConfig(({ command, mode }) => {
       releasePlugin(),
       cloudflare({
         configPath: "./wrangler.toml",
+        // The servers the tests start (test/e2e/server.ts sets TEST_SERVER=1) keep the emulator's state in memory, not
+        // in .wrangler/state, so that two of them, or one beside `npm run dev`, never share one; and they open no
+        // inspector, whose one default port two of them would race for.
+        ...(process.env.TEST_SERVER === "1" ? { persistState: false, inspectorPort: false } : {}),
         ...(withEmulator ? { auxiliaryWorkers: [{ configPath: "./emulator/wrangler.toml" }] } : {}),
       }),
     ],

@@ -1,15 +1,15 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile } from "./browser";
+import { chromiumForFile, siteUrl } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10, journeys 2, 3 and 4 in Chromium against the built site and the emulator, reached the real way (the
 // app starts with the view, the user signs in), with the codes and links from the outbox, JavaScript on and off.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const SERVICE_TOP = "https://dev.aurora-sec.example/";

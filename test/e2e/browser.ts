@@ -1,12 +1,24 @@
 import { readFileSync } from "node:fs";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { sealedCookie as sealed } from "../support/forms";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium";
+import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from "./chromium";
+
+/**
+ * The preview server of this test file: globalSetup starts one per vitest worker, and a worker's files use the one
+ * of its VITEST_POOL_ID, so that two files running at once never share an emulator or the rate limiter's counts.
+ */
+export function siteUrl(): string {
+  const urls = inject("baseUrls");
+  const slot = Number(process.env.VITEST_POOL_ID ?? "1");
+  const url = urls[slot - 1];
+  if (url === undefined) throw new Error(`no preview server for vitest worker ${slot} (${urls.length} started)`);
+  return url;
+}
 
 function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
 /**

@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { chromiumForFile, sealedCookie, withCookies } from "./browser";
+import { chromiumForFile, sealedCookie, siteUrl, withCookies } from "./browser";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const browser = chromiumForFile();
 
 async function signUpPasswordPage(clientServiceCookie: string, javaScriptEnabled = true) {

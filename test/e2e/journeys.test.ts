@@ -1,14 +1,14 @@
 import { TOTP } from "otpauth";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile } from "./browser";
+import { chromiumForFile, siteUrl } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 4 journeys in Chromium against the built site and the emulator, with JavaScript on and off.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";

@@ -2,16 +2,16 @@ import jsQR from "jsqr";
 import { TOTP } from "otpauth";
 import type { BrowserContext, Page } from "playwright-core";
 import { PNG } from "pngjs";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile } from "./browser";
+import { chromiumForFile, siteUrl } from "./browser";
 import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
 
 // Issue 10 journey 5 in Chromium against the built site and the emulator: TOTP and SMS setup, with JavaScript on
 // and off, then the next sign-in asks for the factor just set.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir, displayName: "オーロラ証券" };
 const PHONE = "09012345678";

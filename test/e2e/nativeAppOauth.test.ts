@@ -1,16 +1,16 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile } from "./browser";
+import { chromiumForFile, siteUrl } from "./browser";
 import { emulator, newContext, openApp } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
 // /{tenantId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and
 // exchanges it through the site's /oauth2/token proxy, then validates the token against the published JWKS.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
 const SERVICE = { serviceId: "nosh-shirotae", clientId: sampleClientIds.nosh };
 // Local http only: the site runs on 127.0.0.1 in the tests.

@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
-import { chromiumForFile, scriptsLoadedBy, sealedCookie, withCookies } from "./browser";
+import { chromiumForFile, scriptsLoadedBy, sealedCookie, siteUrl, withCookies } from "./browser";
 
 // SPEC §1 native bridge in Chromium playing the app's webview (docs/native-bridge.md): the app's
 // User-Agent marker and a stand-in for react-native-webview's `window.ReactNativeWebView`.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const BROWSER_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 const APP_UA = `${BROWSER_UA} KazahanaApp/3.12.0`;

@@ -1,15 +1,15 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { type ScreenBrand, type ScreenCase, screenCases } from "../support/screens";
-import { chromiumForFile, islandsHydrated, sealedCookie, withCookies } from "./browser";
+import { chromiumForFile, islandsHydrated, sealedCookie, siteUrl, withCookies } from "./browser";
 import { emulator } from "./journeys";
 
 // Every screen for the neutral theme and three brands: a screenshot, an axe audit (no serious or critical
 // violation), and the same page with JavaScript disabled rendering completely.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const GALLERY = "test-results/screens";
 const axeSource = readFileSync("node_modules/axe-core/axe.min.js", "utf8");
 const upstream = emulator(baseUrl);

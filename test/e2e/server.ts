@@ -65,7 +65,14 @@ export async function startPreview(port: number): Promise<RunningServer> {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: {
+      ...env,
+      NODE_ENV: "production",
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      // Its own emulator state, in memory, and no inspector port (vite.config.ts).
+      TEST_SERVER: "1",
+    },
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -1,16 +1,16 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile, scriptsLoadedBy } from "./browser";
+import { chromiumForFile, scriptsLoadedBy, siteUrl } from "./browser";
 import { emulator, openApp } from "./journeys";
 
 // SPEC §4/§8 session guard in Chromium, on screens reached by real journeys (their cookies in the browser's jar,
 // shared by every tab of the context): a page reached from this site is disabled when another tab of the site
 // is used; a page opened from elsewhere (no referrer) is not; the tab used last keeps working.
 
-const baseUrl = inject("baseUrl");
+const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
 const MARKER_KEY = "signin.tabMarker";
 const OTHER_TAB_TITLE = "操作が中断されました";

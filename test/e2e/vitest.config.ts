@@ -11,7 +11,6 @@ export default defineConfig({
     environment: "node",
     dir: fromRoot("test/e2e"),
     globalSetup: [fromRoot("test/e2e/globalSetup.ts")],
-    fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 240_000,
   },
