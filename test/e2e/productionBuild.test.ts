@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The production build (no CLOUDFLARE_ENV) must carry no emulator: no binding, no second worker, and
 // `wrangler deploy --dry-run` accepts it. Built into its own folder so the running preview is untouched.
@@ -9,6 +9,19 @@ const quiet = {
   WRANGLER_SEND_METRICS: "false",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
 };
+
+// Every `vite build` points .wrangler/deploy/config.json at what it built, and `vite preview` (the browser tests', the
+// bench's, a developer's) serves what that file names: it is put back as it was, not left naming a folder that is
+// then removed.
+const DEPLOY_POINTER = ".wrangler/deploy/config.json";
+let pointer: string | undefined;
+beforeAll(() => {
+  pointer = existsSync(DEPLOY_POINTER) ? readFileSync(DEPLOY_POINTER, "utf8") : undefined;
+});
+afterAll(() => {
+  if (pointer === undefined) rmSync(DEPLOY_POINTER, { force: true });
+  else writeFileSync(DEPLOY_POINTER, pointer);
+});
 
 // Production (no CLOUDFLARE_ENV) and staging (CLOUDFLARE_ENV=stg), each built into its own folder so the running
 // preview is untouched, as `npm run deploy:dry-run` builds them.
