@@ -34,10 +34,16 @@ export async function openApp(
   const start = await appStart({ serviceId, clientId }, view);
   let resolve!: (url: URL) => void;
   const received = new Promise<URL>((r) => (resolve = r));
-  await context.route(`https://app.${serviceId}.example/**`, async (route) => {
-    resolve(new URL(route.request().url()));
-    await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" });
+  const appOrigin = `https://app.${serviceId}.example`;
+  // What the app receives is the first request to it. A redirect there is seen only as a request: Chromium's headless
+  // shell routes no redirected request, and fails it as an unknown host after the request event.
+  context.on("request", (request) => {
+    if (request.url().startsWith(`${appOrigin}/`)) resolve(new URL(request.url()));
   });
+  // A link straight to the app opens its page.
+  await context.route(`${appOrigin}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" }),
+  );
   return {
     serviceId,
     clientId,

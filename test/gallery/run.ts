@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from "../e2e/chromium";
+import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
 import { buildForE2e, type RunningServer, startPreview } from "../e2e/server";
 
 // `npm run gallery`: builds the site with the dev environment, serves it on the local workerd, and saves a full-page
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     server = await startPreview(PORT);
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const response = await page.goto(`${server.url}/__gallery`, { waitUntil: "networkidle" });
     if (response?.status() !== 200) throw new Error(`/__gallery answered ${response?.status()}`);

@@ -263,7 +263,7 @@ function table(rows: Row[]): string {
 }
 
 async function main() {
-  ensureChromium();
+  ensureChromium(CHROMIUM_PATH);
   if (!process.argv.includes("--no-build")) buildForE2e();
   const server = await startPreview(PORT);
   const profile = mkdtempSync(join(tmpdir(), "lighthouse-profile-"));
