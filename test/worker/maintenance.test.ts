@@ -4,7 +4,7 @@ import { modals } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { screenCases } from "../support/screens";
-import { emulator, ORIGIN, sealedCookie } from "./helpers";
+import { emulator, fromOwnAddress, ORIGIN, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // Issue 11 / SPEC §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
@@ -15,7 +15,11 @@ const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir }
 const withSwitch = (value: string | undefined) => ({ ...env, MAINTENANCE: value }) as unknown as Env;
 
 function fetchWith(value: string | undefined, path: string, init: RequestInit = {}) {
-  return app.fetch(new Request(`${ORIGIN}${path}`, { redirect: "manual", ...init }), withSwitch(value), ctx);
+  return app.fetch(
+    fromOwnAddress(new Request(`${ORIGIN}${path}`, { redirect: "manual", ...init })),
+    withSwitch(value),
+    ctx,
+  );
 }
 
 async function expectMaintenancePage(response: Response) {

@@ -5,7 +5,7 @@ import { app } from "../../worker/index";
 import { COOKIE_SIZE_LIMIT, newDeviceId, sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys, type SessionKey } from "../../worker/session/keys";
 import { seal, unseal } from "../../worker/session/sealed";
-import { get, sealedCookie } from "./helpers";
+import { fromOwnAddress, get, sealedCookie } from "./helpers";
 
 function key(kid: string, fill: number): SessionKey {
   return { kid, secret: new Uint8Array(32).fill(fill) };
@@ -107,18 +107,18 @@ describe("configuration that cannot go wrong (ARCHITECTURE §8; issue 9, finding
   ])(
     "refuses to serve production with a session key that is %s: 503 on every page, and /health says why",
     async (_, keys) => {
-      const page = await app.fetch(new Request("https://signin.test/error"), production(keys), ctx);
+      const page = await app.fetch(fromOwnAddress(new Request("https://signin.test/error")), production(keys), ctx);
       expect(page.status).toBe(503);
       expect(page.headers.getSetCookie()).toEqual([]);
       expect(await page.text()).toContain("エラーが発生しました");
-      const health = await app.fetch(new Request("https://signin.test/health"), production(keys), ctx);
+      const health = await app.fetch(fromOwnAddress(new Request("https://signin.test/health")), production(keys), ctx);
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: "misconfigured" });
     },
   );
 
   it("serves production with a key of its own", async () => {
-    const page = await app.fetch(new Request("https://signin.test/error"), production(strongKey), ctx);
+    const page = await app.fetch(fromOwnAddress(new Request("https://signin.test/error")), production(strongKey), ctx);
     expect(page.status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@ import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { emulator, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
+import { emulator, fromOwnAddress, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
 import { Journey } from "./journey";
 
 afterEach(async () => {
@@ -191,7 +191,7 @@ describe("developer endpoints", () => {
       SESSION_KEYS: `k1:${"A".repeat(43)}`,
     } as unknown as Env;
     const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-    const response = await app.fetch(new Request(`${ORIGIN}/__emulator/outbox`), production, ctx);
+    const response = await app.fetch(fromOwnAddress(new Request(`${ORIGIN}/__emulator/outbox`)), production, ctx);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("ページが見つかりません");
   });
