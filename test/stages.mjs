@@ -1,29 +1,43 @@
-// `npm test`: lint, typecheck, the brand check, then every vitest project, each stage timed, stopping at the first
-// that fails. Arguments go to vitest (`npm test -- --project e2e`). The time of each vitest project and of the
+// `npm test`: lint, typecheck and the brand check one after another, beside every vitest project, each stage timed.
+// The static checks run while vitest builds the site and starts its servers (mostly one core's work); each check's
+// output is printed as soon as it ends, so a failure shows at once (Ctrl-C stops the rest), and the run fails if any
+// stage failed. Arguments go to vitest (`npm test -- --project e2e`). The time of each vitest project and of the
 // slowest files is printed by test/support/stageTimes.ts.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 
-const stages = [
+const staticStages = [
   ["lint", ["npm", "run", "--silent", "lint"]],
   ["typecheck", ["npm", "run", "--silent", "typecheck"]],
   ["brand check", ["npm", "run", "--silent", "brands:check"]],
-  ["vitest", ["npx", "vitest", "run", ...process.argv.slice(2)]],
 ];
 
 // Vite warns on every config load that the native config loader would want file extensions on imports.
 const env = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: "true" };
+const started = Date.now();
 const times = [];
-let failed;
-for (const [name, [command, ...args]] of stages) {
+
+/** Runs a command, its output shown as it comes or, for a quiet one, when it ends; answers its exit status. */
+function run(name, [command, ...args], { quiet }) {
   const start = Date.now();
-  const { status } = spawnSync(command, args, { stdio: "inherit", env });
-  times.push([name, (Date.now() - start) / 1000]);
-  if (status !== 0) {
-    failed = name;
-    break;
-  }
+  const child = spawn(command, args, { env, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      times.push([name, (Date.now() - start) / 1000]);
+      if (output) process.stdout.write(`\n[${name}${code === 0 ? "" : ": FAILED"}]\n${output}`);
+      resolve(code ?? 1);
+    }),
+  );
 }
-const total = times.reduce((sum, [, seconds]) => sum + seconds, 0);
+
+const vitest = run("vitest", ["npx", "vitest", "run", ...process.argv.slice(2)], { quiet: false });
+const failed = [];
+for (const [name, command] of staticStages) if ((await run(name, command, { quiet: true })) !== 0) failed.push(name);
+if ((await vitest) !== 0) failed.push("vitest");
+
+const wall = (Date.now() - started) / 1000;
 console.log(`\nnpm test stages: ${times.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(", ")}`);
-console.log(`npm test: ${failed ? `FAILED at ${failed}` : "passed"} in ${total.toFixed(1)} s`);
-process.exit(failed ? 1 : 0);
+console.log(`npm test: ${failed.length ? `FAILED (${failed.join(", ")})` : "passed"} in ${wall.toFixed(1)} s`);
+process.exit(failed.length ? 1 : 0);
