@@ -17,7 +17,14 @@ export default async function setup(project: TestProject) {
   const firstPort = Number(process.env.E2E_PORT ?? 4319);
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
-  const servers = await Promise.all(Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)));
+  const started = await Promise.allSettled(Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)));
+  const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
+    // One did not start: the others stop, not left holding their ports for the next run.
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failure.reason;
+  }
   project.provide(
     "baseUrls",
     servers.map((server) => server.url),
