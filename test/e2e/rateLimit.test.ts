@@ -25,13 +25,40 @@ async function untilRefused(page: Page, limit: number, fill: () => Promise<void>
     const [response] = await Promise.all([
       page.waitForNavigation(),
       page.getByRole("button", { name: button, exact: true }).click(),
-    ]);
+    ]).catch(async (error: Error) => {
+      throw new Error(`attempt ${attempt + 1}: ${error.message}\n${await pageState(page, button)}`);
+    });
     if (response?.status() === 429) {
       expect(attempt).toBeGreaterThanOrEqual(limit);
       return response;
     }
   }
   throw new Error(`no 429 within ${2 * limit + 1} attempts`);
+}
+
+/** What the page showed when a step failed: seen once under load, a submit that led nowhere (no navigation). */
+async function pageState(page: Page, button: string): Promise<string> {
+  return page
+    .evaluate((label) => {
+      const submit = Array.from(document.querySelectorAll("button")).find((b) => b.textContent?.trim() === label);
+      const open = Array.from(document.querySelectorAll("dialog[open], :popover-open"), (d) => d.textContent?.trim());
+      return JSON.stringify({
+        url: location.href,
+        submitDisabled: submit?.disabled,
+        fields: Array.from(document.querySelectorAll("input:not([type=hidden])"), (i) => ({
+          id: i.id,
+          value: (i as HTMLInputElement).value,
+          validity: (i as HTMLInputElement).validationMessage,
+        })),
+        open,
+        hydrated: Array.from(document.querySelectorAll("[data-island]"), (h) => [
+          h.getAttribute("data-island"),
+          h.hasAttribute("data-hydrated"),
+        ]),
+        inert: document.querySelectorAll("[inert]").length,
+      });
+    }, button)
+    .catch((error: Error) => `(page state unreadable: ${error.message})`);
 }
 
 async function expectRefusedScreen(page: Page, response: Response, path: string) {
