@@ -6,9 +6,9 @@ import { brandDataPlugin } from "./themes/vite-plugin";
 // browser journeys in Debian's Chromium against the built site.
 export default defineConfig({
   test: {
-    // Two files at a time (vitest's default on two cores is one): the browser journeys mostly wait on Chromium and
-    // the preview server, so a workerd file runs beside them. The e2e and emulator projects keep their files in
-    // sequence (one emulator state each).
+    // Two files at a time, from every project (vitest's default on two cores is one). No project turns file
+    // parallelism off: vitest would run its files one at a time after all the others. Each browser file has the
+    // preview server of its worker, each emulator file its own state (docs/testing.md).
     maxWorkers: 2,
     // A passing test's console lines (every request's JSON log line…) are not shown; a failing test's are.
     silent: "passed-only",

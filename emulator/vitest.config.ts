@@ -1,15 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { prebundledDeps } from "../test/support/prebundledDeps";
+import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../test/support/prebundledDeps";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Contract tests of the emulator, run inside workerd with the emulator itself as `main`. */
 export default defineConfig({
   root,
-  // The pre-bundled dependencies (test/support/prebundledDeps.ts) go to node_modules/.vite.
-  cacheDir: fileURLToPath(new URL("../node_modules/.vite", import.meta.url)),
+  cacheDir: PREBUNDLE_CACHE_DIR,
   plugins: [
     cloudflareTest({
       wrangler: { configPath: fileURLToPath(new URL("./wrangler.toml", import.meta.url)) },

@@ -6,7 +6,7 @@ import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
 import { islandsManifestPlugin } from "../../islands/vite-plugin";
 import { brandDataPlugin } from "../../themes/vite-plugin";
 import { releasePlugin } from "../../worker/release.vite-plugin";
-import { prebundledDeps } from "../support/prebundledDeps";
+import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../support/prebundledDeps";
 import { sentryRecorder } from "../support/sentryRecorder";
 
 // As a project of the root config this file's folder is the root; every path is therefore absolute.
@@ -47,8 +47,7 @@ const PREBUNDLED = [
 // second worker behind the IDENTITY service binding, exactly as under `npm run dev`.
 export default defineConfig({
   root: fromRoot(""),
-  // The pre-bundled dependencies (test/support/prebundledDeps.ts) go to node_modules/.vite, not test/worker/.
-  cacheDir: fromRoot("node_modules/.vite"),
+  cacheDir: PREBUNDLE_CACHE_DIR,
   // The dev environment's dev-only routes (/__gallery), as vite.config.ts defines them for CLOUDFLARE_ENV=dev.
   define: { __DEV_ROUTES__: "true" },
   plugins: [
