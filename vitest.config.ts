@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { GENERATED_DOC_MARK } from "./test/support/generatedDocs";
+import LongestFirst from "./test/support/longestFirst";
 import { brandDataPlugin } from "./themes/vite-plugin";
 
 // `npm test` runs every project: unit rules in Node, the site and the emulator inside workerd, and the
@@ -10,6 +11,8 @@ export default defineConfig({
     // parallelism off: vitest would run its files one at a time after all the others. Each browser file has the
     // preview server of its worker, each emulator file its own state (docs/testing.md).
     maxWorkers: 2,
+    // A long file starts first, not last alone (test/support/longestFirst.ts).
+    sequence: { sequencer: LongestFirst },
     // A passing test's console lines (every request's JSON log line…) are not shown; a failing test's are.
     silent: "passed-only",
     // test/worker/faultMatrix.test.ts prints docs/fault-matrix.md; the generatedDocs reporter writes it (workerd

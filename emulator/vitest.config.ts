@@ -17,6 +17,9 @@ export default defineConfig({
   ],
   test: {
     name: "emulator",
+    // As the worker project: a vitest worker loads the emulator once for all its files (about 3 s a file before);
+    // each file has its own instance of the state object (fileState, test/emulator/emulatorClient.ts).
+    isolate: false,
     dir: fileURLToPath(new URL("../test/emulator", import.meta.url)),
     exclude: ["**/bundle.test.ts"],
     deps: prebundledDeps(["hono", "hono/cookie", "hono/utils/http-status", "jose", "otpauth", "zod", "oauth4webapi"]),
