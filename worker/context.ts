@@ -11,6 +11,12 @@ export interface AppVariables {
   formActionOrigins: string[];
   /** What the request's one summary log line says (worker/middleware/requestLog.ts). */
   log: RequestLog;
+  /**
+   * Set once an identity call of this request got the upstream's answer about its input (a success or a refusal),
+   * not a failure of the upstream (5xx, time-out, dropped, malformed): a credential try is counted only then
+   * (worker/routeKinds.tsx, docs/security.md "Rate limits").
+   */
+  upstreamAnswered?: true;
 }
 
 export interface AppEnv {

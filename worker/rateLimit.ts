@@ -40,12 +40,18 @@ export function normalisedSubject(value: string): string {
 
 /**
  * Counts this request in its class; true when the client IP or the subject is over its limit. The subject is
- * hashed, so no login ID or address is kept as a key.
+ * hashed, so no login ID or address is kept as a key. `ip: false` counts the subject alone, for a request whose
+ * address was counted already (a credential try, counted per subject once the upstream answered: routeKinds.tsx).
  */
-export async function overLimit(c: AppContext, rateLimit: RateLimitClass, subject?: string): Promise<boolean> {
+export async function overLimit(
+  c: AppContext,
+  rateLimit: RateLimitClass,
+  subject?: string,
+  { ip: countIp = true } = {},
+): Promise<boolean> {
   const { byIp, bySubject } = bindingsOf(c.env, rateLimit);
   const ip = c.req.header("cf-connecting-ip") ?? "local";
-  const checks = [byIp.limit({ key: `${rateLimit}:ip:${ip}` })];
+  const checks = countIp ? [byIp.limit({ key: `${rateLimit}:ip:${ip}` })] : [];
   if (bySubject && subject) checks.push(bySubject.limit({ key: `${rateLimit}:subject:${await sha256Hex(subject)}` }));
   const refused = (await Promise.all(checks)).some((outcome) => !outcome.success);
   const log = c.get("log");

@@ -219,10 +219,36 @@ export function form<S, F extends FormSchema>(
       const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
       const show = showScreen(c, loaded.page, posted);
       const subject = step.subject?.({ state: loaded.state, form: posted });
-      if (await overLimit(c, rateLimit, subject)) return tooManyAttempts(c, show);
-      return step.submit(c, { state: loaded.state, form: posted, show });
+      if (rateLimit !== "credential") {
+        if (await overLimit(c, rateLimit, subject)) return tooManyAttempts(c, show);
+        return step.submit(c, { state: loaded.state, form: posted, show });
+      }
+      return countedOnceAnswered(c, subject, show, () => step.submit(c, { state: loaded.state, form: posted, show }));
     },
   ]);
+}
+
+/**
+ * ARCHITECTURE §8, docs/security.md "Rate limits": a credential try counts per IP before the upstream is asked, and
+ * per subject only once the upstream has answered about it, so that an upstream failure (5xx, time-out, dropped,
+ * malformed) never uses up a user's allowance. Over the subject's limit the answer is 429 whatever the upstream said,
+ * without a cookie the try would have set: from then on a guesser learns nothing, and the upstream's own lockout
+ * counts every try it saw.
+ */
+async function countedOnceAnswered(
+  c: AppContext,
+  subject: string | undefined,
+  show: Show,
+  submit: () => Promise<Response>,
+): Promise<Response> {
+  if (await overLimit(c, "credential")) return tooManyAttempts(c, show);
+  const cookiesBefore = c.res.headers.getSetCookie();
+  const answer = await submit();
+  if (subject === undefined || !c.get("upstreamAnswered")) return answer;
+  if (!(await overLimit(c, "credential", subject, { ip: false }))) return answer;
+  c.header("Set-Cookie", undefined);
+  for (const line of cookiesBefore) c.header("Set-Cookie", line, { append: true });
+  return tooManyAttempts(c, show);
 }
 
 /** A route without the page middleware: the upstream proxy (its handler decides what passes), the health check. */

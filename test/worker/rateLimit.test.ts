@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
+import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
-import { clientIp, emulator, get } from "./helpers";
+import { clientIp, emulator, get, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // ARCHITECTURE §8 / issue 9 finding 1: every credential, code and mail-sending POST is counted per client IP and
@@ -68,6 +69,52 @@ describe("rate limits (ARCHITECTURE §8)", () => {
       password: "Wr0ngPassword!",
     });
     expect(other.status).toBe(401);
+  });
+
+  it("credential, per subject: an upstream failure is not counted, so the user's right password still gets in", async () => {
+    // Issue 21: after five upstream errors in a row, the user's next, correct sign-in got 429. A 500, a time-out and
+    // a dropped connection are the upstream's failures, not guesses.
+    const email = "unlucky.user@example.com";
+    await emulator.seed({ email });
+    const journey = new Journey();
+    await reachLoginScreen(journey, GUNGNIR, "signIn");
+    const address = clientIp();
+    const signIn = (options?: SiteFetchOptions) =>
+      journey.request(
+        "/signIn",
+        formPost({ username: email, password: PASSWORD }, { "CF-Connecting-IP": address }),
+        options,
+      );
+    await emulator.fault({ pathPattern: "/auth/v1/login", status: 500, times: 4 });
+    for (let n = 0; n < 4; n++) expect((await signIn()).status).toBe(modals.unexpectedError.status);
+    await emulator.fault({ pathPattern: "/auth/v1/login", drop: true });
+    expect((await signIn()).status).toBe(modals.unexpectedError.status);
+    await emulator.fault({ pathPattern: "/auth/v1/login", delayMs: PAST_SHORT_TIMEOUT_MS });
+    expect((await signIn(SHORT_TIMEOUT)).status).toBe(504);
+    const accepted = await signIn();
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get("Location")).not.toContain("/signIn");
+  });
+
+  it("credential, per subject: over the limit, the answer is 429 whatever the upstream said, and keeps nothing of it", async () => {
+    // The sixth try is counted once the upstream has judged it: the right password then gets the same 429 as a wrong
+    // one, with no cookie of the sign-in it would have started, so a guesser learns nothing from it.
+    const email = "guessed.user@example.com";
+    await emulator.seed({ email, mfa: { totp: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" } });
+    const journey = new Journey();
+    await reachLoginScreen(journey, GUNGNIR, "signIn");
+    const { statuses, refused } = await repeat(
+      journey,
+      "/signIn",
+      (n) => ({ username: email, password: n < 5 ? "Wr0ngPassword!" : PASSWORD }),
+      5,
+      clientIp,
+    );
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    await expectTooMany(refused, "/signIn");
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    const mfa = await journey.request("/signIn/mfa");
+    expect(mfa.status).not.toBe(200);
   });
 
   it("credential, per IP: one address trying many login IDs gets 429 after 60 in a minute", async () => {

@@ -75,13 +75,17 @@ export async function callIdentity<S extends z.ZodMiniType>(
   if (options.success.includes(response.status)) {
     // A success must be readable JSON of the call's shape, even where the site needs nothing from its body.
     const data = readable ? options.response.safeParse(parsed) : { success: false as const };
-    if (data.success) return { ok: true, status: response.status, data: data.data };
+    if (data.success) {
+      c.set("upstreamAnswered", true);
+      return { ok: true, status: response.status, data: data.data };
+    }
     const path = options.path.split("?")[0] ?? "";
     logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status: response.status });
     reportUnexpected(c, `upstream contract broken: ${options.method} ${path} answered ${response.status}`, { path });
     return { ok: false, status: response.status, problem: {}, unavailable: "malformed" };
   }
   const problem = problemSchema.safeParse(parsed);
+  if (response.status < 500) c.set("upstreamAnswered", true);
   logEvent("info", "upstream_refused", {
     requestId: c.get("requestId"),
     path: options.path,
