@@ -239,7 +239,7 @@ async function countedOnceAnswered(
   c: AppContext,
   subject: string | undefined,
   show: Show,
-  submit: () => Promise<Response>,
+  submit: () => Response | Promise<Response>,
 ): Promise<Response> {
   if (await overLimit(c, "credential")) return tooManyAttempts(c, show);
   const cookiesBefore = c.res.headers.getSetCookie();
