@@ -145,6 +145,14 @@ describe("rawBrandDataSchema", () => {
     expect(rawBrandSchema.parse(validBrand).passwordRules).toBe("standard");
   });
 
+  test("offers passkeys unless the data says otherwise, and knows no value but off, offered and required", () => {
+    expect(rawBrandSchema.parse(validBrand).passkeys).toBe("offered");
+    for (const passkeys of ["off", "offered", "required"] as const)
+      expect(rawBrandSchema.parse({ ...validBrand, passkeys }).passkeys).toBe(passkeys);
+    expect(rawBrandSchema.safeParse({ ...validBrand, passkeys: "on" }).success).toBe(false);
+    expect(rawBrandSchema.safeParse({ ...validBrand, passkeys: true }).success).toBe(false);
+  });
+
   test("rejects a default brand that is a service or a consent target", () => {
     expect(dataIssues((copy) => ({ ...copy, default: { ...copy.default, id: "client" } }))).toContain(
       'default.id: the default brand must have the id "default", used by no service',

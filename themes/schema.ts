@@ -123,6 +123,12 @@ const brandFields = {
    */
   passwordRules: z.enum(["standard", "relaxed"]).default("standard"),
   /**
+   * Passkeys (docs/passkeys.md): "offered" shows passkey sign-in and offers enrolment; "required" treats every login
+   * as if the app asked for a phishing-resistant one (acr `phr`), and keeps the last passkey; "off" shows none. The
+   * environment's PASSKEYS switch is above it: while that is off, no brand shows any.
+   */
+  passkeys: z.enum(["off", "offered", "required"]).default("offered"),
+  /**
    * SPEC §8 system transfer: this service's accounts are moving in from an earlier service. Its users are mailed
    * a password-initiation link; users of other services are told that service's name. At most one brand has it.
    */
