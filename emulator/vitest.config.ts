@@ -22,6 +22,15 @@ export default defineConfig({
     isolate: false,
     dir: fileURLToPath(new URL("../test/emulator", import.meta.url)),
     exclude: ["**/bundle.test.ts"],
-    deps: prebundledDeps(["hono", "hono/cookie", "hono/utils/http-status", "jose", "otpauth", "zod", "oauth4webapi"]),
+    deps: prebundledDeps([
+      "hono",
+      "hono/cookie",
+      "hono/utils/http-status",
+      "jose",
+      "otpauth",
+      "zod",
+      "oauth4webapi",
+      "@simplewebauthn/server",
+    ]),
   },
 });
