@@ -1,4 +1,5 @@
 import { type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { type Authentication, isAcr } from "../contract/authentication";
 import { randomToken } from "./randomValues";
 import type { SigningKey } from "./signingKey";
 
@@ -10,6 +11,13 @@ export interface TokenSubject {
   username: string;
   scope: string;
   now: number;
+  /** The login the grant came from: its acr, amr and auth_time go in every token (RFC 9068 §2.2.1, OIDC Core §2). */
+  login: Authentication;
+}
+
+/** `acr`, `amr` and `auth_time` (seconds) of the login behind a token. */
+function loginClaims(login: Authentication): JWTPayload {
+  return { acr: login.acr, amr: [...login.amr], auth_time: Math.floor(login.authTime / 1000) };
 }
 
 /** The claims every token shares: issuer, subject, audience and a lifetime by the emulator clock. */
@@ -30,7 +38,12 @@ export function newTokenId(): string {
 }
 
 export function signAccessToken(key: SigningKey, subject: TokenSubject & { jti: string }): Promise<string> {
-  return emulatorJwt(key, subject, { scope: subject.scope, username: subject.username, client_id: subject.clientId })
+  return emulatorJwt(key, subject, {
+    scope: subject.scope,
+    username: subject.username,
+    client_id: subject.clientId,
+    ...loginClaims(subject.login),
+  })
     .setJti(subject.jti)
     .sign(key.privateKey);
 }
@@ -42,14 +55,13 @@ export interface AccessTokenClaims {
   clientId: string;
   audience: string[];
   scopes: string[];
+  /** What the token's login achieved and when (`auth_time` back in ms, to the second). */
+  login: Authentication;
 }
 
-export function signIdToken(
-  key: SigningKey,
-  subject: TokenSubject & { nonce?: string | undefined; authTime: number },
-): Promise<string> {
+export function signIdToken(key: SigningKey, subject: TokenSubject & { nonce?: string | undefined }): Promise<string> {
   const nonce = subject.nonce === undefined ? {} : { nonce: subject.nonce };
-  return emulatorJwt(key, subject, { auth_time: Math.floor(subject.authTime / 1000), ...nonce }).sign(key.privateKey);
+  return emulatorJwt(key, subject, { ...loginClaims(subject.login), ...nonce }).sign(key.privateKey);
 }
 
 /**
@@ -68,11 +80,18 @@ export async function verifyAccessToken(
       currentDate: new Date(now),
       clockTolerance: Math.floor(expiredForMs / 1000),
     });
-    const { sub, jti, client_id: clientId, aud, scope } = payload;
+    const { sub, jti, client_id: clientId, aud, scope, acr, amr, auth_time: authTime } = payload;
     if (typeof sub !== "string" || typeof jti !== "string" || typeof clientId !== "string") return undefined;
+    // A token without them comes from an emulator older than acr/amr: it cannot say what its login achieved.
+    if (!isAcr(acr) || typeof authTime !== "number" || !Array.isArray(amr)) return undefined;
     const audience = typeof aud === "string" ? [aud] : (aud ?? []);
     const scopes = typeof scope === "string" ? scope.split(" ").filter(Boolean) : [];
-    return { jti, username: sub, clientId, audience, scopes };
+    const login = {
+      acr,
+      amr: amr.filter((value): value is string => typeof value === "string"),
+      authTime: authTime * 1000,
+    };
+    return { jti, username: sub, clientId, audience, scopes, login };
   } catch {
     return undefined;
   }

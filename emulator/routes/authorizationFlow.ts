@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { Authentication, LoginMethod } from "../contract/authentication";
 import { type AuthorizationRequest, resumeUrl } from "../contract/authorizationRequest";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
@@ -7,6 +8,13 @@ import { randomToken } from "../crypto/randomValues";
 import type { EmulatorHono } from "./context";
 
 type EmulatorContext = Context<EmulatorHono>;
+
+/** Who is signed in, in which browser session, and what their login achieved (Hydra's acr, amr, auth_time). */
+export interface SignedIn {
+  username: string;
+  browserSession: string;
+  login: Authentication;
+}
 
 /** Hydra's name for its login session cookie; scoped to /oauth2 so only the authorization endpoint sees it. */
 export const sessionCookieName = "oauth2_authentication_session";
@@ -42,16 +50,26 @@ export function redirectToLogin(c: EmulatorContext, request: AuthorizationReques
   return redirect(c, url.toString());
 }
 
-/** Accepting a login uses the challenge up and answers the URL the browser follows to go on. */
-export function acceptLogin(c: EmulatorContext, challenge: string, username: string, remember: boolean): string {
+/**
+ * Accepting a login uses the challenge up and answers the URL the browser follows to go on. As Hydra's accept body,
+ * it says how the user signed in (`acr`, `amr`); `auth_time` is now.
+ */
+export function acceptLogin(
+  c: EmulatorContext,
+  challenge: string,
+  username: string,
+  remember: boolean,
+  method: LoginMethod,
+): string {
   const { tickets } = c.var.services;
   const found = tickets.find("login_challenge", challenge, c.var.now);
   if (found.status !== "valid") throw new Error("acceptLogin needs a live challenge");
   tickets.consume("login_challenge", challenge, c.var.now);
+  const login: Authentication = { acr: method.acr, amr: method.amr, authTime: c.var.now };
   const verifier = tickets.issue(
     "login_verifier",
     randomToken(),
-    { request: found.data, username, remember, loginChallenge: challenge },
+    { request: found.data, username, remember, loginChallenge: challenge, login },
     c.var.now + lifetimes.verifier,
   );
   return resumeUrl(c.var.site, found.data, { login_verifier: verifier });
@@ -71,12 +89,20 @@ export function acceptConsent(c: EmulatorContext, challenge: string, grantedScop
   return resumeUrl(c.var.site, found.data.request, { consent_verifier: verifier });
 }
 
-/** Sets the session cookie of a fresh browser session; answers its id, which the grants made in it carry. */
-export function startBrowserSession(c: EmulatorContext, username: string, remember: boolean): string {
+/**
+ * Sets the session cookie of a fresh browser session; answers who is signed in by it. The session remembers what
+ * its login achieved, so a later authorization that skips the login claims exactly that (docs/passkeys.md).
+ */
+export function startBrowserSession(
+  c: EmulatorContext,
+  username: string,
+  remember: boolean,
+  login: Authentication,
+): SignedIn {
   const id = c.var.services.tickets.issue(
     "browser_session",
     randomToken(),
-    { username },
+    { username, login },
     c.var.now + lifetimes.browserSession,
   );
   setCookie(c, sessionCookieName, id, {
@@ -86,16 +112,17 @@ export function startBrowserSession(c: EmulatorContext, username: string, rememb
     secure: c.var.site.startsWith("https:"),
     ...(remember ? { maxAge: lifetimes.browserSession / 1000 } : {}),
   });
-  return id;
+  return { username, browserSession: id, login };
 }
 
 /** This browser's session, if its cookie names a live session whose user still exists. */
-export function browserSession(c: EmulatorContext): { id: string; username: string } | undefined {
+export function browserSession(c: EmulatorContext): SignedIn | undefined {
   const id = getCookie(c, sessionCookieName);
   if (id === undefined) return undefined;
   const found = c.var.services.tickets.find("browser_session", id, c.var.now);
   if (found.status !== "valid") return undefined;
-  return c.var.services.users.byUsername(found.data.username) ? { id, username: found.data.username } : undefined;
+  const { username, login } = found.data;
+  return c.var.services.users.byUsername(username) ? { username, browserSession: id, login } : undefined;
 }
 
 /**
@@ -120,18 +147,17 @@ export function endBrowserSession(c: EmulatorContext, fromToken: string | undefi
 export function continueAuthorization(
   c: EmulatorContext,
   request: AuthorizationRequest,
-  username: string,
-  browserSession: string,
+  signedIn: SignedIn,
   loginChallenge?: string,
 ): Response {
   const client = findClient(request.clientId);
   if (client === undefined) throw new Error("continueAuthorization needs a known client");
   if (!client.consentRequired || request.scope.trim() === "")
-    return redirectWithCode(c, request, username, request.scope, browserSession);
+    return redirectWithCode(c, request, signedIn, request.scope);
   const challenge = c.var.services.tickets.issue(
     "consent_challenge",
     randomToken(),
-    { request, username, browserSession, loginChallenge },
+    { request, ...signedIn, loginChallenge },
     c.var.now + lifetimes.consentChallenge,
   );
   const url = new URL(`/${client.serviceId}/consent`, c.var.site);
@@ -144,9 +170,8 @@ export function continueAuthorization(
 export function redirectWithCode(
   c: EmulatorContext,
   request: AuthorizationRequest,
-  username: string,
+  signedIn: SignedIn,
   scope: string,
-  browserSession: string,
 ): Response {
   const code = c.var.services.tickets.issue(
     "authorization_code",
@@ -155,11 +180,9 @@ export function redirectWithCode(
       clientId: request.clientId,
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
-      username,
       scope,
       nonce: request.nonce,
-      authTime: c.var.now,
-      browserSession,
+      ...signedIn,
     },
     c.var.now + lifetimes.authorizationCode,
   );

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { Authentication } from "../contract/authentication";
 import { findClient, type OAuthClient } from "../contract/clients";
 import { problems } from "../contract/problem";
 import { accountScope } from "../contract/scopes";
@@ -15,6 +16,8 @@ export interface BearerGrant {
   scopes: string[];
   /** The browser session whose login the token comes from (logout ends it). */
   browserSession: string;
+  /** What that login achieved and when (the token's acr, amr and auth_time): the passkey calls' step-up rules. */
+  login: Authentication;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function bearerGrant(c: EmulatorContext, expiredForMs = 0): Promise
   if (issued.status === "missing") return undefined;
   const user = c.var.services.users.byUsername(claims.username);
   if (user === undefined) return undefined;
-  return { user, client, scopes: claims.scopes, browserSession: issued.data.browserSession };
+  return { user, client, scopes: claims.scopes, browserSession: issued.data.browserSession, login: claims.login };
 }
 
 /** Every `/auth/v1/user/*` call: 401 `unauthorized` without a good token, 403 `insufficient_scope` without user.write. */

@@ -25,6 +25,9 @@ consent.get("/auth/v1/consent", (c) => {
     // and the browser session, so the login provider can tie the consent to the browser that signed in.
     ...(pending.loginChallenge ? { login_challenge: pending.loginChallenge } : {}),
     login_session_id: pending.browserSession,
+    // As Hydra's consent request: what the login behind this consent achieved.
+    acr: pending.login.acr,
+    amr: pending.login.amr,
     skip: false,
   });
 });

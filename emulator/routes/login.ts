@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { type LoginMethod, loginMethods } from "../contract/authentication";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { mailCatalogue } from "../contract/mailCatalogue";
@@ -59,6 +60,8 @@ login.get("/auth/v1/login", (c) => {
     service_id: findClient(request.clientId)?.serviceId,
     requested_scope: request.scope.split(" ").filter(Boolean),
     request_url: requestUrl.toString(),
+    // Hydra's OIDC context: the ACRs the app asked for. Hydra does not enforce them; the login UI must.
+    oidc_context: { acr_values: (request.acrValues ?? "").split(" ").filter(Boolean) },
     skip: false,
   });
 });
@@ -112,7 +115,8 @@ login.post("/auth/v1/login", async (c) => {
     const changed = { ...user, forceChangePassword: false };
     return nextStep(c, body.login_challenge, changed, pending.remember, pending.deviceId);
   }
-  return completeLogin(c, body.login_challenge, user.username, pending.remember, pending.deviceId);
+  const method = body.flow === "mfa_totp" ? loginMethods.passwordAndTotp : loginMethods.passwordAndSms;
+  return completeLogin(c, body.login_challenge, user.username, pending.remember, pending.deviceId, method);
 });
 
 /** The login is accepted: the device that typed the password is known to the account from now on. */
@@ -122,9 +126,10 @@ function completeLogin(
   username: string,
   remember: boolean,
   deviceId: string | undefined,
+  method: LoginMethod,
 ): Response {
   c.var.services.lockout.rememberDevice(username, deviceId);
-  return c.json({ redirect_to: acceptLogin(c, loginChallenge, username, remember) }, 201);
+  return c.json({ redirect_to: acceptLogin(c, loginChallenge, username, remember, method) }, 201);
 }
 
 /** The TOTP code (±1 step) or the texted code of this session; an expired SMS code is expired_code, not wrong. */
@@ -158,7 +163,8 @@ function nextStep(
   if (user.forceChangePassword) next = "new_password";
   else if (user.mfaType === "totp") next = "mfa_totp";
   else if (user.mfaType === "sms") next = "mfa_sms";
-  if (next === undefined) return completeLogin(c, loginChallenge, user.username, remember, deviceId);
+  if (next === undefined)
+    return completeLogin(c, loginChallenge, user.username, remember, deviceId, loginMethods.password);
 
   const session = tickets.issue(
     "login_session",

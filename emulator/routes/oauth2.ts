@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { authorizationQuerySchema, toAuthorizationRequest } from "../contract/authorizationRequest";
+import { type Authentication, acrValuesSupported } from "../contract/authentication";
+import { authorizationQuerySchema, needsFreshLogin, toAuthorizationRequest } from "../contract/authorizationRequest";
 import { findClient, registeredRedirectUris } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { base64url } from "../crypto/base64url";
@@ -37,7 +38,8 @@ oauth2.get("/.well-known/openid-configuration", (c) => {
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["ES256"],
     scopes_supported: ["openid", "offline", "offline_access", "user.write"],
-    claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce"],
+    claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr"],
+    acr_values_supported: acrValuesSupported,
   });
 });
 
@@ -74,14 +76,15 @@ oauth2.get("/oauth2/auth", (c) => {
     );
   }
   const request = toAuthorizationRequest(client.id, redirectUri, parsed.data);
-  const prompts = (request.prompt ?? "").split(" ");
   const session = browserSession(c);
-  if (session === undefined || prompts.includes("login")) {
-    if (prompts.includes("none"))
+  // As Hydra: prompt=login or a session older than max_age asks for a login; a skipped login claims what the
+  // session's own login achieved (its acr, amr and auth_time), never more.
+  if (session === undefined || needsFreshLogin(request, session.login.authTime, c.var.now)) {
+    if ((request.prompt ?? "").split(" ").includes("none"))
       return redirectWithError(c, redirectUri, request.state, "login_required", "The user is not signed in.");
     return redirectToLogin(c, request);
   }
-  return continueAuthorization(c, request, session.username, session.id);
+  return continueAuthorization(c, request, session);
 });
 
 /** A verifier brings the browser back: it must be live, unused and issued for this client and redirect URI. */
@@ -118,10 +121,10 @@ function resumeAfterLogin(
   redirectUri: string,
   query: Record<string, string>,
 ): Response {
-  const login = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
-  if (login instanceof Response) return login;
-  const session = startBrowserSession(c, login.username, login.remember);
-  return continueAuthorization(c, login.request, login.username, session, login.loginChallenge);
+  const accepted = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
+  if (accepted instanceof Response) return accepted;
+  const signedIn = startBrowserSession(c, accepted.username, accepted.remember, accepted.login);
+  return continueAuthorization(c, accepted.request, signedIn, accepted.loginChallenge);
 }
 
 function resumeAfterConsent(
@@ -132,7 +135,8 @@ function resumeAfterConsent(
 ): Response {
   const consent = redeemVerifier(c, "consent_verifier", clientId, redirectUri, query);
   if (consent instanceof Response) return consent;
-  return redirectWithCode(c, consent.request, consent.username, consent.grantedScope, consent.browserSession);
+  const { username, browserSession: session, login } = consent;
+  return redirectWithCode(c, consent.request, { username, browserSession: session, login }, consent.grantedScope);
 }
 
 const tokenRequestSchema = z.discriminatedUnion("grant_type", [
@@ -203,9 +207,9 @@ async function token(c: EmulatorContext): Promise<Response> {
       username: grant.username,
       scope: grant.scope,
       nonce: grant.nonce,
-      authTime: grant.authTime,
       code: body.code,
       browserSession: grant.browserSession,
+      login: grant.login,
     });
   }
 
@@ -230,10 +234,11 @@ async function token(c: EmulatorContext): Promise<Response> {
     clientId: found.data.clientId,
     username: found.data.username,
     scope: asked.join(" "),
-    authTime: now,
-    // The new tokens stay in the chain of the code and the session they descend from.
+    // The new tokens stay in the chain of the code and the session they descend from, and a refresh is no login:
+    // they claim the acr, amr and auth_time of the login the chain began with.
     code: found.data.code,
     browserSession: found.data.browserSession,
+    login: found.data.login,
   });
 }
 
@@ -244,9 +249,9 @@ async function issueTokens(
     username: string;
     scope: string;
     nonce?: string | undefined;
-    authTime: number;
     code: string;
     browserSession: string;
+    login: Authentication;
   },
 ): Promise<Response> {
   const { tickets } = c.var.services;
@@ -257,6 +262,7 @@ async function issueTokens(
     username: grant.username,
     scope: grant.scope,
     now: c.var.now,
+    login: grant.login,
   };
   const chain = { code: grant.code, browserSession: grant.browserSession };
   // Recorded so that the bearer check can refuse the token once it is revoked (routes/bearer.ts).
@@ -264,7 +270,7 @@ async function issueTokens(
   const refreshToken = tickets.issue(
     "refresh_token",
     randomToken(),
-    { clientId: grant.clientId, username: grant.username, scope: grant.scope, ...chain },
+    { clientId: grant.clientId, username: grant.username, scope: grant.scope, login: grant.login, ...chain },
     c.var.now + lifetimes.refreshToken,
   );
   const openid = grant.scope.split(" ").includes("openid");
@@ -275,9 +281,7 @@ async function issueTokens(
     scope: grant.scope,
     token_type: "bearer",
     refresh_token: refreshToken,
-    ...(openid
-      ? { id_token: await signIdToken(key, { ...subject, nonce: grant.nonce, authTime: grant.authTime }) }
-      : {}),
+    ...(openid ? { id_token: await signIdToken(key, { ...subject, nonce: grant.nonce }) } : {}),
   });
 }
 

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { loginMethods } from "../contract/authentication";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
@@ -94,7 +95,8 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
     emailVerified: true,
     ...(chosen.status === "valid" ? { passwordHash: chosen.data.passwordHash } : {}),
   });
-  return c.json({ redirect_to: acceptLogin(c, body.login_challenge, user.username, body.remember ?? false) }, 201);
+  const redirectTo = acceptLogin(c, body.login_challenge, user.username, body.remember ?? false, loginMethods.password);
+  return c.json({ redirect_to: redirectTo }, 201);
 });
 
 signUp.post("/auth/v1/register/confirm/resend", async (c) => {

@@ -1,3 +1,5 @@
+import { ticketKindsWithLogin } from "./tickets";
+
 /** The emulator's SQLite schema; every table lives in the one "global" Durable Object. */
 const schema = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -69,12 +71,20 @@ export function migrate(sql: SqlStorage): void {
     const present = sql.exec("SELECT name FROM pragma_table_info(?) WHERE name = ?", table, column).toArray();
     if (present.length === 0) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
   }
+  // Sessions, codes and tokens an older emulator issued do not say what their login achieved (acr, amr,
+  // auth_time); none may claim anything, so they go: the browser signs in again.
+  sql.exec(
+    `DELETE FROM tickets WHERE kind IN (${ticketKindsWithLogin.map(() => "?").join(", ")})
+      AND json_extract(data, '$.login') IS NULL`,
+    ...ticketKindsWithLogin,
+  );
 }
 
-/** Clears users, their devices, tickets, mail, faults and the clock; the signing key stays so the JWKS is stable. */
+const resetTables = ["users", "known_devices", "tickets", "outbox", "sends", "faults"];
+
+/** Clears users, their devices, tickets, mail, faults and the clock; the signing key stays (stable JWKS). */
 export function resetState(sql: SqlStorage): void {
-  for (const table of ["users", "known_devices", "tickets", "outbox", "sends", "faults"])
-    sql.exec(`DELETE FROM ${table}`);
+  for (const table of resetTables) sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);
 }
 

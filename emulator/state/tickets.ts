@@ -1,3 +1,4 @@
+import type { Authentication } from "../contract/authentication";
 import type { AuthorizationRequest } from "../contract/authorizationRequest";
 import { maxWrongCodes } from "../contract/limits";
 import { problems } from "../contract/problem";
@@ -11,11 +12,19 @@ import { problems } from "../contract/problem";
  *
  * `browserSession` is the id of the browser session (the session cookie) whose login a grant came
  * from; logout revokes the refresh tokens that carry it. `code` is the authorization code a chain of
- * tokens began with; presenting that code again revokes the chain (RFC 6749 §4.1.2).
+ * tokens began with; presenting that code again revokes the chain (RFC 6749 §4.1.2). `login` is what the login
+ * behind a grant achieved and when (acr, amr, auth_time): the browser session, the consent, the code and the refresh
+ * tokens keep it, so a remembered login or a refresh never claims more than that login did.
  */
 export interface TicketKinds {
   login_challenge: AuthorizationRequest;
-  login_verifier: { request: AuthorizationRequest; username: string; remember: boolean; loginChallenge: string };
+  login_verifier: {
+    request: AuthorizationRequest;
+    username: string;
+    remember: boolean;
+    loginChallenge: string;
+    login: Authentication;
+  };
   login_session: {
     challenge: string;
     username: string;
@@ -30,10 +39,17 @@ export interface TicketKinds {
     request: AuthorizationRequest;
     username: string;
     browserSession: string;
+    login: Authentication;
     loginChallenge?: string | undefined;
   };
-  consent_verifier: { request: AuthorizationRequest; username: string; grantedScope: string; browserSession: string };
-  browser_session: { username: string };
+  consent_verifier: {
+    request: AuthorizationRequest;
+    username: string;
+    grantedScope: string;
+    browserSession: string;
+    login: Authentication;
+  };
+  browser_session: { username: string; login: Authentication };
   authorization_code: {
     clientId: string;
     redirectUri: string;
@@ -41,12 +57,19 @@ export interface TicketKinds {
     username: string;
     scope: string;
     nonce?: string | undefined;
-    authTime: number;
     browserSession: string;
+    login: Authentication;
   };
   /** An issued access token, by its `jti`: the bearer check refuses one that is revoked (used) or unknown. */
   access_token: { code: string; browserSession: string };
-  refresh_token: { clientId: string; username: string; scope: string; code: string; browserSession: string };
+  refresh_token: {
+    clientId: string;
+    username: string;
+    scope: string;
+    code: string;
+    browserSession: string;
+    login: Authentication;
+  };
   signup_code: { code: string };
   /** The password a sign-up chose, by `signUpPasswordId`: it takes effect only when that sign-up confirms. */
   signup_password: { passwordHash: string };
@@ -56,6 +79,16 @@ export interface TicketKinds {
   /** One pending setup per user (the ticket id is the username); `sentAt` is when its SMS went out. */
   mfa_setup: { type: "totp"; secret: string } | { type: "sms"; phone: string; code: string; sentAt: number };
 }
+
+/** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */
+export const ticketKindsWithLogin = [
+  "login_verifier",
+  "consent_challenge",
+  "consent_verifier",
+  "browser_session",
+  "authorization_code",
+  "refresh_token",
+] as const satisfies readonly TicketKind[];
 
 export type TicketKind = keyof TicketKinds;
 

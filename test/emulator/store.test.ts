@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { EmulatorEnv } from "../../emulator/env";
 import { migrate } from "../../emulator/state/store";
-import { resetEmulator } from "./emulatorClient";
+import { fileState, resetEmulator } from "./emulatorClient";
 
 beforeEach(resetEmulator);
 
@@ -19,5 +19,22 @@ describe("the schema", () => {
       return sql.exec<{ failures: number }>("SELECT failures FROM tickets WHERE id = 'old'").toArray();
     });
     expect(after).toEqual([{ failures: 0 }]);
+  });
+
+  it("drops the sessions, codes and tokens of an older emulator, which do not say what their login achieved", async () => {
+    const kept = await runInDurableObject(fileState("global"), (_instance, state) => {
+      const sql = state.storage.sql;
+      const login = JSON.stringify({ username: "u", login: { acr: "pwd", amr: ["pwd"], authTime: 0 } });
+      for (const [kind, id, data] of [
+        ["browser_session", "old-session", '{"username":"u"}'],
+        ["refresh_token", "old-refresh", '{"username":"u","code":"c","browserSession":"s"}'],
+        ["browser_session", "new-session", login],
+        ["signup_code", "unrelated", '{"code":"123456"}'],
+      ])
+        sql.exec("INSERT INTO tickets (kind, id, data, expires_at) VALUES (?, ?, ?, 0)", kind, id, data);
+      migrate(sql);
+      return sql.exec<{ id: string }>("SELECT id FROM tickets ORDER BY id").toArray();
+    });
+    expect(kept.map((row) => row.id)).toEqual(["new-session", "unrelated"]);
   });
 });
