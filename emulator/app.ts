@@ -6,6 +6,7 @@ import type { EmulatorHono, Services } from "./routes/context";
 import { devEndpoints } from "./routes/devEndpoints";
 import { login } from "./routes/login";
 import { oauth2 } from "./routes/oauth2";
+import { passkeys } from "./routes/passkeys";
 import { passwordReset } from "./routes/passwordReset";
 import { signUp } from "./routes/signUp";
 import { siteOrigin } from "./routes/siteOrigin";
@@ -35,7 +36,8 @@ export function createApp(services: Services): Hono<EmulatorHono> {
   });
 
   app.get("/auth/health", (c) => c.json({ status: "ok" }));
-  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, devEndpoints]) app.route("/", routes);
+  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, passkeys, devEndpoints])
+    app.route("/", routes);
 
   app.notFound((c) => c.json({ type: "not_found", detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
   app.onError((error, c) => {

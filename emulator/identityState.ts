@@ -6,6 +6,7 @@ import type { EmulatorEnv } from "./env";
 import type { EmulatorHono } from "./routes/context";
 import { Faults } from "./state/faults";
 import { Outbox } from "./state/outbox";
+import { Passkeys } from "./state/passkeys";
 import { PasswordLockout } from "./state/passwordLockout";
 import { SendLog } from "./state/sendLog";
 import { migrate } from "./state/store";
@@ -29,6 +30,7 @@ export class IdentityState extends DurableObject<EmulatorEnv> {
       outbox: new Outbox(sql),
       sendLog: new SendLog(sql),
       faults: new Faults(sql),
+      passkeys: new Passkeys(sql),
       signingKey: () => (signingKey ??= loadSigningKey(sql)),
     });
   }

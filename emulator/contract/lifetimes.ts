@@ -16,4 +16,8 @@ export const lifetimes = {
   emailRegisterCode: hour,
   emailChangeLink: 24 * hour,
   totpSetup: hour,
+  /** The code mailed before a passkey is added after a password sign-in (docs/passkeys.md). */
+  passkeyRegistrationCode: 10 * minute,
+  /** A passkey ceremony's `session` and its challenge, from the options call to the result call. */
+  passkeyCeremony: 5 * minute,
 } as const;

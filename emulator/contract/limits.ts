@@ -11,6 +11,10 @@ const hour = 60 * minute;
  * Wrong 6-digit or TOTP codes one code or one MFA login session takes (SPEC §9: codes are 6 digits, so
  * unlimited guesses would find one). After this many the code or session is dead: the next attempt, right or
  * wrong, answers `expired_code` (a mailed code) or `challenge_expired` (an MFA session).
+ *
+ * Failed passkey assertions (`POST /auth/v1/passkeys/assertion/result` with a credential that is unknown,
+ * suspended or does not verify) count the same way on their login challenge: after this many the login challenge
+ * is dead (`challenge_expired`, docs/passkeys.md "Limits").
  */
 export const maxWrongCodes = 5;
 
@@ -48,6 +52,8 @@ export const sendLimits = {
   emailChangeMail: { count: 3, windowMs: 10 * minute },
   /** SMS codes of `POST /auth/v1/user/mfa/setup {type:"sms"}`, per account; beyond it 429 `too_many_requests`. */
   mfaSetupSms: { count: 5, windowMs: hour },
+  /** `POST /auth/v1/passkeys/registration/code`, per account; beyond it 429 `too_many_requests`. */
+  passkeyRegistrationCode: { count: 3, windowMs: 10 * minute },
 } as const satisfies Record<string, SendLimit>;
 
 /**

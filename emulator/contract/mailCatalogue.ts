@@ -4,6 +4,11 @@ export interface Message {
   text: string;
 }
 
+/** A passkey's name as the mails quote it; a passkey without one is just "the passkey". */
+function passkeyLabel(name: string | null): string {
+  return name === null ? "" : `「${name}」`;
+}
+
 export const mailCatalogue = {
   signUpCode: (code: string): Message => ({
     subject: "【カザハナ証券】メールアドレス確認コードのお知らせ",
@@ -28,6 +33,22 @@ export const mailCatalogue = {
   emailRegisterCode: (code: string): Message => ({
     subject: "【カザハナ証券】メールアドレス登録の確認コード",
     text: `メールアドレス登録の確認コードをお送りします。\n\n確認コード: ${code}\n\nこのコードの有効期限は1時間です。`,
+  }),
+  passkeyRegistrationCode: (code: string): Message => ({
+    subject: "【カザハナ証券】パスキー登録の確認コード",
+    text: `パスキー登録の確認コードをお送りします。\n\n確認コード: ${code}\n\nこのコードの有効期限は10分です。\nお心当たりのない場合は、第三者がお客様のアカウントにパスキーを登録しようとしている可能性があります。コードを誰にも伝えず、パスワードを変更してください。`,
+  }),
+  passkeyAdded: (name: string | null): Message => ({
+    subject: "【カザハナ証券】パスキーが登録されました",
+    text: `お客様のアカウントにパスキー${passkeyLabel(name)}が登録されました。次回から、このパスキーでログインできます。\n\nお心当たりのない場合は、ただちにパスワードを変更し、アカウント設定からこのパスキーを削除してください。`,
+  }),
+  passkeyRemoved: (name: string | null): Message => ({
+    subject: "【カザハナ証券】パスキーが削除されました",
+    text: `お客様のアカウントからパスキー${passkeyLabel(name)}が削除されました。このパスキーではログインできなくなりました。\n\nお心当たりのない場合は、ただちにパスワードを変更してください。`,
+  }),
+  passkeySuspended: (name: string | null): Message => ({
+    subject: "【カザハナ証券】パスキーの利用を停止しました",
+    text: `お客様のパスキー${passkeyLabel(name)}で、複製された認証器からと疑われるログインがありました（署名カウンターが増えていません）。安全のため、このパスキーの利用を停止しました。\n\nパスワードでログインし、アカウント設定からこのパスキーを削除して、登録し直してください。お心当たりのない場合は、パスワードも変更してください。`,
   }),
   smsCode: (code: string): Message => ({
     subject: "SMS認証コード",

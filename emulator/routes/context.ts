@@ -3,6 +3,7 @@ import type { SigningKey } from "../crypto/signingKey";
 import type { EmulatorEnv } from "../env";
 import type { Faults } from "../state/faults";
 import type { Outbox } from "../state/outbox";
+import type { Passkeys } from "../state/passkeys";
 import type { PasswordLockout } from "../state/passwordLockout";
 import type { SendLog } from "../state/sendLog";
 import type { Tickets } from "../state/tickets";
@@ -17,6 +18,7 @@ export interface Services {
   outbox: Outbox;
   sendLog: SendLog;
   faults: Faults;
+  passkeys: Passkeys;
   signingKey: () => Promise<SigningKey>;
 }
 

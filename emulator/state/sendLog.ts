@@ -6,7 +6,8 @@ export type SendPurpose =
   | "password_mail"
   | "email_register_code"
   | "email_change_mail"
-  | "mfa_setup_sms";
+  | "mfa_setup_sms"
+  | "passkey_registration_code";
 
 export type SendDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 

@@ -51,6 +51,28 @@ const schema = [
     subject TEXT NOT NULL,
     sent_at INTEGER NOT NULL
   )`,
+  // Passkeys (passkeys.ts): one row per credential, by its base64url credential id; `public_key` is the base64url
+  // COSE key, `transports` a JSON array, `user_handle` the account's handle the authenticator keeps with it.
+  `CREATE TABLE IF NOT EXISTS passkeys (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    user_handle TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    counter INTEGER NOT NULL,
+    transports TEXT NOT NULL,
+    aaguid TEXT NOT NULL,
+    name TEXT,
+    backed_up INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER,
+    suspended INTEGER NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS passkeys_by_username ON passkeys (username)`,
+  // The WebAuthn user handle of each account that began a passkey registration: one for all its passkeys.
+  `CREATE TABLE IF NOT EXISTS passkey_user_handles (
+    username TEXT PRIMARY KEY,
+    user_handle TEXT NOT NULL UNIQUE
+  )`,
   `CREATE TABLE IF NOT EXISTS faults (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     method TEXT NOT NULL,
@@ -80,9 +102,18 @@ export function migrate(sql: SqlStorage): void {
   );
 }
 
-const resetTables = ["users", "known_devices", "tickets", "outbox", "sends", "faults"];
+const resetTables = [
+  "users",
+  "known_devices",
+  "tickets",
+  "outbox",
+  "sends",
+  "faults",
+  "passkeys",
+  "passkey_user_handles",
+];
 
-/** Clears users, their devices, tickets, mail, faults and the clock; the signing key stays (stable JWKS). */
+/** Clears users, their devices and passkeys, tickets, mail, faults and the clock; the signing key stays (stable JWKS). */
 export function resetState(sql: SqlStorage): void {
   for (const table of resetTables) sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);

@@ -78,6 +78,12 @@ export interface TicketKinds {
   email_change: { stage: "old" | "new"; username: string; newEmail: string; clientId: string };
   /** One pending setup per user (the ticket id is the username); `sentAt` is when its SMS went out. */
   mfa_setup: { type: "totp"; secret: string } | { type: "sms"; phone: string; code: string; sentAt: number };
+  /** The code mailed before a passkey is added after a password sign-in; one per account (the id is the username). */
+  passkey_registration_code: { code: string };
+  /** A registration ceremony's `session`: its challenge, for this one user and their user handle. */
+  passkey_registration: { username: string; challenge: string; userHandle: string };
+  /** A sign-in ceremony's `session`: its challenge, for this one login challenge. */
+  passkey_assertion: { loginChallenge: string; challenge: string };
 }
 
 /** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */
@@ -161,7 +167,10 @@ export class Tickets {
     );
   }
 
-  /** Counts a wrong code against the code or session guessed at; the `maxWrongCodes`-th one kills it. */
+  /**
+   * Counts a wrong code against the code or session guessed at, or a failed passkey assertion against its login
+   * challenge; the `maxWrongCodes`-th one kills it.
+   */
   recordWrongCode(kind: TicketKind, id: string): void {
     this.sql.exec("UPDATE tickets SET failures = failures + 1 WHERE kind = ? AND id = ?", kind, id);
   }
@@ -185,16 +194,12 @@ export function requireLive<K extends TicketKind>(
  * Checks a 6-digit code held by a ticket and uses the ticket up when it matches. A wrong code counts against
  * the ticket: after `maxWrongCodes` of them it answers expired_code until a new code is issued.
  */
-export function redeemCode<K extends "signup_code" | "reset_code" | "email_register_code">(
-  tickets: Tickets,
-  kind: K,
-  id: string,
-  code: string,
-  now: number,
-): TicketKinds[K] {
+export function redeemCode<
+  K extends "signup_code" | "reset_code" | "email_register_code" | "passkey_registration_code",
+>(tickets: Tickets, kind: K, id: string, code: string, now: number, expiredStatus: 400 | 410 = 400): TicketKinds[K] {
   const found = tickets.find(kind, id, now);
   if (found.status === "missing") throw problems.invalidCode();
-  if (found.status === "expired") throw problems.expiredCode();
+  if (found.status === "expired") throw problems.expiredCode(expiredStatus);
   if (!sameCode(found.data.code, code)) {
     tickets.recordWrongCode(kind, id);
     throw problems.invalidCode();
