@@ -17,6 +17,8 @@ const atEveryBound: Partial<AppAuthQuery> = {
   scope: "o".repeat(512),
   code_challenge: "c".repeat(128),
   prompt: "p".repeat(64),
+  acr_values: "r".repeat(256),
+  max_age: "9".repeat(9),
   hashed_user_id: "h".repeat(128),
   autoFillUserName: "a".repeat(254),
   sign_in_mode: "m".repeat(64),

@@ -131,6 +131,41 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
     );
   });
 
+  it("passes the app's acr_values and max_age to the OAuth2 server, for the app's and the site's own views", async () => {
+    // OIDC Core §3.1.2.1; docs/passkeys.md "Step-up": an app asks for a fresh phishing-resistant login.
+    for (const view of ["extSignIn", "signIn"] as const) {
+      const start = await appStart("gungnir", view, { acr_values: "phr", max_age: "0" });
+      const q = new URL((await get(start.path)).headers.get("Location")!, ORIGIN).searchParams;
+      expect(q.get("acr_values"), view).toBe("phr");
+      expect(q.get("max_age"), view).toBe("0");
+      const plain = await appStart("gungnir", view);
+      const without = new URL((await get(plain.path)).headers.get("Location")!, ORIGIN).searchParams;
+      expect([without.has("acr_values"), without.has("max_age")], view).toEqual([false, false]);
+    }
+    const several = await appStart("gungnir", "signIn", { acr_values: "phrh phr", max_age: "300" });
+    const q = new URL((await get(several.path)).headers.get("Location")!, ORIGIN).searchParams;
+    expect([q.get("acr_values"), q.get("max_age")]).toEqual(["phrh phr", "300"]);
+  });
+
+  it("refuses an acr_values or max_age that is not one, storing nothing", async () => {
+    for (const extra of [
+      { max_age: "-1" },
+      { max_age: "1e3" },
+      { max_age: "" },
+      { max_age: "1234567890" },
+      { acr_values: "" },
+      { acr_values: "phr  phrh" },
+      { acr_values: " phr" },
+      { acr_values: "p\u00e9r" },
+      { acr_values: "a".repeat(257) },
+    ]) {
+      const start = await appStart("gungnir", "signIn", extra);
+      const response = await get(start.path);
+      expect(response.status, JSON.stringify(extra)).toBe(400);
+      expect(response.headers.getSetCookie().some((line) => line.includes(sealedCookies.authRequest.name))).toBe(false);
+    }
+  });
+
   it("accepts the same app query at / and refuses a client of another tenant", async () => {
     const start = await appStart("gungnir", "signIn");
     expect((await get(`/?${start.path.split("?")[1]}`)).status).toBe(302);

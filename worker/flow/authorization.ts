@@ -68,6 +68,8 @@ export function appAuthorizeUrl({ query, redirectUri }: AuthRequest, prompt: str
     code_challenge_method: query.code_challenge_method,
     view: "extSignIn",
     prompt,
+    acr_values: query.acr_values,
+    max_age: query.max_age,
   });
 }
 
@@ -90,6 +92,8 @@ async function ownAuthorizeUrl(
     code_challenge_method: "S256",
     view: authRequest.query.view,
     prompt,
+    acr_values: authRequest.query.acr_values,
+    max_age: authRequest.query.max_age,
   });
 }
 

@@ -34,6 +34,13 @@ export const appAuthQuerySchema = z.object({
   /** SPEC §9 / ARCHITECTURE §8: S256 only; `plain` would hand the verifier to anyone who sees the URL. */
   code_challenge_method: z.literal("S256"),
   prompt: z.optional(ascii(64)),
+  /**
+   * OIDC Core §3.1.2.1, docs/passkeys.md "Step-up": the authentication context classes the app asks for, in order of
+   * preference (`phr`: a passkey login), space-separated; passed to the OAuth2 server.
+   */
+  acr_values: z.optional(bounded(1, 256).check(z.regex(/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/))),
+  /** OIDC Core §3.1.2.1: the most seconds since the user's last login the app accepts (`0`: a login now). */
+  max_age: z.optional(z.string().check(z.regex(/^\d{1,9}$/))),
   hashed_user_id: z.optional(ascii(128)),
   /** A login ID (an e-mail address) to fill in on the sign-in screen. */
   autoFillUserName: z.optional(ascii(254)),
