@@ -102,6 +102,22 @@ export const modals = {
   },
   // SPEC §4/§8 specific messages.
   retry: { title: "もう一度やり直してください", body: "", closable: true, after: "close", status: 409 },
+  // docs/passkeys.md: a passkey sign-in the upstream refused (one answer whatever the reason), and a passkey whose
+  // authenticator looks cloned (its signature counter went back), which the upstream has suspended.
+  passkeyFailed: {
+    title: "パスキーでログインできませんでした",
+    body: "もう一度お試しいただくか、ログインIDとパスワードでログインしてください",
+    closable: true,
+    after: "close",
+    status: 401,
+  },
+  passkeySuspended: {
+    title: "このパスキーは使用できません",
+    body: "安全のため、このパスキーの利用を停止しました。ログインIDとパスワードでログインし、パスキーを登録し直してください",
+    closable: true,
+    after: "close",
+    status: 403,
+  },
   loginFailed: {
     title: "ログインIDまたはパスワードが間違っています",
     body: "確認の上、もう一度お試しください",

@@ -27,6 +27,7 @@ import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "
 import { restartAuthorization } from "./routes/restart";
 import { signIn } from "./routes/signIn";
 import { signInMfa } from "./routes/signInMfa";
+import { passkeyOptions, signInPasskey } from "./routes/signInPasskey";
 import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from "./routes/signUp";
 import { relayAllowedCall, relayToEmulator } from "./routes/upstreamProxy";
 import { appAuthQuerySchema } from "./session/authRequest";
@@ -79,6 +80,9 @@ export const routeTable: readonly RouteEntry[] = [
   // Sign-in, second factor, forced new password.
   screen("/signIn", "signIn", signIn),
   form("/signIn", "signIn", signIn, { rateLimit: "credential" }),
+  // Passkey sign-in (docs/passkeys.md): the ceremony's options for the island (JSON), then the signed credential.
+  bare("POST", "/signIn/passkey/options", "signInPasskeyOptions", passkeyOptions),
+  form("/signIn/passkey", "signInPasskey", signInPasskey, { rateLimit: "credential" }),
   screen("/signIn/mfa", "signInMfa", signInMfa),
   form("/signIn/mfa", "signInMfa", signInMfa, { rateLimit: "code" }),
   screen("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),

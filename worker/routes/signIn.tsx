@@ -18,7 +18,7 @@ interface SignInState {
   clientId: string | undefined;
 }
 
-const signInScreen: ScreenLoader<SignInState> = async (c) => {
+export const signInScreen: ScreenLoader<SignInState> = async (c) => {
   const [signIn, signUp, authRequest] = await Promise.all([
     readSealed(c, "signIn"),
     readSealed(c, "signUp"),

@@ -11,6 +11,8 @@ export const signInSessionSchema = z.object({
   username: z.optional(short),
   mfa: z.optional(z.object({ session: opaque, type: z.enum(["SMS", "TOTP"]) })),
   forceChangePassword: z.optional(z.object({ session: opaque })),
+  /** docs/passkeys.md: the passkey sign-in ceremony this browser started (the upstream's single-use session). */
+  passkey: z.optional(z.object({ session: opaque })),
 });
 export type SignInSession = z.infer<typeof signInSessionSchema>;
 

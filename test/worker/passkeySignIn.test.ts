@@ -1,0 +1,192 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { modals } from "../../messages/modals";
+import { sampleClientIds } from "../../themes/data/clients";
+import { sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { unseal } from "../../worker/session/sealed";
+import { PASSWORD } from "../support/emulatorClient";
+import { formPost } from "../support/forms";
+import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { emulator, ORIGIN, type SiteFetchOptions } from "./helpers";
+import { Journey, reachLoginScreen } from "./journey";
+
+// docs/passkeys.md, issue 21: signing in with a passkey alone, bound to this browser's login challenge, with real
+// WebAuthn responses from a software authenticator on the site's origin.
+
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+/** An identity API call as the site makes it (its origin in the forwarding headers), with the user's bearer token. */
+function identity(path: string, token: string, body?: unknown): Promise<Response> {
+  if (!env.IDENTITY) throw new Error("the worker project binds the emulator as IDENTITY");
+  return env.IDENTITY.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "Content-Type": "application/json",
+      "X-Forwarded-Proto": "https",
+      "X-Forwarded-Host": new URL(ORIGIN).host,
+    },
+    body: JSON.stringify(body ?? {}),
+  });
+}
+
+/** A user who signed in with a password (an own view, so the site holds a token) and registered a passkey. */
+async function userWithPasskey(authenticator = new SoftAuthenticator({ origin: ORIGIN })) {
+  const email = unique("passkey.user");
+  await emulator.seed({ email });
+  const journey = new Journey();
+  await reachLoginScreen(journey, GUNGNIR, "passwordChange");
+  const login = await journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: email, password: PASSWORD });
+  await journey.follow(login);
+  const name = `__Host-${sealedCookies.tokens.name}=`;
+  const sealed = journey
+    .cookieHeader("/")
+    .split("; ")
+    .find((pair) => pair.startsWith(name))
+    ?.slice(name.length);
+  const tokens = await unseal(sealedCookies.tokens.name, sealed ?? "", parseSessionKeys(env.SESSION_KEYS));
+  const token = (tokens as { accessToken: string }).accessToken;
+  expect((await identity("/auth/v1/passkeys/registration/code", token)).status).toBe(201);
+  const options = await identity("/auth/v1/passkeys/attestation/options", token, {
+    email_code: await emulator.latestCode(email),
+  });
+  expect(options.status).toBe(200);
+  const { session, ...creation } = (await options.json()) as { session: string } & Parameters<
+    SoftAuthenticator["register"]
+  >[0];
+  const registered = await identity("/auth/v1/passkeys/attestation/result", token, {
+    session,
+    ...(await authenticator.register(creation)),
+  });
+  expect(registered.status).toBe(201);
+  return { email, authenticator };
+}
+
+/** The island's request for the ceremony: a same-origin fetch of this browser. */
+function askOptions(
+  journey: Journey,
+  site: "same-origin" | "cross-site" = "same-origin",
+  options?: SiteFetchOptions,
+): Promise<Response> {
+  return journey.request("/signIn/passkey/options", { ...formPost({}), headers: { "Sec-Fetch-Site": site } }, options);
+}
+
+async function optionsFor(journey: Journey): Promise<RequestOptionsJSON> {
+  const response = await askOptions(journey);
+  expect(response.status).toBe(200);
+  const { publicKey } = (await response.json()) as { publicKey: RequestOptionsJSON & Record<string, unknown> };
+  return publicKey;
+}
+
+async function atSignIn(): Promise<Journey> {
+  const journey = new Journey();
+  const { response } = await reachLoginScreen(journey, GUNGNIR, "signIn");
+  await response.body?.cancel();
+  return journey;
+}
+
+describe("passkey sign-in (docs/passkeys.md)", () => {
+  it("signs in with the passkey alone: no password, no code, and the app gets its code", async () => {
+    const { authenticator } = await userWithPasskey();
+    const journey = await atSignIn();
+    const publicKey = await optionsFor(journey);
+    // The same options for everyone: no account, no credential named, user verification required.
+    expect(publicKey).toMatchObject({
+      rpId: new URL(ORIGIN).hostname,
+      allowCredentials: [],
+      userVerification: "required",
+    });
+    expect(publicKey).not.toHaveProperty("session");
+    const credential = await authenticator.authenticate(publicKey);
+    const signedIn = await journey.postForm("/signIn/passkey", { credential: JSON.stringify(credential) });
+    expect(signedIn.status).toBe(303);
+    const { foreign } = await journey.follow(signedIn);
+    expect(foreign?.origin).toBe(`https://app.${GUNGNIR.serviceId}.example`);
+    expect(foreign?.searchParams.get("code")).toMatch(/.{16,}/);
+  });
+
+  it("uses a ceremony once: the same signed credential posted again is refused", async () => {
+    const { authenticator } = await userWithPasskey();
+    const journey = await atSignIn();
+    const credential = JSON.stringify(await authenticator.authenticate(await optionsFor(journey)));
+    const stolen = await atSignIn();
+    await optionsFor(stolen);
+    // Another browser with its own ceremony cannot use this one's signature.
+    const elsewhere = await stolen.postForm("/signIn/passkey", { credential });
+    expect(elsewhere.status).toBe(modals.passkeyFailed.status);
+    expect(await elsewhere.text()).toContain(modals.passkeyFailed.title);
+    // Nor can the first browser use it twice: its ceremony ended with the first try.
+    expect((await journey.postForm("/signIn/passkey", { credential })).status).toBe(303);
+    const again = await journey.postForm("/signIn/passkey", { credential });
+    expect(again.status).not.toBe(303);
+  });
+
+  it("refuses a passkey signed for another origin (a phishing site's page)", async () => {
+    const { authenticator } = await userWithPasskey();
+    const journey = await atSignIn();
+    const phished = await authenticator.authenticate(await optionsFor(journey), {
+      origin: "https://signin-test.example",
+    });
+    const response = await journey.postForm("/signIn/passkey", { credential: JSON.stringify(phished) });
+    expect(response.status).toBe(modals.passkeyFailed.status);
+    const html = await response.text();
+    expect(html).toContain(modals.passkeyFailed.title);
+    expect(html).toContain('action="/signIn"');
+  });
+
+  it("refuses a cloned authenticator (its counter went back) and says the passkey is suspended", async () => {
+    const { authenticator } = await userWithPasskey();
+    const clone = authenticator.clone();
+    const first = await atSignIn();
+    const signed = await authenticator.authenticate(await optionsFor(first));
+    expect((await first.postForm("/signIn/passkey", { credential: JSON.stringify(signed) })).status).toBe(303);
+    const second = await atSignIn();
+    const cloned = await clone.authenticate(await optionsFor(second));
+    const response = await second.postForm("/signIn/passkey", { credential: JSON.stringify(cloned) });
+    expect(response.status).toBe(modals.passkeySuspended.status);
+    expect(await response.text()).toContain(modals.passkeySuspended.title);
+  });
+
+  it("starts no ceremony for a page of another site, or without a sign-in in this browser", async () => {
+    const journey = await atSignIn();
+    expect((await askOptions(journey, "cross-site")).status).toBe(403);
+    expect((await askOptions(new Journey())).status).toBe(404);
+  });
+
+  it("makes no passkey call and offers no ceremony while the environment's switch is off", async () => {
+    const off: SiteFetchOptions = { env: { PASSKEYS: "off" } };
+    const journey = await atSignIn();
+    expect((await askOptions(journey, "same-origin", off)).status).toBe(404);
+    const { authenticator } = await userWithPasskey();
+    const credential = JSON.stringify(await authenticator.authenticate(await optionsFor(journey)));
+    const refused = await journey.request("/signIn/passkey", formPost({ credential }), off);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(modals.parameterError.title);
+  });
+
+  it("counts failed passkey tries per credential: the sixth for one passkey gets 429, from any browser", async () => {
+    const { authenticator } = await userWithPasskey();
+    const statuses: number[] = [];
+    // Fixed windows may split the tries (docs/testing.md): at most 2 × 5 + 1 of them.
+    for (let attempt = 0; attempt < 11 && !statuses.includes(429); attempt++) {
+      const journey = await atSignIn();
+      const wrong = await authenticator.authenticate(await optionsFor(journey), { origin: "https://evil.example" });
+      const response = await journey.postForm("/signIn/passkey", { credential: JSON.stringify(wrong) });
+      await response.body?.cancel();
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual(Array(5).fill(modals.passkeyFailed.status));
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("refuses what is not a credential with the field's message, never a 500", async () => {
+    const journey = await atSignIn();
+    await optionsFor(journey);
+    for (const credential of ["", "{", "[]", '{"id":"x"}', JSON.stringify({ id: "a", rawId: "a", type: "x" })]) {
+      const response = await journey.postForm("/signIn/passkey", { credential });
+      expect(response.status, credential).toBe(422);
+    }
+  });
+});
