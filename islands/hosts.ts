@@ -3,6 +3,7 @@ import CopySecretIsland from "./CopySecret";
 import { Field } from "./Field";
 import { island } from "./host";
 import NativeBridgeIsland from "./NativeBridge";
+import PasskeySignInIsland from "./PasskeySignIn";
 import { SessionGuard as SessionGuardIsland } from "./SessionGuard";
 import { SubmitButton as SubmitButtonIsland } from "./SubmitButton";
 
@@ -17,3 +18,4 @@ export const SessionGuard = island("SessionGuard", SessionGuardIsland);
 export const NativeBridge = island("NativeBridge", NativeBridgeIsland);
 export const CopySecret = island("CopySecret", CopySecretIsland);
 export const SmsSendButton = island("SmsSendButton", SubmitButtonIsland);
+export const PasskeySignIn = island("PasskeySignIn", PasskeySignInIsland);

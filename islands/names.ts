@@ -8,5 +8,6 @@ export const islandNames = [
   "NativeBridge",
   "CopySecret",
   "SmsSendButton",
+  "PasskeySignIn",
 ] as const;
 export type IslandName = (typeof islandNames)[number];

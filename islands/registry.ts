@@ -23,4 +23,5 @@ export const islandChunks: Partial<Record<IslandName, () => Promise<{ default: I
   BackButton: () => import("./BackButton"),
   CopySecret: () => import("./CopySecret"),
   NativeBridge: () => import("./NativeBridge"),
+  PasskeySignIn: () => import("./PasskeySignIn"),
 };

@@ -55,6 +55,7 @@ export const buttonLabels = {
   next: "次へ",
   register: "登録する",
   logIn: "ログイン",
+  passkeyLogIn: "パスキーでログイン",
   send: "送信する",
   change: "変更する",
   sendCode: "確認コードを送信",

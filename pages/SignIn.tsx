@@ -1,4 +1,4 @@
-import { SubmitButton } from "../islands/hosts";
+import { PasskeySignIn, SubmitButton } from "../islands/hosts";
 import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
@@ -11,10 +11,12 @@ export interface SignInProps {
   clientId?: string | undefined;
   /** The login ID to fill in (the app's autoFillUserName, or the one typed before). */
   username?: string | undefined;
+  /** docs/passkeys.md: passkeys are on for this brand here; the island offers them where the browser can. */
+  passkeys?: boolean | undefined;
 }
 
 /** SPEC §2 SignIn: login ID and password; the links are hidden on a consent target's screen. */
-export function SignIn({ clientId, username }: SignInProps) {
+export function SignIn({ clientId, username, passkeys }: SignInProps) {
   const { brand } = usePage();
   const text = screens.signIn;
   const links = brand.consentTarget ? null : (
@@ -42,6 +44,14 @@ export function SignIn({ clientId, username }: SignInProps) {
         <Field preset="password" />
         <SubmitButton label={buttonLabels.logIn} />
       </form>
+      {passkeys ? (
+        // The island posts the signed credential here; without script, nothing of it shows.
+        <form method="post" action="/signIn/passkey" className="passkey-form">
+          {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
+          <input type="hidden" name="credential" />
+          <PasskeySignIn label={buttonLabels.passkeyLogIn} usernameId="field-username" />
+        </form>
+      ) : null}
       {brand.consentTarget ? (
         <p className="card-links">
           <SupportLink />

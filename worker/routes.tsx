@@ -25,9 +25,8 @@ import {
 import { registerEmail, sendCode } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
-import { signIn } from "./routes/signIn";
+import { passkeyOptions, signIn, signInPasskey } from "./routes/signIn";
 import { signInMfa } from "./routes/signInMfa";
-import { passkeyOptions, signInPasskey } from "./routes/signInPasskey";
 import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from "./routes/signUp";
 import { relayAllowedCall, relayToEmulator } from "./routes/upstreamProxy";
 import { appAuthQuerySchema } from "./session/authRequest";

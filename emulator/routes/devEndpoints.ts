@@ -29,6 +29,18 @@ const seedUserSchema = z.object({
     .default("none"),
   forceChangePassword: z.boolean().default(false),
   transferInProgress: z.boolean().default(false),
+  /**
+   * A passkey the account already has, as a browser test puts the same key into its virtual authenticator (Chromium's
+   * WebAuthn domain cannot register through a page the site does not have yet). The account's user handle becomes
+   * this one's. Base64url: the credential id, the COSE public key, the user handle.
+   */
+  passkey: z
+    .object({
+      id: z.string().regex(/^[A-Za-z0-9_-]{16,1024}$/),
+      publicKey: z.string().regex(/^[A-Za-z0-9_-]{16,2048}$/),
+      userHandle: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/),
+    })
+    .optional(),
 });
 
 function describeUser(user: User) {
@@ -80,6 +92,23 @@ devEndpoints.post("/__emulator/users", async (c) => {
     forceChangePassword: body.forceChangePassword,
     transferInProgress: body.transferInProgress,
   });
+  if (body.passkey) {
+    const { passkeys } = c.var.services;
+    passkeys.insert({
+      id: body.passkey.id,
+      username,
+      userHandle: passkeys.userHandleOf(username, body.passkey.userHandle),
+      publicKey: body.passkey.publicKey,
+      counter: 0,
+      transports: ["internal"],
+      aaguid: "00000000-0000-0000-0000-000000000000",
+      name: null,
+      backedUp: false,
+      createdAt: c.var.now,
+      lastUsedAt: null,
+      suspended: false,
+    });
+  }
   return c.json({ username }, 201);
 });
 

@@ -17,6 +17,8 @@ export interface SeedUser {
   mfa?: "none" | { totp: string } | { sms: string };
   forceChangePassword?: boolean;
   transferInProgress?: boolean;
+  /** A passkey the account has (base64url id, COSE public key, user handle): emulator/routes/devEndpoints.ts. */
+  passkey?: { id: string; publicKey: string; userHandle: string };
 }
 
 export interface Fault {

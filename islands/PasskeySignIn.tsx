@@ -1,0 +1,119 @@
+import { useEffect, useState } from "react";
+
+export interface PasskeySignInProps {
+  /** The button's words (messages/ja.ts `buttonLabels.passkeyLogIn`), from the server. */
+  label: string;
+  /** The id of the login ID input, which offers the passkey in its autofill where the browser can. */
+  usernameId: string;
+}
+
+/** What POST /signIn/passkey/options answers (worker/routes/signIn.tsx). */
+interface RequestOptionsJSON {
+  challenge: string;
+  timeout?: number;
+  rpId: string;
+  allowCredentials: { id: string; type: "public-key" }[];
+  userVerification: UserVerificationRequirement;
+}
+
+const SIGN_IN_PATH = "/signIn/passkey";
+const OPTIONS_PATH = `${SIGN_IN_PATH}/options`;
+
+const bytes = (text: string) => {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+};
+const text = (buffer: ArrayBuffer | null) =>
+  buffer &&
+  btoa(String.fromCharCode(...new Uint8Array(buffer)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+
+async function requestOptions(): Promise<PublicKeyCredentialRequestOptions> {
+  const response = await fetch(OPTIONS_PATH, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  if (!response.ok) throw new Error(`passkey options: ${response.status}`);
+  const { publicKey } = (await response.json()) as { publicKey: RequestOptionsJSON };
+  return {
+    ...publicKey,
+    challenge: bytes(publicKey.challenge),
+    allowCredentials: publicKey.allowCredentials.map((allowed) => ({ ...allowed, id: bytes(allowed.id) })),
+  };
+}
+
+/** `PublicKeyCredential.toJSON()`, which older engines lack. */
+function asJson(credential: PublicKeyCredential): string {
+  const response = credential.response as AuthenticatorAssertionResponse;
+  return JSON.stringify({
+    id: credential.id,
+    rawId: text(credential.rawId),
+    type: credential.type,
+    response: {
+      clientDataJSON: text(response.clientDataJSON),
+      authenticatorData: text(response.authenticatorData),
+      signature: text(response.signature),
+      userHandle: text(response.userHandle),
+    },
+    clientExtensionResults: {},
+    authenticatorAttachment: credential.authenticatorAttachment,
+  });
+}
+
+/** The ceremony in flight (one island per page): a new one, the button's, replaces the autofill's. */
+let pending: AbortController | undefined;
+
+/** Asks for options, lets the browser sign, and posts the credential with the form around the island. */
+async function signIn(mediation?: CredentialMediationRequirement): Promise<void> {
+  pending?.abort();
+  const controller = new AbortController();
+  pending = controller;
+  try {
+    const publicKey = await requestOptions();
+    const credential = await navigator.credentials.get({
+      publicKey,
+      signal: controller.signal,
+      ...(mediation ? { mediation } : {}),
+    });
+    const form = document.querySelector<HTMLFormElement>(`form[action="${SIGN_IN_PATH}"]`);
+    const field = form?.elements.namedItem("credential");
+    if (!(credential instanceof PublicKeyCredential) || !form || !(field instanceof HTMLInputElement)) return;
+    field.value = asJson(credential);
+    form.submit();
+  } catch {
+    // Cancelled, timed out, or replaced by the button's own request: the password form is still there.
+  }
+}
+
+/**
+ * docs/passkeys.md: sign-in with a passkey, shown only where the browser (or the app's webview) says a platform
+ * authenticator with user verification is there. The login ID field then offers the passkey in its autofill
+ * (conditional mediation), and the button starts the ceremony at once. The signed credential is posted by the form
+ * around this island (pages/SignIn.tsx). Without script, or where WebAuthn does not work, nothing shows.
+ */
+export default function PasskeySignIn({ label, usernameId }: PasskeySignInProps) {
+  const [available, setAvailable] = useState(false);
+
+  useEffect(() => {
+    const api = window.PublicKeyCredential;
+    if (!api?.isUserVerifyingPlatformAuthenticatorAvailable) return;
+    void api.isUserVerifyingPlatformAuthenticatorAvailable().then(async (platform) => {
+      if (!platform) return;
+      setAvailable(true);
+      if (!(await api.isConditionalMediationAvailable?.())) return;
+      document.getElementById(usernameId)?.setAttribute("autocomplete", "username webauthn");
+      void signIn("conditional");
+    });
+    return () => pending?.abort();
+  }, [usernameId]);
+
+  // Not rendered until the browser has said yes: a `hidden` button would still show where the button's CSS sets
+  // its display.
+  return available ? (
+    <button type="button" className="button button--secondary" onClick={() => void signIn()}>
+      {label}
+    </button>
+  ) : null;
+}
