@@ -131,6 +131,7 @@ export const screens = {
     title: "ログイン",
     toSignUp: "アカウントをお持ちでない方はこちら（新規登録）",
     forgotPassword: "パスワードをお忘れの方はこちら",
+    passkeyRequired: "このお手続きには、パスキーでのログインが必要です。",
   },
   signInMfa: {
     titleTotp: "ワンタイムパスワード認証",

@@ -111,6 +111,13 @@ export const modals = {
     after: "close",
     status: 401,
   },
+  passkeyRequired: {
+    title: "パスキーでのログインが必要です",
+    body: "このお手続きでは、ログインIDとパスワードではログインできません。パスキーでログインしてください",
+    closable: true,
+    after: "close",
+    status: 403,
+  },
   passkeySuspended: {
     title: "このパスキーは使用できません",
     body: "安全のため、このパスキーの利用を停止しました。ログインIDとパスワードでログインし、パスキーを登録し直してください",

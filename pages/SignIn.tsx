@@ -13,10 +13,12 @@ export interface SignInProps {
   username?: string | undefined;
   /** docs/passkeys.md: passkeys are on for this brand here; the island offers them where the browser can. */
   passkeys?: boolean | undefined;
+  /** Only a passkey may complete this login (the brand requires it, or the app asked for `phr`): no password form. */
+  passkeyOnly?: boolean | undefined;
 }
 
 /** SPEC §2 SignIn: login ID and password; the links are hidden on a consent target's screen. */
-export function SignIn({ clientId, username, passkeys }: SignInProps) {
+export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProps) {
   const { brand } = usePage();
   const text = screens.signIn;
   const links = brand.consentTarget ? null : (
@@ -37,14 +39,18 @@ export function SignIn({ clientId, username, passkeys }: SignInProps) {
       links={links}
       modals={brand.consentTarget ? null : <CatalogueModal name="whatIsId" />}
     >
-      <form method="post" action="/signIn">
-        {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}
-        {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
-        <Field preset="loginId" value={username} />
-        <Field preset="password" />
-        <SubmitButton label={buttonLabels.logIn} />
-      </form>
-      {passkeys ? (
+      {passkeyOnly ? (
+        <p className="lead">{text.passkeyRequired}</p>
+      ) : (
+        <form method="post" action="/signIn">
+          {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}
+          {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
+          <Field preset="loginId" value={username} />
+          <Field preset="password" />
+          <SubmitButton label={buttonLabels.logIn} />
+        </form>
+      )}
+      {passkeys || passkeyOnly ? (
         // The island posts the signed credential here; without script, nothing of it shows.
         <form method="post" action="/signIn/passkey" className="passkey-form">
           {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}

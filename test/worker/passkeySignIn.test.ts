@@ -5,6 +5,7 @@ import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { unseal } from "../../worker/session/sealed";
+import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
@@ -85,6 +86,14 @@ async function atSignIn(): Promise<Journey> {
   const { response } = await reachLoginScreen(journey, GUNGNIR, "signIn");
   await response.body?.cancel();
   return journey;
+}
+
+/** The app asks for a fresh phishing-resistant login (docs/passkeys.md, "Step-up"); answers the sign-in page. */
+async function atStepUp(journey: Journey): Promise<string> {
+  const start = await appStart(GUNGNIR, "extSignIn", { acr_values: "phr", prompt: "login" });
+  const { response } = await journey.follow(await journey.request(start.path));
+  expect(response.status).toBe(200);
+  return response.text();
 }
 
 describe("passkey sign-in (docs/passkeys.md)", () => {
@@ -179,6 +188,36 @@ describe("passkey sign-in (docs/passkeys.md)", () => {
     }
     expect(statuses.slice(0, 5)).toEqual(Array(5).fill(modals.passkeyFailed.status));
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("with acr_values=phr, only a passkey completes the login: no password form, and a password is refused unasked", async () => {
+    const { email, authenticator } = await userWithPasskey();
+    const journey = new Journey();
+    const page = await atStepUp(journey);
+    expect(page).toContain("パスキーでのログインが必要です");
+    expect(page).not.toContain('action="/signIn"');
+    expect(page).toContain('action="/signIn/passkey"');
+    // A password posted anyway (an old tab, a script) never reaches the upstream: a password login never claims phr.
+    const password = await journey.postForm("/signIn", {
+      client_id: GUNGNIR.clientId,
+      username: email,
+      password: PASSWORD,
+    });
+    expect(password.status).toBe(modals.passkeyRequired.status);
+    expect(await password.text()).toContain(modals.passkeyRequired.title);
+    const credential = await authenticator.authenticate(await optionsFor(journey));
+    const signedIn = await journey.postForm("/signIn/passkey", { credential: JSON.stringify(credential) });
+    expect(signedIn.status).toBe(303);
+    const { foreign } = await journey.follow(signedIn);
+    expect(foreign?.searchParams.get("code")).toMatch(/.{16,}/);
+  });
+
+  it("without acr_values, the password form stays beside the passkey", async () => {
+    const journey = await atSignIn();
+    const page = await (await journey.request("/signIn")).text();
+    expect(page).toContain('action="/signIn"');
+    expect(page).toContain('action="/signIn/passkey"');
+    expect(page).not.toContain("パスキーでのログインが必要です");
   });
 
   it("refuses what is not a credential with the field's message, never a 500", async () => {

@@ -5,7 +5,7 @@ import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { clientIdFor } from "../flow/clientId";
 import { loginStep } from "../flow/continueLogin";
-import { passkeyPolicy } from "../flow/passkeys";
+import { passkeyPolicy, passkeyRequired } from "../flow/passkeys";
 import { systemTransferNotice } from "../flow/systemTransfer";
 import { brandRules, ruleField } from "../formFields";
 import { failure, isRefusal, isSystemTransfer } from "../identity/outcomes";
@@ -24,6 +24,8 @@ import { sha256Hex } from "../session/digest";
 interface SignInState {
   loginChallenge: string;
   clientId: string | undefined;
+  /** docs/passkeys.md "Step-up": a password cannot complete this login. */
+  passkeyOnly: boolean;
 }
 
 const signInScreen: ScreenLoader<SignInState> = async (c) => {
@@ -36,10 +38,12 @@ const signInScreen: ScreenLoader<SignInState> = async (c) => {
   if (!loginChallenge) return undefined;
   const clientId = clientIdFor(c, authRequest);
   const username = authRequest?.query.autoFillUserName ?? signIn?.username;
-  const passkeys = passkeyPolicy(c.env, c.get("brand")) !== "off";
+  const brand = c.get("brand");
+  const passkeys = passkeyPolicy(c.env, brand) !== "off";
+  const passkeyOnly = passkeyRequired(c.env, brand, authRequest);
   return {
-    state: { loginChallenge, clientId },
-    page: <SignIn clientId={clientId} username={username} passkeys={passkeys} />,
+    state: { loginChallenge, clientId, passkeyOnly },
+    page: <SignIn clientId={clientId} username={username} passkeys={passkeys} passkeyOnly={passkeyOnly} />,
   };
 };
 
@@ -48,18 +52,22 @@ export const signIn = formStep({
   form: (c: AppContext) => z.object({ username: ruleField("loginId"), password: ruleField("password", brandRules(c)) }),
   subject: ({ form }) => normalisedSubject(form.username),
   submit: (c, { state, form, show }) =>
-    loginStep(
-      c,
-      { loginChallenge: state.loginChallenge, username: form.username },
-      { flow: "email_password", ...form },
-      show,
-      (outcome) => {
-        if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
-        // A locked account answers exactly like a wrong password (SPEC §8 failed login).
-        if (isRefusal(outcome)) return show({ modal: "loginFailed" });
-        return undefined;
-      },
-    ),
+    // Refused before the upstream is asked: a password login never claims phr, so it could not give the app what it
+    // asked for (docs/passkeys.md, "Step-up").
+    state.passkeyOnly
+      ? show({ modal: "passkeyRequired" })
+      : loginStep(
+          c,
+          { loginChallenge: state.loginChallenge, username: form.username },
+          { flow: "email_password", ...form },
+          show,
+          (outcome) => {
+            if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
+            // A locked account answers exactly like a wrong password (SPEC §8 failed login).
+            if (isRefusal(outcome)) return show({ modal: "loginFailed" });
+            return undefined;
+          },
+        ),
 });
 
 // docs/passkeys.md: sign-in with a passkey, bound to the login challenge of this browser's sign-in. The island on
