@@ -14,7 +14,8 @@ import { continueTo } from "../identity/redirects";
 import { logEvent } from "../log";
 import { bounded } from "../queryParams";
 import { normalisedSubject } from "../rateLimit";
-import { formStep, type ScreenLoader } from "../routeKinds";
+import { formStep, type Screen, type ScreenLoader } from "../routeKinds";
+import type { AuthRequest } from "../session/authRequest";
 import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
 
@@ -28,12 +29,20 @@ interface SignInState {
   passkeyOnly: boolean;
 }
 
-const signInScreen: ScreenLoader<SignInState> = async (c) => {
+/** The journey state the sign-in screens read, each cookie opened once per request. */
+async function signInCookies(c: AppContext) {
   const [signIn, signUp, authRequest] = await Promise.all([
     readSealed(c, "signIn"),
     readSealed(c, "signUp"),
     readSealed(c, "authRequest"),
   ]);
+  return { signIn, signUp, authRequest };
+}
+
+function signInScreenOf(
+  c: AppContext,
+  { signIn, signUp, authRequest }: Awaited<ReturnType<typeof signInCookies>>,
+): Screen<SignInState> | undefined {
   const loginChallenge = signIn?.loginChallenge ?? signUp?.loginChallenge;
   if (!loginChallenge) return undefined;
   const clientId = clientIdFor(c, authRequest);
@@ -45,7 +54,9 @@ const signInScreen: ScreenLoader<SignInState> = async (c) => {
     state: { loginChallenge, clientId, passkeyOnly },
     page: <SignIn clientId={clientId} username={username} passkeys={passkeys} passkeyOnly={passkeyOnly} />,
   };
-};
+}
+
+const signInScreen: ScreenLoader<SignInState> = async (c) => signInScreenOf(c, await signInCookies(c));
 
 export const signIn = formStep({
   screen: signInScreen,
@@ -74,12 +85,10 @@ export const signIn = formStep({
 // /signIn asks for the ceremony's options (JSON, same origin only), the browser signs, and the form posts the
 // credential; the upstream's single-use ceremony session stays in the sealed sign-in cookie.
 
-/** Whether this browser's sign-in is for a brand (its app's) on which passkeys are on, in this environment. */
-async function passkeySignIn(c: AppContext) {
-  const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
+/** Whether passkeys are on for the brand of this browser's sign-in (its app's), in this environment. */
+function passkeysOn(c: AppContext, authRequest: AuthRequest | undefined): boolean {
   const brand = authRequest ? brandById(authRequest.serviceId) : undefined;
-  if (!signIn || !brand || passkeyPolicy(c.env, brand) === "off") return undefined;
-  return signIn;
+  return brand !== undefined && passkeyPolicy(c.env, brand) !== "off";
 }
 
 /**
@@ -88,8 +97,8 @@ async function passkeySignIn(c: AppContext) {
  */
 export async function passkeyOptions(c: AppContext): Promise<Response> {
   if (c.req.header("sec-fetch-site") !== "same-origin") return c.json({ type: "forbidden" }, 403);
-  const signIn = await passkeySignIn(c);
-  if (!signIn) return c.json({ type: "not_found" }, 404);
+  const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
+  if (!signIn || !passkeysOn(c, authRequest)) return c.json({ type: "not_found" }, 404);
   const outcome = await passkeyAssertionOptions(c, signIn.loginChallenge);
   if (!outcome.ok) return c.json({ type: "unavailable" }, outcome.unavailable || outcome.status >= 500 ? 502 : 409);
   const { session, ...publicKey } = outcome.data;
@@ -98,33 +107,43 @@ export async function passkeyOptions(c: AppContext): Promise<Response> {
   return c.json({ publicKey });
 }
 
-/** The credential as the form posts it: `PublicKeyCredential.toJSON()`, at most 12 KB. */
-const credentialField = bounded(2, 12_288).check(
-  z.refine((text) => {
-    try {
-      return assertionCredentialSchema.safeParse(JSON.parse(text)).success;
-    } catch {
-      return false;
-    }
-  }),
+/** The credential as the form posts it: `PublicKeyCredential.toJSON()`, at most 12 KB, read into its schema once. */
+const credentialField = z.pipe(
+  z.pipe(
+    bounded(2, 12_288),
+    z.transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.issues.push({ code: "custom", message: "field.required", input: text });
+        return z.NEVER;
+      }
+    }),
+  ),
+  assertionCredentialSchema,
 );
 
 /** POST /signIn/passkey: the signed assertion; counted per IP and per credential (docs/security.md, "Rate limits"). */
 export const signInPasskey = formStep({
-  screen: async (c, posted) => ((await passkeySignIn(c)) ? signInScreen(c, posted) : undefined),
+  screen: async (c) => {
+    const cookies = await signInCookies(c);
+    const { signIn } = cookies;
+    if (!signIn || !passkeysOn(c, cookies.authRequest)) return undefined;
+    const screen = signInScreenOf(c, cookies);
+    return screen && { ...screen, state: { ...screen.state, signIn } };
+  },
   form: () => z.object({ credential: credentialField }),
-  subject: ({ form }) => `passkey:${assertionCredentialSchema.parse(JSON.parse(form.credential)).id}`,
+  subject: ({ form }) => `passkey:${form.credential.id}`,
   submit: async (c, { state, form, show }) => {
-    const signIn = await readSealed(c, "signIn");
-    const credential = assertionCredentialSchema.parse(JSON.parse(form.credential));
+    const { signIn } = state;
     // The ceremony is used once, right or wrong: the next try asks for new options.
-    const session = signIn?.passkey?.session;
-    if (signIn) await writeSealed(c, "signIn", { loginChallenge: signIn.loginChallenge, username: signIn.username });
+    const session = signIn.passkey?.session;
+    await writeSealed(c, "signIn", { loginChallenge: signIn.loginChallenge, username: signIn.username });
     if (!session) return show({ modal: "passkeyFailed" });
     const outcome = await passkeyAssertionResult(
       c,
-      { loginChallenge: state.loginChallenge, session, deviceId: deviceId(c) },
-      credential,
+      { loginChallenge: signIn.loginChallenge, session, deviceId: deviceId(c) },
+      form.credential,
     );
     if (outcome.ok) {
       // Set before continueTo builds its response: headers added to the context afterwards would not reach it.
@@ -138,7 +157,7 @@ export const signInPasskey = formStep({
     const type = outcome.problem.type;
     if (type === "cloned_authenticator") {
       // Logs and reports name the credential by its digest only (issue 21, attack surface).
-      const credentialDigest = (await sha256Hex(credential.id)).slice(0, 16);
+      const credentialDigest = (await sha256Hex(form.credential.id)).slice(0, 16);
       logEvent("warn", "passkey_cloned", { requestId: c.get("requestId"), credentialDigest });
       reportUnexpected(c, "a cloned passkey authenticator was refused", { credentialDigest });
       return show({ modal: "passkeySuspended" });
