@@ -1,8 +1,9 @@
+import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
 import type { View } from "../../worker/session/authRequest";
-import { appStart } from "../support/appStart";
+import { APP_STATE, appStart } from "../support/appStart";
 import { emulatorClient } from "../support/emulatorClient";
 
 // Helpers for the journeys of issue 4 in Chromium: the emulator's developer endpoints, an app that starts
@@ -52,6 +53,33 @@ export async function openApp(
     codeVerifier: start.verifier,
     received,
   };
+}
+
+/** The site runs on local http in the tests. */
+export const insecureRequests = { [oauth.allowInsecureRequests]: true } as const;
+
+/**
+ * The app as a real OIDC client nobody here wrote (oauth4webapi): the site's discovery document, and the token request
+ * for the code the app received, made at the site's /oauth2/token proxy with the app's PKCE verifier.
+ */
+export async function oidcApp(baseUrl: string, clientId: string) {
+  const issuer = new URL(baseUrl);
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { ...insecureRequests, algorithm: "oidc" }),
+  );
+  const client: oauth.Client = { client_id: clientId };
+  const grant = (app: App, callback: URL) =>
+    oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      oauth.validateAuthResponse(as, client, callback, APP_STATE),
+      app.redirectUri,
+      app.codeVerifier,
+      insecureRequests,
+    );
+  return { as, client, grant };
 }
 
 /** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */

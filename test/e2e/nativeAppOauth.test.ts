@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
-import { emulator, newContext, openApp } from "./journeys";
+import { emulator, newContext, oidcApp, openApp } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
 // /{tenantId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and
@@ -13,21 +13,14 @@ import { emulator, newContext, openApp } from "./journeys";
 const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
 const SERVICE = { serviceId: "nosh-shirotae", clientId: sampleClientIds.nosh };
-// Local http only: the site runs on 127.0.0.1 in the tests.
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 const browser = chromiumForFile({ emulator: idp });
 
 describe("the native app with oauth4webapi", () => {
   it("gets a code through the browser, exchanges it at the site's proxy and validates the token", async () => {
     await idp.seed({ email: "app.user@example.com" });
-    const issuer = new URL(baseUrl);
-    const as = await oauth.processDiscoveryResponse(
-      issuer,
-      await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }),
-    );
+    const { as, client, grant } = await oidcApp(baseUrl, SERVICE.clientId);
     expect(as.token_endpoint).toBe(`${baseUrl}/oauth2/token`);
-    const client: oauth.Client = { client_id: SERVICE.clientId };
 
     const context = await newContext(browser(), true);
     try {
@@ -39,18 +32,7 @@ describe("the native app with oauth4webapi", () => {
       await page.getByRole("button", { name: "ログイン", exact: true }).click();
       const callback = await app.received;
 
-      const params = oauth.validateAuthResponse(as, client, callback, "app-state-0001");
-      const grant = () =>
-        oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          oauth.None(),
-          params,
-          app.redirectUri,
-          app.codeVerifier,
-          insecure,
-        );
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant());
+      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback));
       expect(tokens.token_type.toLowerCase()).toBe("bearer");
 
       const jwks = createRemoteJWKSet(new URL(as.jwks_uri!));
@@ -59,7 +41,7 @@ describe("the native app with oauth4webapi", () => {
       expect(payload.sub).toBeTruthy();
 
       // The same code a second time is refused.
-      await expect(oauth.processAuthorizationCodeResponse(as, client, await grant())).rejects.toThrow();
+      await expect(oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback))).rejects.toThrow();
     } finally {
       await context.close();
     }

@@ -3,7 +3,7 @@ import type { BrowserContext, CDPSession } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { chromiumForFile, islandsHydrated, siteUrl } from "./browser";
-import { emulator, newContext, openApp } from "./journeys";
+import { emulator, newContext, oidcApp, openApp } from "./journeys";
 
 // docs/passkeys.md, issue 21: a passkey sign-in in Chromium, with the DevTools Protocol's virtual authenticator (a
 // platform authenticator that verifies its user). The site is opened as `localhost`: an RP ID is a host name, never
@@ -13,7 +13,6 @@ import { emulator, newContext, openApp } from "./journeys";
 const baseUrl = siteUrl().replace("127.0.0.1", "localhost");
 const idp = emulator(baseUrl);
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 const browser = chromiumForFile({ emulator: idp });
 
@@ -69,23 +68,10 @@ async function virtualAuthenticator(context: BrowserContext, passkey: Awaited<Re
 /** The app's code exchanged by a real OIDC client; the id_token's claims must say a passkey login, just now. */
 async function expectPhishingResistantLogin(app: Awaited<ReturnType<typeof openApp>>, startedAt: number) {
   const callback = await app.received;
-  const issuer = new URL(baseUrl);
-  const as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }),
-  );
-  const client: oauth.Client = { client_id: GUNGNIR.clientId };
-  const params = oauth.validateAuthResponse(as, client, callback, "app-state-0001");
-  const response = await oauth.authorizationCodeGrantRequest(
-    as,
-    client,
-    oauth.None(),
-    params,
-    app.redirectUri,
-    app.codeVerifier,
-    insecure,
-  );
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, { requireIdToken: true });
+  const { as, client, grant } = await oidcApp(baseUrl, GUNGNIR.clientId);
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback), {
+    requireIdToken: true,
+  });
   const claims = oauth.getValidatedIdTokenClaims(tokens);
   expect(claims?.acr).toBe("phr");
   expect(claims?.amr).toEqual(["pop", "mfa"]);
