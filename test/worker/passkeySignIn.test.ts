@@ -220,6 +220,32 @@ describe("passkey sign-in (docs/passkeys.md)", () => {
     expect(page).not.toContain("パスキーでのログインが必要です");
   });
 
+  it("answers an upstream that fails with its modal, never a 500, and keeps the sign-in for another try", async () => {
+    const { authenticator } = await userWithPasskey();
+    const journey = await atSignIn();
+    await emulator.fault({ pathPattern: "/auth/v1/passkeys/assertion/options", status: 500 });
+    expect((await askOptions(journey)).status).toBe(502);
+    await emulator.fault({ pathPattern: "/auth/v1/passkeys/assertion/options", drop: true });
+    expect((await askOptions(journey)).status).toBe(502);
+    const credential = JSON.stringify(await authenticator.authenticate(await optionsFor(journey)));
+    await emulator.fault({ pathPattern: "/auth/v1/passkeys/assertion/result", drop: true });
+    const dropped = await journey.postForm("/signIn/passkey", { credential });
+    expect(dropped.status).toBe(modals.unexpectedError.status);
+    expect(await dropped.text()).toContain(modals.unexpectedError.title);
+    await emulator.fault({
+      pathPattern: "/auth/v1/passkeys/assertion/result",
+      status: 503,
+      body: { type: "maintenance" },
+    });
+    const again = JSON.stringify(await authenticator.authenticate(await optionsFor(journey)));
+    const maintenance = await journey.postForm("/signIn/passkey", { credential: again });
+    expect(maintenance.status).toBe(modals.maintenance.status);
+    // The sign-in itself survives: new options, a new signature, and the app gets its code.
+    const fresh = JSON.stringify(await authenticator.authenticate(await optionsFor(journey)));
+    const signedIn = await journey.postForm("/signIn/passkey", { credential: fresh });
+    expect(signedIn.status).toBe(303);
+  });
+
   it("refuses what is not a credential with the field's message, never a 500", async () => {
     const journey = await atSignIn();
     await optionsFor(journey);
