@@ -5,6 +5,8 @@ export interface PasskeySignInProps {
   label: string;
   /** The id of the login ID input, which offers the passkey in its autofill where the browser can. */
   usernameId: string;
+  /** The id of the password form, which then tells the worker that this browser can make a passkey (enrolment). */
+  passwordFormId: string;
 }
 
 /** What POST /signIn/passkey/options answers (worker/routes/signIn.tsx). */
@@ -93,7 +95,7 @@ async function signIn(mediation?: CredentialMediationRequirement): Promise<void>
  * (conditional mediation), and the button starts the ceremony at once. The signed credential is posted by the form
  * around this island (pages/SignIn.tsx). Without script, or where WebAuthn does not work, nothing shows.
  */
-export default function PasskeySignIn({ label, usernameId }: PasskeySignInProps) {
+export default function PasskeySignIn({ label, usernameId, passwordFormId }: PasskeySignInProps) {
   const [available, setAvailable] = useState(false);
 
   useEffect(() => {
@@ -110,10 +112,14 @@ export default function PasskeySignIn({ label, usernameId }: PasskeySignInProps)
   }, [usernameId]);
 
   // Not rendered until the browser has said yes: a `hidden` button would still show where the button's CSS sets
-  // its display.
+  // its display. The hidden field belongs to the password form (its `form` attribute): a password sign-in from this
+  // browser may be offered the enrolment screen (docs/passkeys.md, "Enrolment").
   return available ? (
-    <button type="button" className="button button--secondary" onClick={() => void signIn()}>
-      {label}
-    </button>
+    <>
+      <input type="hidden" name="webauthn" value="1" form={passwordFormId} />
+      <button type="button" className="button button--secondary" onClick={() => void signIn()}>
+        {label}
+      </button>
+    </>
   ) : null;
 }

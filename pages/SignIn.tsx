@@ -42,7 +42,7 @@ export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProp
       {passkeyOnly ? (
         <p className="lead">{text.passkeyRequired}</p>
       ) : (
-        <form method="post" action="/signIn">
+        <form method="post" action="/signIn" id="sign-in-form">
           {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}
           {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
           <Field preset="loginId" value={username} />
@@ -55,7 +55,7 @@ export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProp
         <form method="post" action="/signIn/passkey" className="passkey-form">
           {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
           <input type="hidden" name="credential" />
-          <PasskeySignIn label={buttonLabels.passkeyLogIn} usernameId="field-username" />
+          <PasskeySignIn label={buttonLabels.passkeyLogIn} usernameId="field-username" passwordFormId="sign-in-form" />
         </form>
       ) : null}
       {brand.consentTarget ? (
