@@ -20,4 +20,9 @@ export const lifetimes = {
   passkeyRegistrationCode: 10 * minute,
   /** A passkey ceremony's `session` and its challenge, from the options call to the result call. */
   passkeyCeremony: 5 * minute,
+  /**
+   * The passkey enrolment ticket of a password login's answer: "a single-use ticket for this user and this login
+   * (10 minutes)" (docs/passkeys.md, "Enrolment after a password sign-in").
+   */
+  passkeyEnrolment: 10 * minute,
 } as const;

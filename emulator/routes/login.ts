@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type LoginMethod, loginMethods } from "../contract/authentication";
+import { type Acr, type LoginMethod, loginMethods } from "../contract/authentication";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { mailCatalogue } from "../contract/mailCatalogue";
@@ -119,17 +119,34 @@ login.post("/auth/v1/login", async (c) => {
   return completeLogin(c, body.login_challenge, user.username, pending.remember, pending.deviceId, method);
 });
 
-/** The login is accepted: the device that typed the password is known to the account from now on. */
+/**
+ * The password login is accepted: the device that typed the password is known to the account from now on. The
+ * answer carries `passkey_enrolment: {ticket, expires_in}`, "a single-use ticket for this user and this login (10
+ * minutes), which `/registration/code`, `/attestation/options` and `/attestation/result` accept instead of the
+ * bearer" (docs/passkeys.md, "Enrolment after a password sign-in"): the site holds no bearer here, the app gets the
+ * code. `method` is a password login's, which never claims `phr`.
+ */
 function completeLogin(
   c: EmulatorContext,
   loginChallenge: string,
   username: string,
   remember: boolean,
   deviceId: string | undefined,
-  method: LoginMethod,
+  method: LoginMethod & { acr: Exclude<Acr, "phr"> },
 ): Response {
-  c.var.services.lockout.rememberDevice(username, deviceId);
-  return c.json({ redirect_to: acceptLogin(c, loginChallenge, username, remember, method) }, 201);
+  const { lockout, tickets } = c.var.services;
+  lockout.rememberDevice(username, deviceId);
+  const redirectTo = acceptLogin(c, loginChallenge, username, remember, method);
+  const ticket = tickets.issue(
+    "passkey_enrolment",
+    randomToken(),
+    { username, acr: method.acr },
+    c.var.now + lifetimes.passkeyEnrolment,
+  );
+  return c.json(
+    { redirect_to: redirectTo, passkey_enrolment: { ticket, expires_in: lifetimes.passkeyEnrolment / 1000 } },
+    201,
+  );
 }
 
 /** The TOTP code (±1 step) or the texted code of this session; an expired SMS code is expired_code, not wrong. */

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { loginMethods } from "../contract/authentication";
+import { type Acr, loginMethods } from "../contract/authentication";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
 import { mailCatalogue } from "../contract/mailCatalogue";
@@ -19,6 +19,7 @@ import { randomToken, sixDigitCode } from "../crypto/randomValues";
 import { type Ceremony, counterWentBack, verifyAssertion, verifyRegistration } from "../crypto/webauthn";
 import type { Passkey } from "../state/passkeys";
 import { redeemCode, requireLive } from "../state/tickets";
+import type { User } from "../state/users";
 import { acceptLogin } from "./authorizationFlow";
 import { type BearerGrant, requireAccount } from "./bearer";
 import type { EmulatorHono } from "./context";
@@ -94,6 +95,35 @@ function requireRecentLogin(c: EmulatorContext, grant: BearerGrant): void {
   if (c.var.now - grant.login.authTime > reauthenticationWindowMs) throw problems.reauthenticationRequired();
 }
 
+/**
+ * Who is adding a passkey, on what authority: the user of a bearer token (its `grant`), or the user of a password
+ * login's passkey enrolment `ticket`. `acr` is what the login behind either achieved.
+ */
+type Registrant = { user: User; acr: Acr } & (
+  | { grant: BearerGrant; ticket?: undefined }
+  | { grant?: undefined; ticket: string }
+);
+
+/**
+ * The registration calls' authority (docs/passkeys.md, "Enrolment after a password sign-in"): the bearer token, or
+ * `Authorization: PasskeyEnrolment <ticket>`, "a single-use ticket for this user and this login (10 minutes), which
+ * `/registration/code`, `/attestation/options` and `/attestation/result` accept instead of the bearer". A ticket is
+ * no token: it has no scopes, and every other call refuses it (401, as `requireAccount` knows only `Bearer`).
+ */
+async function registrant(c: EmulatorContext): Promise<Registrant> {
+  const ticket = /^PasskeyEnrolment\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+  if (ticket === undefined) {
+    const grant = await requireAccount(c);
+    return { user: grant.user, acr: grant.login.acr, grant };
+  }
+  const { tickets, users } = c.var.services;
+  const found = tickets.find("passkey_enrolment", ticket, c.var.now);
+  const user = found.status === "valid" ? users.byUsername(found.data.username) : undefined;
+  // An unknown, expired or used ticket answers exactly as a bad bearer token.
+  if (found.status !== "valid" || user === undefined) throw problems.unauthorized();
+  return { user, acr: found.data.acr, ticket };
+}
+
 function describePasskey(passkey: Passkey) {
   return {
     id: passkey.id,
@@ -116,7 +146,7 @@ passkeys.onError((error) => {
 });
 
 passkeys.post(`${base}/registration/code`, async (c) => {
-  const { user } = await requireAccount(c);
+  const { user } = await registrant(c);
   const { tickets, outbox, sendLog } = c.var.services;
   const send = sendLog.take("passkey_registration_code", user.username, sendLimits.passkeyRegistrationCode, c.var.now);
   // The last code sent stays valid when a further one is refused.
@@ -132,15 +162,17 @@ passkeys.post(`${base}/registration/code`, async (c) => {
 });
 
 passkeys.post(`${base}/attestation/options`, async (c) => {
-  const grant = await requireAccount(c);
+  const { user, acr, grant } = await registrant(c);
   const body = await jsonBody(c.req.raw, z.object({ email_code: z.string().max(32).optional() }));
-  const { user } = grant;
   const { tickets, passkeys: store } = c.var.services;
-  // Checked before the code, so that a stale sign-in does not use the code up.
-  requireRecentLogin(c, grant);
+  // Checked before the code, so that a stale sign-in does not use the code up. A ticket's own 10 minutes from its
+  // login stand for the rule.
+  if (grant !== undefined) requireRecentLogin(c, grant);
   // A password sign-in (with a TOTP or SMS code too) can be relayed by a phishing site: a passkey registered after
-  // one must also prove the account's mailbox. A passkey sign-in cannot be relayed.
-  if (grant.login.acr !== "phr") {
+  // one must also prove the account's mailbox. A passkey sign-in cannot be relayed. A ticket's login is always a
+  // password one: "The mailed code stays required: a phished password and code must not be enough to plant a
+  // passkey."
+  if (acr !== "phr") {
     if (body.email_code === undefined) throw problems.emailCodeRequired();
     redeemCode(tickets, "passkey_registration_code", user.username, body.email_code, c.var.now, 410);
   }
@@ -169,7 +201,7 @@ passkeys.post(`${base}/attestation/options`, async (c) => {
 });
 
 passkeys.post(`${base}/attestation/result`, async (c) => {
-  const { user } = await requireAccount(c);
+  const { user, ticket } = await registrant(c);
   const body = await jsonBody(c.req.raw, attestationResultSchema);
   const { tickets, passkeys: store, outbox } = c.var.services;
   const now = c.var.now;
@@ -216,6 +248,8 @@ passkeys.post(`${base}/attestation/result`, async (c) => {
     suspended: false,
   };
   store.insert(passkey);
+  // One passkey per ticket. A failed result left it alone (the ceremony is spent): the user may try again.
+  if (ticket !== undefined) tickets.consume("passkey_enrolment", ticket, now);
   outbox.send("email", user.email, mailCatalogue.passkeyAdded(passkey.name), now, {});
   return ok(c, { credential: describePasskey(passkey) }, 201);
 });

@@ -1,4 +1,4 @@
-import type { Authentication } from "../contract/authentication";
+import type { Acr, Authentication } from "../contract/authentication";
 import type { AuthorizationRequest } from "../contract/authorizationRequest";
 import { maxWrongCodes } from "../contract/limits";
 import { problems } from "../contract/problem";
@@ -84,6 +84,12 @@ export interface TicketKinds {
   passkey_registration: { username: string; challenge: string; userHandle: string };
   /** A sign-in ceremony's `session`: its challenge, for this one login challenge. */
   passkey_assertion: { loginChallenge: string; challenge: string };
+  /**
+   * A password login's passkey enrolment ticket, by its random id: who may add one passkey without a bearer token.
+   * `acr` is that login's, and "a password login never claims `phr`" (docs/passkeys.md), so the mailed code is
+   * always asked.
+   */
+  passkey_enrolment: { username: string; acr: Exclude<Acr, "phr"> };
 }
 
 /** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */

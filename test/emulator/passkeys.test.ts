@@ -27,6 +27,7 @@ import {
   pkcePair,
   postJson,
   refresh,
+  registered,
   resetEmulator,
   seedUser,
   setClock,
@@ -87,8 +88,15 @@ async function expectFailure(response: Response, status: number, type: string): 
   return body;
 }
 
-function passkeyCall(method: string, path: string, token?: string, body?: unknown): Promise<Response> {
-  const headers = token === undefined ? {} : bearer(token);
+/** What a passkey call is made on: a bearer access token, or a password login's enrolment ticket (`{ticket}`). */
+type Authority = string | { ticket: string };
+
+function authorization(authority: Authority): Record<string, string> {
+  return typeof authority === "string" ? bearer(authority) : { authorization: `PasskeyEnrolment ${authority.ticket}` };
+}
+
+function passkeyCall(method: string, path: string, authority?: Authority, body?: unknown): Promise<Response> {
+  const headers = authority === undefined ? {} : authorization(authority);
   return body === undefined
     ? call(`${base}${path}`, { method, headers })
     : postJson(`${base}${path}`, body, { method, headers });
@@ -99,20 +107,20 @@ async function passwordTokens(address = email): Promise<TokenSet> {
   return (await tokensFor(address, { scope })) as unknown as TokenSet;
 }
 
-async function mailedCode(token: string, address = email): Promise<string> {
-  await answer(await passkeyCall("POST", "/registration/code", token), 201);
+async function mailedCode(authority: Authority, address = email): Promise<string> {
+  await answer(await passkeyCall("POST", "/registration/code", authority), 201);
   const { code, subject } = await latestMail(address);
   expect(subject).toContain("パスキー登録の確認コード");
   return code ?? "";
 }
 
-function creationOptions(token: string, body: object = {}): Promise<Response> {
-  return passkeyCall("POST", "/attestation/options", token, body);
+function creationOptions(authority: Authority, body: object = {}): Promise<Response> {
+  return passkeyCall("POST", "/attestation/options", authority, body);
 }
 
 /** Registration options for a password sign-in: a code is mailed, then given. */
-async function optionsWithCode(token: string, address = email): Promise<CreationOptionsJSON & Session> {
-  return answer(await creationOptions(token, { email_code: await mailedCode(token, address) }), 200);
+async function optionsWithCode(authority: Authority, address = email): Promise<CreationOptionsJSON & Session> {
+  return answer(await creationOptions(authority, { email_code: await mailedCode(authority, address) }), 200);
 }
 
 /** Registration options for a passkey sign-in, which needs no code. */
@@ -121,12 +129,12 @@ async function optionsWithoutCode(token: string): Promise<CreationOptionsJSON & 
 }
 
 function attestationResult(
-  token: string,
+  authority: Authority,
   session: string,
   credential: RegistrationCredentialJSON,
   name?: string,
 ): Promise<Response> {
-  return passkeyCall("POST", "/attestation/result", token, {
+  return passkeyCall("POST", "/attestation/result", authority, {
     session,
     ...(name === undefined ? {} : { name }),
     ...credential,
@@ -663,6 +671,242 @@ describe("the 5-minute rule", () => {
     // a new sign-in
     const fresh = await passkeySignIn(authenticator);
     await answer(await passkeyCall("DELETE", `/${credentialId}`, fresh.access_token), 200);
+  });
+});
+
+describe("the passkey enrolment ticket of a password login", () => {
+  interface Enrolment {
+    ticket: string;
+    expires_in: number;
+  }
+  interface Accepted {
+    redirect_to: string;
+    passkey_enrolment?: Enrolment;
+  }
+  const aTicket = { ticket: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expires_in: 600 };
+
+  /** A password sign-in up to its accepted 201: the answer, and the PKCE verifier to follow redirect_to with. */
+  async function passwordLogin(address = email): Promise<Accepted & { verifier: string }> {
+    const { challenge, verifier } = await startLogin({ scope });
+    const response = await login(challenge, address);
+    expect(response.status).toBe(201);
+    return { ...((await response.json()) as Accepted), verifier };
+  }
+
+  /** The enrolment ticket of a fresh password sign-in. */
+  async function enrolmentOf(address = email): Promise<Enrolment> {
+    const { passkey_enrolment } = await passwordLogin(address);
+    if (passkey_enrolment === undefined) throw new Error("the password login's answer has no passkey_enrolment");
+    return passkey_enrolment;
+  }
+
+  /** A login with a step after the password: the step's answer must carry no ticket; the final 201's body. */
+  async function twoStepLogin(address: string, flow: string, step: () => Promise<object>): Promise<Accepted> {
+    const { challenge } = await startLogin({ scope });
+    const first = (await (await login(challenge, address)).json()) as { additional_flow: { session: string } };
+    expect(first).not.toHaveProperty("passkey_enrolment");
+    const { session } = first.additional_flow;
+    const accepted = await postJson("/auth/v1/login", {
+      login_challenge: challenge,
+      flow,
+      username: address,
+      session,
+      ...(await step()),
+    });
+    expect(accepted.status).toBe(201);
+    return (await accepted.json()) as Accepted;
+  }
+
+  it("comes with a password login's 201, for 10 minutes, a new one each login; the login goes on as ever", async () => {
+    await seedUser({ email });
+    const first = await passwordLogin();
+    expect(first.passkey_enrolment).toEqual(aTicket);
+    expect((await passwordLogin()).passkey_enrolment?.ticket).not.toBe(first.passkey_enrolment?.ticket);
+    await finish(first.redirect_to, first.verifier);
+  });
+
+  it("comes with the final 201 of a TOTP, SMS or new-password login, not with the step before", async () => {
+    const totp = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    const phone = "+8109012345678";
+    await seedUser({ email: "totp@example.jp", mfa: { totp } });
+    await seedUser({ email: "sms@example.jp", mfa: { sms: phone } });
+    await seedUser({ email: "renew@example.jp", forceChangePassword: true });
+    const byTotp = await twoStepLogin("totp@example.jp", "mfa_totp", async () => ({
+      code: new TOTP({ secret: totp }).generate(),
+    }));
+    expect(byTotp.passkey_enrolment).toEqual(aTicket);
+    const bySms = await twoStepLogin("sms@example.jp", "mfa_sms", async () => ({
+      code: (await latestMail(phone)).code,
+    }));
+    expect(bySms.passkey_enrolment).toEqual(aTicket);
+    const renewed = await twoStepLogin("renew@example.jp", "new_password", async () => ({ password: "N3w-Passw0rd" }));
+    expect(renewed.passkey_enrolment).toEqual(aTicket);
+    // a second factor is still no passkey login: the mailed code is asked
+    const enrolment = byTotp.passkey_enrolment ?? { ticket: "" };
+    await expectFailure(await creationOptions(enrolment), 403, "email_code_required");
+    await answer(await creationOptions(enrolment, { email_code: await mailedCode(enrolment, "totp@example.jp") }), 200);
+  });
+
+  it("does not come with a passkey login's 201, nor a sign-up's", async () => {
+    const { authenticator } = await enrolled();
+    expect((await passwordLogin()).passkey_enrolment).toEqual(aTicket);
+    const { loginChallenge, session, request } = await assertionCeremony();
+    const byPasskey = await answer<Accepted>(
+      await assertionResult(loginChallenge, session, await authenticator.authenticate(request)),
+      201,
+    );
+    expect(byPasskey.redirect_to).toBeTruthy();
+    expect(byPasskey).not.toHaveProperty("passkey_enrolment");
+
+    const newcomer = "newcomer@example.jp";
+    const { challenge } = await startLogin({ scope, view: "signUp" });
+    const username = await registered(challenge, newcomer);
+    const { code } = await latestMail(newcomer);
+    const confirmed = await postJson("/auth/v1/register/confirm", {
+      login_challenge: challenge,
+      username,
+      code,
+      remember: false,
+    });
+    expect(confirmed.status).toBe(201);
+    const signedUp = (await confirmed.json()) as Accepted;
+    expect(signedUp.redirect_to).toBeTruthy();
+    expect(signedUp).not.toHaveProperty("passkey_enrolment");
+  });
+
+  it("registers a passkey instead of a bearer token, with the code mailed to the account; the passkey signs in", async () => {
+    const username = await seedUser({ email });
+    const { passkey_enrolment: enrolment, redirect_to, verifier } = await passwordLogin();
+    if (enrolment === undefined) throw new Error("no ticket");
+    // the code goes to the account's address (mailedCode reads it there)
+    const { session, ...creation } = await optionsWithCode(enrolment);
+    expect(creation.user).toMatchObject({ name: email, displayName: email });
+    const authenticator = new SoftAuthenticator({ origin: site });
+    const registeredPasskey = await attestationResult(
+      enrolment,
+      session,
+      await authenticator.register(creation),
+      "Mac",
+    );
+    const { credential } = await answer<{ credential: ListedPasskey }>(registeredPasskey, 201);
+    expect(credential).toMatchObject({ id: authenticator.credentialIds[0], name: "Mac", suspended: false });
+    const added = await latestMail(email);
+    expect(added.subject).toBe("【カザハナ証券】パスキーが登録されました");
+    expect(added.text).toContain("「Mac」");
+    // the browser then goes on to the app, as after any password login
+    await finish(redirect_to, verifier);
+
+    const tokens = await passkeySignIn(authenticator);
+    expect(await claimsOf(tokens.id_token)).toMatchObject({ sub: username, acr: "phr", amr: ["pop", "mfa"] });
+    expect(await listed(tokens.access_token)).toMatchObject([{ id: credential.id, name: "Mac" }]);
+  });
+
+  it("always asks the mailed code: none is 403 email_code_required, a wrong one 400 invalid_code", async () => {
+    await seedUser({ email });
+    const enrolment = await enrolmentOf();
+    await expectFailure(await creationOptions(enrolment), 403, "email_code_required");
+    const code = await mailedCode(enrolment);
+    const wrong = code === "000000" ? "111111" : "000000";
+    await expectFailure(await creationOptions(enrolment, { email_code: wrong }), 400, "invalid_code");
+    await answer(await creationOptions(enrolment, { email_code: code }), 200);
+  });
+
+  it("is spent by a passkey registered (one per ticket), not by a failed result", async () => {
+    await seedUser({ email });
+    const enrolment = await enrolmentOf();
+    // a failed result spends its ceremony, not the ticket
+    const { session: failed, ...failedCreation } = await optionsWithCode(enrolment);
+    const elsewhere = await new SoftAuthenticator({ origin: site }).register(failedCreation, {
+      origin: "https://localhost:5173",
+    });
+    await expectFailure(await attestationResult(enrolment, failed, elsewhere), 400, "invalid_credential");
+    const late = await new SoftAuthenticator({ origin: site }).register(failedCreation);
+    await expectFailure(await attestationResult(enrolment, failed, late), 410, "ceremony_expired");
+    // two ceremonies open at once: the first passkey spends the ticket, the second finds it spent
+    const first = await optionsWithCode(enrolment);
+    const second = await optionsWithCode(enrolment);
+    const made = await new SoftAuthenticator({ origin: site }).register(first);
+    await answer(await attestationResult(enrolment, first.session, made), 201);
+    const another = await new SoftAuthenticator({ origin: site }).register(second);
+    await expectFailure(await attestationResult(enrolment, second.session, another), 401, "unauthorized");
+    await expectFailure(await passkeyCall("POST", "/registration/code", enrolment), 401, "unauthorized");
+    await expectFailure(await creationOptions(enrolment, { email_code: "000000" }), 401, "unauthorized");
+    expect(await listed((await passwordTokens()).access_token)).toHaveLength(1);
+  });
+
+  it("answers an unknown ticket 401 unauthorized, exactly as a bad bearer token", async () => {
+    await seedUser({ email });
+    await answer(await passkeyCall("POST", "/registration/code", await enrolmentOf()), 201);
+    const unknown = { ticket: "never-issued" };
+    const calls: [string, object | undefined][] = [
+      ["/registration/code", undefined],
+      ["/attestation/options", { email_code: "000000" }],
+      ["/attestation/result", {}],
+    ];
+    for (const [path, body] of calls) {
+      const byTicket = await expectFailure(await passkeyCall("POST", path, unknown, body), 401, "unauthorized");
+      const byToken = await expectFailure(await passkeyCall("POST", path, "not-a-token", body), 401, "unauthorized");
+      expect(byTicket).toEqual(byToken);
+    }
+  });
+
+  it("is refused by every other call: listing, renaming, deleting passkeys and the account calls", async () => {
+    const { credentialId } = await enrolled();
+    const enrolment = await enrolmentOf();
+    const calls: [string, string, unknown][] = [
+      ["GET", "", undefined],
+      ["PATCH", `/${credentialId}`, { name: "x" }],
+      ["DELETE", `/${credentialId}`, undefined],
+    ];
+    for (const [method, path, body] of calls)
+      await expectFailure(await passkeyCall(method, path, enrolment, body), 401, "unauthorized");
+    const accountCalls = [
+      await call("/auth/v1/user/profile", { headers: authorization(enrolment) }),
+      await postJson("/auth/v1/user/mfa/setup", { type: "totp" }, { headers: authorization(enrolment) }),
+    ];
+    for (const refused of accountCalls)
+      expect({ status: refused.status, body: await refused.json() }).toMatchObject({
+        status: 401,
+        body: { type: "unauthorized" },
+      });
+    // nor is it a bearer token
+    await expectFailure(await passkeyCall("POST", "/registration/code", enrolment.ticket), 401, "unauthorized");
+    // while its own calls take it
+    await answer(await passkeyCall("POST", "/registration/code", enrolment), 201);
+    expect(await listed((await passwordTokens()).access_token)).toHaveLength(1);
+  });
+
+  it("expires 10 minutes after its login, by the emulator clock; the 5-minute rule is not applied to it", async () => {
+    await seedUser({ email });
+    const enrolment = await enrolmentOf();
+    const { access_token: token } = await passwordTokens();
+    await setClock(6 * minute);
+    await expectFailure(await creationOptions(token), 403, "reauthentication_required");
+    const { session, ...creation } = await optionsWithCode(enrolment);
+    const made = await new SoftAuthenticator({ origin: site }).register(creation);
+    await setClock(10 * minute + 1000);
+    await expectFailure(await attestationResult(enrolment, session, made), 401, "unauthorized");
+    await expectFailure(await passkeyCall("POST", "/registration/code", enrolment), 401, "unauthorized");
+    // a fresh login's ticket finishes the same registration: the ceremony was for this user and still lives
+    await answer(await attestationResult(await enrolmentOf(), session, made), 201);
+  });
+
+  it("binds a ceremony to the ticket's user: another user's session is ceremony_expired, and stays its owner's", async () => {
+    await seedUser({ email });
+    await seedUser({ email: otherEmail });
+    const mine = await enrolmentOf();
+    const theirs = await enrolmentOf(otherEmail);
+    const { session: theirSession, ...theirCreation } = await optionsWithCode(theirs, otherEmail);
+    const made = await new SoftAuthenticator({ origin: site }).register(theirCreation);
+    await expectFailure(await attestationResult(mine, theirSession, made), 410, "ceremony_expired");
+    await answer(await attestationResult(theirs, theirSession, made), 201);
+    // and the refused ticket was not spent
+    const { session, ...creation } = await optionsWithCode(mine);
+    expect(creation.user.name).toBe(email);
+    await answer(
+      await attestationResult(mine, session, await new SoftAuthenticator({ origin: site }).register(creation)),
+      201,
+    );
   });
 });
 
