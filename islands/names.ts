@@ -9,5 +9,6 @@ export const islandNames = [
   "CopySecret",
   "SmsSendButton",
   "PasskeySignIn",
+  "PasskeyCreate",
 ] as const;
 export type IslandName = (typeof islandNames)[number];

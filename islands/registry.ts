@@ -24,4 +24,5 @@ export const islandChunks: Partial<Record<IslandName, () => Promise<{ default: I
   CopySecret: () => import("./CopySecret"),
   NativeBridge: () => import("./NativeBridge"),
   PasskeySignIn: () => import("./PasskeySignIn"),
+  PasskeyCreate: () => import("./PasskeyCreate"),
 };

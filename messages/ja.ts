@@ -56,6 +56,11 @@ export const buttonLabels = {
   register: "登録する",
   logIn: "ログイン",
   passkeyLogIn: "パスキーでログイン",
+  registerPasskey: "パスキーを登録する",
+  createPasskey: "パスキーを作成する",
+  addPasskey: "パスキーを追加する",
+  rename: "名前を変更",
+  delete: "削除する",
   send: "送信する",
   change: "変更する",
   sendCode: "確認コードを送信",
@@ -106,6 +111,24 @@ export const secretKeyCopy = {
   failed: "コピーできませんでした。キーを選択してコピーしてください",
 } as const;
 
+/**
+ * docs/passkeys.md "Managing passkeys": the names of common passkey providers by their AAGUID (the community list
+ * passkey-authenticator-aaguids); a passkey the user has not named is shown by its provider's name where known.
+ */
+export const authenticatorNames: Readonly<Record<string, string>> = {
+  "fbfc3007-154e-4ecc-8c0b-6e020557d7bd": "iCloud キーチェーン",
+  "dd4ec289-e01d-41c9-bb89-70fa845d4bf2": "iCloud キーチェーン",
+  "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4": "Google パスワード マネージャー",
+  "adce0002-35bc-c60a-648b-0b25f1f05503": "Chrome（Mac）",
+  "08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
+  "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
+  "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello",
+  "53414d53-554e-4700-0000-000000000000": "Samsung Pass",
+  "bada5566-a7aa-401f-bd96-45619a55120d": "1Password",
+  "d548826e-79b4-db40-a3d8-11116f7e8349": "Bitwarden",
+  "531126d6-e717-415c-9320-3d9aa6981239": "Dashlane",
+};
+
 export const screens = {
   signUpCheckEmail: {
     title: "アカウント作成",
@@ -132,6 +155,33 @@ export const screens = {
     toSignUp: "アカウントをお持ちでない方はこちら（新規登録）",
     forgotPassword: "パスワードをお忘れの方はこちら",
     passkeyRequired: "このお手続きには、パスキーでのログインが必要です。",
+    noPasskey:
+      "パスキーをお持ちでない方は、このお手続きに進めません。アプリに戻ってログインIDとパスワードでログインし、表示される画面または「パスキーの管理」からパスキーを登録してから、もう一度お手続きください。",
+  },
+  /** docs/passkeys.md "Enrolment": after a password sign-in, before the browser goes back to the app. */
+  passkeyEnrolment: {
+    title: "パスキーの登録",
+    lead: "パスキーを登録すると、次回から指紋・顔認証や画面ロックだけで、パスワードや認証コードを入力せずにログインできます。パスキーは偽サイトでは使えないため、フィッシング詐欺から口座を守ります。",
+    codeLead:
+      "ご登録のメールアドレス宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。",
+    codeValidity: "確認コードの有効期限は10分です。",
+    createLead: "「パスキーを作成する」を押し、画面の案内に従って指紋・顔認証または画面ロックの解除を行ってください。",
+    resend: "確認コードを再送する",
+    noScript: "パスキーの作成には、JavaScriptを有効にしたブラウザが必要です。",
+  },
+  /** docs/passkeys.md "Managing passkeys": the signed-in user's passkeys. */
+  passkeys: {
+    title: "パスキーの管理",
+    lead: "ログインに使えるパスキーの一覧です。",
+    none: "パスキーは登録されていません。",
+    created: (date: string) => `登録日：${date}`,
+    lastUsed: (date: string) => `最終利用日：${date}`,
+    neverUsed: "最終利用日：未使用",
+    suspended: "利用停止中",
+    defaultName: "パスキー",
+    nameLabel: "パスキーの名前",
+    lastOneRequired: "このサービスではパスキーが必須のため、最後の1つは削除できません。",
+    addHeading: "パスキーの追加",
   },
   signInMfa: {
     titleTotp: "ワンタイムパスワード認証",

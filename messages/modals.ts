@@ -125,6 +125,27 @@ export const modals = {
     after: "close",
     status: 403,
   },
+  passkeyNotRegistered: {
+    title: "パスキーを登録できませんでした",
+    body: "確認コードを再送し、もう一度お試しください",
+    closable: true,
+    after: "close",
+    status: 400,
+  },
+  passkeyExists: {
+    title: "このパスキーは登録済みです",
+    body: "この端末のパスキーは既に登録されています",
+    closable: true,
+    after: "close",
+    status: 409,
+  },
+  passkeyLastOne: {
+    title: "このパスキーは削除できません",
+    body: "このサービスではパスキーが必須のため、最後の1つは削除できません",
+    closable: true,
+    after: "close",
+    status: 409,
+  },
   loginFailed: {
     title: "ログインIDまたはパスワードが間違っています",
     body: "確認の上、もう一度お試しください",

@@ -22,6 +22,17 @@ import {
   totpConfirm,
   totpSetup,
 } from "./routes/mfaSetup";
+import { enrolment, enrolmentCode, enrolmentLater, enrolmentResult, enrolmentVerify } from "./routes/passkeyEnrolment";
+import {
+  addCodeStep,
+  addStep,
+  addVerifyStep,
+  deleteStep,
+  passkeysQuery,
+  registrationOptions,
+  renameStep,
+  showPasskeys,
+} from "./routes/passkeys";
 import { registerEmail, sendCode } from "./routes/registerEmail";
 import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
@@ -82,6 +93,14 @@ export const routeTable: readonly RouteEntry[] = [
   // Passkey sign-in (docs/passkeys.md): the ceremony's options for the island (JSON), then the signed credential.
   bare("POST", "/signIn/passkey/options", "signInPasskeyOptions", passkeyOptions),
   form("/signIn/passkey", "signInPasskey", signInPasskey, { rateLimit: "credential" }),
+  // The enrolment after a password sign-in (docs/passkeys.md): the code mailed, the code, the new passkey, or later.
+  screen("/signIn/passkey/enrol", "passkeyEnrolment", enrolment),
+  form("/signIn/passkey/enrol/code", "passkeyEnrolmentCode", enrolmentCode, { rateLimit: "mail" }),
+  form("/signIn/passkey/enrol/verify", "passkeyEnrolmentVerify", enrolmentVerify, { rateLimit: "code" }),
+  form("/signIn/passkey/enrol", "passkeyEnrolment", enrolmentResult, { rateLimit: "credential" }),
+  form("/signIn/passkey/enrol/later", "passkeyEnrolmentLater", enrolmentLater),
+  // The creation options of this browser's registration ceremony, for the island (JSON, same origin).
+  bare("POST", "/passkey/registration/options", "passkeyRegistrationOptions", registrationOptions),
   screen("/signIn/mfa", "signInMfa", signInMfa),
   form("/signIn/mfa", "signInMfa", signInMfa, { rateLimit: "code" }),
   screen("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
@@ -109,6 +128,13 @@ export const routeTable: readonly RouteEntry[] = [
   screen("/changeEmail", "changeEmail", changeEmail),
   form("/changeEmail", "changeEmail", changeEmail, { rateLimit: "mail" }),
   screen("/:tenantId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
+  // The user's passkeys (docs/passkeys.md): a recent sign-in first; deleting mails the account, adding needs a code.
+  endpoint("/passkeys", "passkeys", { query: passkeysQuery }, showPasskeys),
+  form("/passkeys/rename", "passkeysRename", renameStep),
+  form("/passkeys/delete", "passkeysDelete", deleteStep, { rateLimit: "mail" }),
+  form("/passkeys/add/code", "passkeysAddCode", addCodeStep, { rateLimit: "mail" }),
+  form("/passkeys/add/verify", "passkeysAddVerify", addVerifyStep, { rateLimit: "code" }),
+  form("/passkeys/add", "passkeysAdd", addStep, { rateLimit: "credential" }),
 
   // Two-factor setup. The TOTP page requests the secret (the upstream answers a repeated request with the pending
   // one, and sends nothing: read); codes are `code`, the SMS send `mail`; each counted per signed-in user.

@@ -266,6 +266,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     ["mfaSetUp", "/mfa/setup"],
     ["passwordChange", "/changePassword"],
     ["emailChange", "/changeEmail"],
+    ["passkeys", "/passkeys"],
   ] as const)("view %s continues to %s", async (view, next) => {
     await seed(`${view.toLowerCase()}@example.com`);
     const callback = await signIn(

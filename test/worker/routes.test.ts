@@ -79,6 +79,7 @@ describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
     "mfaSetUp",
     "emailChange",
     "passwordChange",
+    "passkeys",
   ] as const)("view %s keeps the challenge in the sign-in cookie and goes to /signIn", async (view) => {
     const journey = new Journey();
     const loginUrl = await loginUrlFor(journey, view);

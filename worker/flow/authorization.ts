@@ -133,12 +133,14 @@ export async function startAuthorization(c: AppContext, brand: Brand, query: App
 export function tokenClaims(
   accessToken: string,
   nowSeconds = Math.floor(Date.now() / 1000),
-): { exp: number; username: string } | undefined {
+): { exp: number; username: string; authTime?: number } | undefined {
   try {
     const claims = decodeJwt(accessToken);
     const username = typeof claims.username === "string" ? claims.username : claims.sub;
     if (typeof claims.exp !== "number" || claims.exp <= nowSeconds || !username) return undefined;
-    return { exp: claims.exp, username };
+    // When the user last signed in (OIDC Core §2 `auth_time`, RFC 9068 §2.2.1): /passkeys asks for a recent one.
+    const authTime = Number.isSafeInteger(claims.auth_time) ? (claims.auth_time as number) : undefined;
+    return { exp: claims.exp, username, ...(authTime === undefined ? {} : { authTime }) };
   } catch {
     return undefined;
   }

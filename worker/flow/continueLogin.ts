@@ -5,12 +5,13 @@ import { continueTo } from "../identity/redirects";
 import type { Show } from "../render";
 import { clearSealed, deviceId, writeSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
+import { offerEnrolment } from "./passkeys";
 
 // SPEC §4 sign-in: every login step (credentials, second factor, forced new password) posts the login and
 // goes on the same way, so the steps share this flow.
 
 /** The login challenge and the login ID the credentials step was accepted with; every later step names it (SPEC §7). */
-export type SignInChallenge = Pick<SignInSession, "loginChallenge"> & { username: string };
+export type SignInChallenge = Pick<SignInSession, "loginChallenge" | "webauthn"> & { username: string };
 
 /**
  * After a 201 login (any flow): the next step the upstream asks for, with its session kept in the sign-in
@@ -23,7 +24,7 @@ async function continueLogin(
   data: LoginResponse,
   show: Show,
 ): Promise<Response> {
-  const kept = { loginChallenge: state.loginChallenge, username: state.username };
+  const kept = { loginChallenge: state.loginChallenge, username: state.username, webauthn: state.webauthn };
   const next = data.additional_flow;
   if (next?.next === "new_password") {
     await writeSealed(c, "signIn", { ...kept, forceChangePassword: { session: next.session } });
@@ -36,6 +37,8 @@ async function continueLogin(
     });
     return c.redirect("/signIn/mfa", 303);
   }
+  const enrolment = await offerEnrolment(c, kept, data);
+  if (enrolment) return enrolment;
   // Set before continueTo builds its response: headers added to the context afterwards would not reach it.
   clearSealed(c, "signIn");
   return continueTo(c, data.redirect_to, show);

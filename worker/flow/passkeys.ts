@@ -1,5 +1,12 @@
+import { getCookie, setCookie } from "hono/cookie";
+import { ENROLMENT_PATH } from "../../pages/PasskeyEnrolment";
 import type { Brand } from "../../themes/schema";
+import type { AppContext } from "../context";
+import type { LoginResponse } from "../identity/client";
+import { allowedRedirect } from "../identity/redirects";
 import type { AuthRequest } from "../session/authRequest";
+import { writeSealed } from "../session/cookies";
+import type { SignInSession } from "../session/state";
 
 /** What a brand's pages do with passkeys (docs/passkeys.md, "Switches"). */
 export type PasskeyPolicy = Brand["passkeys"];
@@ -30,4 +37,39 @@ export function passkeyRequired(
   if (policy === "off") return false;
   if (policy === "required") return true;
   return (authRequest?.query.acr_values ?? "").split(" ").some((value) => PHISHING_RESISTANT.has(value));
+}
+
+// docs/passkeys.md "Enrolment": 'later' is remembered in this browser for 14 days. Not secret: a plain cookie.
+const LATER_COOKIE = "passkey-later";
+const LATER_SECONDS = 14 * 24 * 60 * 60;
+
+/** The user said 'later' to the enrolment in this browser within the last 14 days. */
+function enrolmentPostponed(c: AppContext): boolean {
+  return getCookie(c, LATER_COOKIE, "host") === "1";
+}
+
+export function postponeEnrolment(c: AppContext): void {
+  setCookie(c, LATER_COOKIE, "1", { prefix: "host", httpOnly: true, sameSite: "Lax", maxAge: LATER_SECONDS });
+}
+
+/** The enrolment ticket lives 10 minutes upstream; the sign-in cookie that holds it no longer. */
+const ENROLMENT_SECONDS = 10 * 60;
+
+/**
+ * After an accepted password login: the enrolment screen instead of the app, when the upstream gave a ticket, the
+ * brand offers passkeys here, this browser can make one (the sign-in form said so) and the user has not said
+ * 'later'. The redirect it will go on to is checked now, as continueTo would. Undefined: go on as before.
+ */
+export async function offerEnrolment(
+  c: AppContext,
+  state: Pick<SignInSession, "loginChallenge" | "username" | "webauthn">,
+  data: LoginResponse,
+): Promise<Response | undefined> {
+  const ticket = data.passkey_enrolment?.ticket;
+  const redirectTo = data.redirect_to;
+  if (!ticket || !redirectTo || !state.webauthn || enrolmentPostponed(c)) return undefined;
+  if (passkeyPolicy(c.env, c.get("brand")) === "off" || !allowedRedirect(c, redirectTo)) return undefined;
+  const enrolment = { ticket, redirectTo, codeSent: false };
+  await writeSealed(c, "signIn", { ...state, enrolment }, ENROLMENT_SECONDS);
+  return c.redirect(ENROLMENT_PATH, 303);
 }

@@ -33,6 +33,7 @@ export async function storeTokens(
     scope: tokens.scope ?? "",
     tokenType: tokens.token_type,
     hashedUserName: await sha256Hex(claims.username),
+    ...(claims.authTime === undefined ? {} : { authTime: claims.authTime }),
   };
   const lifetime = tokens.refresh_token ? REFRESH_TOKEN_LIFETIME_SECONDS : claims.exp - nowSeconds();
   await writeSealed(c, "tokens", state, lifetime);

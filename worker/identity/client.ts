@@ -21,11 +21,13 @@ export type Outcome<T> =
   | { ok: false; status: number; problem: Problem; unavailable?: "timeout" | "unreachable" | "malformed" };
 
 interface CallOptions<S extends z.ZodMiniType> {
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   json?: unknown;
   form?: Record<string, string>;
   bearer?: string | undefined;
+  /** docs/passkeys.md "Enrolment": the password login's single-use ticket, instead of a bearer token. */
+  enrolmentTicket?: string | undefined;
   /** Statuses that mean success for this call (SPEC §7 lists 201 or 200). */
   success: readonly number[];
   response: S;
@@ -39,6 +41,7 @@ export async function callIdentity<S extends z.ZodMiniType>(
   const cookies = upstreamCookieHeader(c);
   if (cookies) headers.Cookie = cookies;
   if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
+  else if (options.enrolmentTicket) headers.Authorization = `PasskeyEnrolment ${options.enrolmentTicket}`;
   let body: string | undefined;
   if (options.json !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -102,6 +105,8 @@ const redirectTo = z.object({ redirect_to: url() });
 
 export const loginResponse = z.object({
   redirect_to: z.optional(url()),
+  /** docs/passkeys.md "Enrolment": a password login's single-use ticket to register a passkey with. */
+  passkey_enrolment: z.optional(z.object({ ticket: bounded(1, 2048), expires_in: z.optional(z.int()) })),
   additional_flow: z.optional(
     z.object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: bounded(1, 2048) }),
   ),

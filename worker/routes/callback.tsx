@@ -32,6 +32,7 @@ const AFTER_OWN_VIEW: Partial<Record<AuthRequest["query"]["view"], string>> = {
   mfaSetUp: "/mfa/setup",
   passwordChange: "/changePassword",
   emailChange: "/changeEmail",
+  passkeys: "/passkeys",
 };
 
 async function afterSignIn(

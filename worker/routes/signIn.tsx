@@ -7,12 +7,11 @@ import { clientIdFor } from "../flow/clientId";
 import { loginStep } from "../flow/continueLogin";
 import { passkeyPolicy, passkeyRequired } from "../flow/passkeys";
 import { systemTransferNotice } from "../flow/systemTransfer";
-import { brandRules, ruleField } from "../formFields";
+import { brandRules, jsonField, ruleField } from "../formFields";
 import { failure, isRefusal, isSystemTransfer } from "../identity/outcomes";
 import { assertionCredentialSchema, passkeyAssertionOptions, passkeyAssertionResult } from "../identity/passkeys";
 import { continueTo } from "../identity/redirects";
 import { logEvent } from "../log";
-import { bounded } from "../queryParams";
 import { normalisedSubject } from "../rateLimit";
 import { formStep, type Screen, type ScreenLoader } from "../routeKinds";
 import type { AuthRequest } from "../session/authRequest";
@@ -60,7 +59,13 @@ const signInScreen: ScreenLoader<SignInState> = async (c) => signInScreenOf(c, a
 
 export const signIn = formStep({
   screen: signInScreen,
-  form: (c: AppContext) => z.object({ username: ruleField("loginId"), password: ruleField("password", brandRules(c)) }),
+  form: (c: AppContext) =>
+    z.object({
+      username: ruleField("loginId"),
+      password: ruleField("password", brandRules(c)),
+      // The passkey island's mark: this browser can make a passkey (the enrolment may follow the login).
+      webauthn: z.optional(z.literal("1")),
+    }),
   subject: ({ form }) => normalisedSubject(form.username),
   submit: (c, { state, form, show }) =>
     // Refused before the upstream is asked: a password login never claims phr, so it could not give the app what it
@@ -69,8 +74,8 @@ export const signIn = formStep({
       ? show({ modal: "passkeyRequired" })
       : loginStep(
           c,
-          { loginChallenge: state.loginChallenge, username: form.username },
-          { flow: "email_password", ...form },
+          { loginChallenge: state.loginChallenge, username: form.username, webauthn: form.webauthn === "1" },
+          { flow: "email_password", username: form.username, password: form.password },
           show,
           (outcome) => {
             if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
@@ -107,21 +112,8 @@ export async function passkeyOptions(c: AppContext): Promise<Response> {
   return c.json({ publicKey });
 }
 
-/** The credential as the form posts it: `PublicKeyCredential.toJSON()`, at most 12 KB, read into its schema once. */
-const credentialField = z.pipe(
-  z.pipe(
-    bounded(2, 12_288),
-    z.transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.issues.push({ code: "custom", message: "field.required", input: text });
-        return z.NEVER;
-      }
-    }),
-  ),
-  assertionCredentialSchema,
-);
+/** The credential as the form posts it: `PublicKeyCredential.toJSON()`, at most 12 KB. */
+const credentialField = jsonField(assertionCredentialSchema, 12_288);
 
 /** POST /signIn/passkey: the signed assertion; counted per IP and per credential (docs/security.md, "Rate limits"). */
 export const signInPasskey = formStep({

@@ -14,6 +14,8 @@ export const viewSchema = z.enum([
   "mfaSetUp",
   "passwordChange",
   "emailChange",
+  // docs/passkeys.md "Managing passkeys": the user's passkeys (an own view, as passwordChange).
+  "passkeys",
 ]);
 export type View = z.infer<typeof viewSchema>;
 

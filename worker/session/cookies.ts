@@ -8,6 +8,7 @@ import { seal, unseal } from "./sealed";
 import {
   consentStateSchema,
   mfaSetupStateSchema,
+  passkeyRegistrationSchema,
   registerEmailStateSchema,
   signInSessionSchema,
   signUpSessionSchema,
@@ -40,6 +41,13 @@ export const sealedCookies = {
     sameSite: "Strict",
   },
   mfaSetup: { name: "mfa-setup", schema: mfaSetupStateSchema, maxAgeSeconds: 15 * 60, sameSite: "Strict" },
+  // docs/passkeys.md: the upstream's ceremony lives 5 minutes.
+  passkeyRegistration: {
+    name: "passkey-registration",
+    schema: passkeyRegistrationSchema,
+    maxAgeSeconds: 5 * 60,
+    sameSite: "Strict",
+  },
 } as const satisfies Record<string, SealedCookie<z.ZodMiniType>>;
 
 export type SealedCookieName = keyof typeof sealedCookies;

@@ -13,6 +13,14 @@ export const signInSessionSchema = z.object({
   forceChangePassword: z.optional(z.object({ session: opaque })),
   /** docs/passkeys.md: the passkey sign-in ceremony this browser started (the upstream's single-use session). */
   passkey: z.optional(z.object({ session: opaque })),
+  /** The password form said this browser can make a passkey (islands/PasskeySignIn.tsx): the enrolment may be offered. */
+  webauthn: z.optional(z.boolean()),
+  /**
+   * docs/passkeys.md "Enrolment": the password login is accepted; before the browser goes on to `redirectTo`, the
+   * enrolment screen offers a passkey, registered with the login's single-use `ticket` and a code mailed to the
+   * account (`codeSent` once it went).
+   */
+  enrolment: z.optional(z.object({ ticket: opaque, redirectTo: bounded(1, 4096), codeSent: z.boolean() })),
 });
 export type SignInSession = z.infer<typeof signInSessionSchema>;
 
@@ -40,8 +48,23 @@ export const tokenStateSchema = z.object({
   scope: bounded(0, 512),
   tokenType: short,
   hashedUserName: short,
+  /** The access token's `auth_time` (seconds): when the user last signed in (docs/passkeys.md, "Managing passkeys"). */
+  authTime: z.optional(z.int()),
 });
 export type TokenState = z.infer<typeof tokenStateSchema>;
+
+/**
+ * docs/passkeys.md: a passkey registration between the mailed code and the browser's `navigator.credentials.create()`:
+ * the upstream's single-use ceremony `session` and the creation options it came with (JSON, for the island's
+ * same-origin fetch; never in the HTML). `owner` names whose registration it is (the enrolment ticket's digest or
+ * the signed-in user's), so that another journey of the same browser cannot finish it.
+ */
+export const passkeyRegistrationSchema = z.object({
+  session: opaque,
+  options: bounded(2, 2200),
+  owner: short,
+});
+export type PasskeyRegistration = z.infer<typeof passkeyRegistrationSchema>;
 
 /** SPEC §2 RegisterEmail: where the code went, for the user it was sent for (never in the URL). */
 export const registerEmailStateSchema = z.object({

@@ -1,0 +1,207 @@
+import { z } from "zod/mini";
+import { authenticatorNames, screens } from "../../messages/ja";
+import type { PasskeyRegistrationStage } from "../../pages/layout/PasskeyCreateForm";
+import { canDelete, PASSKEYS_PATH, type PasskeyRow, Passkeys } from "../../pages/Passkeys";
+import { brandById } from "../../themes/brands";
+import type { AppContext } from "../context";
+import { accountFailure, accountSubject } from "../flow/account";
+import { startAuthorization } from "../flow/authorization";
+import {
+  codeProblem,
+  finishRegistration,
+  newCredentialField,
+  registrationFailure,
+  registrationFor,
+  startRegistration,
+} from "../flow/passkeyRegistration";
+import { passkeyPolicy } from "../flow/passkeys";
+import { freshTokens } from "../flow/tokens";
+import { emptyForm, ruleField } from "../formFields";
+import {
+  deletePasskey,
+  listPasskeys,
+  type Passkey,
+  passkeyRegistrationCode,
+  renamePasskey,
+} from "../identity/passkeys";
+import { bounded } from "../queryParams";
+import { errorPage, parameterProblem, renderPage, type Show } from "../render";
+import { formStep, type ScreenLoader } from "../routeKinds";
+import { clearSealed, readSealed } from "../session/cookies";
+import type { TokenState } from "../session/state";
+
+// docs/passkeys.md "Managing passkeys" (view `passkeys`, after /callback): the signed-in user's passkeys, listed,
+// renamed, deleted and added with the bearer token of the tokens cookie. The screen needs a sign-in within the last
+// 5 minutes (the token's auth_time); an older one steps up first: the app's authorization again, as an own view,
+// with prompt=login. Adding needs a code mailed to the account, as after a password sign-in.
+
+/** A sign-in older than this steps up before the screen (and the upstream refuses adding or deleting). */
+const RECENT_SIGN_IN_SECONDS = 5 * 60;
+
+function recentlySignedIn(tokens: TokenState): boolean {
+  return tokens.authTime !== undefined && Date.now() / 1000 - tokens.authTime <= RECENT_SIGN_IN_SECONDS;
+}
+
+/** The step-up: the stored app request again, for this screen, with a login that cannot be skipped. */
+async function stepUp(c: AppContext): Promise<Response> {
+  const authRequest = await readSealed(c, "authRequest");
+  const brand = authRequest ? brandById(authRequest.serviceId) : undefined;
+  if (!authRequest || !brand) return parameterProblem(c);
+  return startAuthorization(c, brand, { ...authRequest.query, view: "passkeys", prompt: "login" });
+}
+
+const dateFormat = new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "long" });
+const shownDate = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : dateFormat.format(new Date(iso)));
+
+function rowOf(passkey: Passkey): PasskeyRow {
+  const provider = passkey.aaguid ? authenticatorNames[passkey.aaguid] : undefined;
+  return {
+    id: passkey.id,
+    name: passkey.name || provider || screens.passkeys.defaultName,
+    created: shownDate(passkey.created_at),
+    lastUsed: passkey.last_used_at ? shownDate(passkey.last_used_at) : null,
+    suspended: passkey.suspended ?? false,
+  };
+}
+
+interface PasskeysState {
+  tokens: TokenState;
+  passkeys: Passkey[];
+  owner: string;
+}
+
+/**
+ * The screen at a stage: the user's passkeys from the upstream (its refusal or failure is the screen's modal, on
+ * the error page) and where adding one stands (`create` whenever this user's ceremony is ready).
+ */
+function passkeysScreen(stage: PasskeyRegistrationStage): ScreenLoader<PasskeysState> {
+  return async (c) => {
+    const tokens = await freshTokens(c);
+    if (tokens === "absent") return undefined;
+    if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
+    const listed = await listPasskeys(c, tokens.accessToken);
+    if (!listed.ok) return { refuse: accountFailure(listed) };
+    const owner = accountSubject(tokens);
+    const shown = (await registrationFor(c, owner)) ? "create" : stage;
+    const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
+    return {
+      state: { tokens, passkeys: listed.data.credentials, owner },
+      page: <Passkeys passkeys={listed.data.credentials.map(rowOf)} stage={shown} keepLast={keepLast} />,
+    };
+  };
+}
+
+export const passkeysQuery = z.object({ add: z.optional(z.literal("code")) });
+
+/** GET /passkeys: the step-up first when the sign-in is not recent; 404 where passkeys are off. */
+export async function showPasskeys(c: AppContext, query: z.infer<typeof passkeysQuery>): Promise<Response> {
+  if (passkeyPolicy(c.env, c.get("brand")) === "off") return c.notFound();
+  const tokens = await readSealed(c, "tokens");
+  if (tokens && !recentlySignedIn(tokens)) return stepUp(c);
+  const loaded = await passkeysScreen(query.add === "code" ? "code" : "start")(c, undefined);
+  if (!loaded) return parameterProblem(c);
+  return "page" in loaded ? renderPage(c, loaded.page) : errorPage(c, loaded.refuse);
+}
+
+type Submit<F> = (c: AppContext, input: { state: PasskeysState; form: F; show: Show }) => Promise<Response>;
+
+/**
+ * Every change on the screen needs a recent sign-in too: an older one (or the upstream saying so, 403
+ * reauthentication_required) steps up instead.
+ */
+function whenRecent<F>(submit: Submit<F>): Submit<F> {
+  return async (c, input) => {
+    if (!recentlySignedIn(input.state.tokens)) return stepUp(c);
+    return submit(c, input);
+  };
+}
+
+const backToList = (c: AppContext, query = "") => c.redirect(`${PASSKEYS_PATH}${query}`, 303);
+/** A passkey the upstream does not know for this user (another's, or deleted meanwhile): try again, 404. */
+const unknownPasskey = (outcome: { ok: boolean; problem?: { type?: string | undefined } }) =>
+  !outcome.ok && outcome.problem?.type === "not_found";
+const needsStepUp = (outcome: { ok: boolean; problem?: { type?: string | undefined } }) =>
+  !outcome.ok && outcome.problem?.type === "reauthentication_required";
+
+const passkeyId = bounded(1, 1364).check(z.regex(/^[A-Za-z0-9_-]+$/));
+const subject = ({ state }: { state: PasskeysState }) => state.owner;
+
+/** POST /passkeys/rename: the user's own name for one of their passkeys (1 to 64 characters, no control characters). */
+export const renameStep = formStep({
+  screen: passkeysScreen("start"),
+  form: () =>
+    z.object({
+      id: passkeyId,
+      name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^\P{Cc}*$/u)),
+    }),
+  subject,
+  submit: whenRecent(async (c, { state, form, show }) => {
+    const outcome = await renamePasskey(c, state.tokens.accessToken, form.id, form.name);
+    if (outcome.ok) return backToList(c);
+    if (unknownPasskey(outcome)) return show({ modal: "retry", status: 404 });
+    return show(accountFailure(outcome));
+  }),
+});
+
+/** POST /passkeys/delete: mails the account; on a "required" brand the last passkey stays. */
+export const deleteStep = formStep({
+  screen: passkeysScreen("start"),
+  form: () => z.object({ id: passkeyId }),
+  subject,
+  submit: whenRecent(async (c, { state, form, show }) => {
+    if (!canDelete(passkeyPolicy(c.env, c.get("brand")) === "required", state.passkeys.length))
+      return show({ modal: "passkeyLastOne" });
+    const outcome = await deletePasskey(c, state.tokens.accessToken, form.id);
+    if (outcome.ok) return backToList(c);
+    if (needsStepUp(outcome)) return stepUp(c);
+    if (unknownPasskey(outcome)) return show({ modal: "retry", status: 404 });
+    return show(accountFailure(outcome));
+  }),
+});
+
+/** POST /passkeys/add/code: the code mailed to the account that adding a passkey needs. */
+export const addCodeStep = formStep({
+  screen: passkeysScreen("start"),
+  form: emptyForm,
+  subject,
+  submit: whenRecent(async (c, { state, show }) => {
+    const outcome = await passkeyRegistrationCode(c, { bearer: state.tokens.accessToken });
+    if (!outcome.ok) return show(accountFailure(outcome));
+    // A new code spends the ceremony of the last one.
+    clearSealed(c, "passkeyRegistration");
+    return backToList(c, "?add=code");
+  }),
+});
+
+/** POST /passkeys/add/verify: the mailed code opens the ceremony the island asks the browser to sign. */
+export const addVerifyStep = formStep({
+  screen: passkeysScreen("code"),
+  form: () => z.object({ code: ruleField("code") }),
+  subject,
+  submit: whenRecent(async (c, { state, form, show }) => {
+    const outcome = await startRegistration(c, { bearer: state.tokens.accessToken }, state.owner, form.code);
+    if (outcome.ok) return backToList(c);
+    if (needsStepUp(outcome)) return stepUp(c);
+    const problem = codeProblem(outcome);
+    if (problem) return show({ form: { values: {}, errors: { code: problem } }, status: 401 });
+    return show(accountFailure(outcome));
+  }),
+});
+
+/** POST /passkeys/add: the new credential; the list then shows it (and the account is mailed). */
+export const addStep = formStep({
+  screen: passkeysScreen("start"),
+  form: () => z.object({ credential: newCredentialField }),
+  subject,
+  submit: whenRecent(async (c, { state, form }) => {
+    const bearer = { bearer: state.tokens.accessToken };
+    const outcome = await finishRegistration(c, bearer, state.owner, form.credential);
+    if (outcome?.ok) return backToList(c);
+    if (outcome && needsStepUp(outcome)) return stepUp(c);
+    const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
+    const page = <Passkeys passkeys={state.passkeys.map(rowOf)} stage="code" keepLast={keepLast} />;
+    return renderPage(c, page, registrationFailure(outcome));
+  }),
+});
+
+export { registrationOptions } from "../flow/passkeyRegistration";
