@@ -39,6 +39,8 @@ const seedUserSchema = z.object({
       id: z.string().regex(/^[A-Za-z0-9_-]{16,1024}$/),
       publicKey: z.string().regex(/^[A-Za-z0-9_-]{16,2048}$/),
       userHandle: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/),
+      /** The signature counter the account has seen (a clone's authenticator then signs with a smaller one). */
+      counter: z.number().int().min(0).max(0xffffffff).default(0),
     })
     .optional(),
 });
@@ -99,7 +101,7 @@ devEndpoints.post("/__emulator/users", async (c) => {
       username,
       userHandle: passkeys.userHandleOf(username, body.passkey.userHandle),
       publicKey: body.passkey.publicKey,
-      counter: 0,
+      counter: body.passkey.counter,
       transports: ["internal"],
       aaguid: "00000000-0000-0000-0000-000000000000",
       name: null,

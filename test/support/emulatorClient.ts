@@ -18,7 +18,7 @@ export interface SeedUser {
   forceChangePassword?: boolean;
   transferInProgress?: boolean;
   /** A passkey the account has (base64url id, COSE public key, user handle): emulator/routes/devEndpoints.ts. */
-  passkey?: { id: string; publicKey: string; userHandle: string };
+  passkey?: { id: string; publicKey: string; userHandle: string; counter?: number };
 }
 
 export interface Fault {

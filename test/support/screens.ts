@@ -203,6 +203,47 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
       expectText: "エラーが発生しました。もう一度お試しください。",
     },
     {
+      name: "passkey-enrolment",
+      path: "/signIn/passkey/enrol",
+      state: {
+        signIn: {
+          ...signIn,
+          username: "hanako@example.jp",
+          enrolment: { ticket: "enrolment-ticket", redirectTo: "https://signin.test/oauth2/auth?v=1", codeSent: false },
+        },
+      },
+      status: 200,
+      expectText: "パスキーの登録",
+    },
+    {
+      name: "passkeys",
+      path: "/passkeys",
+      state: { tokens: { ...tokens(clientId), authTime: Math.floor(Date.now() / 1000) } },
+      status: 200,
+      expectText: "パスキーの管理",
+      upstream: [
+        {
+          method: "GET",
+          pathPattern: "/auth/v1/passkeys",
+          status: 200,
+          body: {
+            status: "ok",
+            errorMessage: "",
+            credentials: [
+              {
+                id: "cGFzc2tleS0wMDAx",
+                name: null,
+                aaguid: "fbfc3007-154e-4ecc-8c0b-6e020557d7bd",
+                created_at: "2026-11-20T01:02:03.000Z",
+                last_used_at: "2026-11-24T10:00:00.000Z",
+                suspended: false,
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
       name: "mfa-setup",
       path: "/mfa/setup",
       state: { tokens: tokens(clientId) },

@@ -23,6 +23,8 @@ const guardedScreens: Record<string, boolean> = {
   "change-password": true,
   "change-password-forced": true,
   "change-email": true,
+  "passkey-enrolment": true,
+  passkeys: true,
   "change-email-result-sent": false,
   "change-email-result-completed": false,
   "change-email-result-invalid": false,
