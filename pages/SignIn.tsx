@@ -40,7 +40,10 @@ export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProp
       modals={brand.consentTarget ? null : <CatalogueModal name="whatIsId" />}
     >
       {passkeyOnly ? (
-        <p className="lead">{text.passkeyRequired}</p>
+        <>
+          <p className="lead">{text.passkeyRequired}</p>
+          <p className="note">{text.noPasskey}</p>
+        </>
       ) : (
         <form method="post" action="/signIn" id="sign-in-form">
           {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}

@@ -197,6 +197,8 @@ describe("passkey sign-in (docs/passkeys.md)", () => {
     expect(page).toContain("パスキーでのログインが必要です");
     expect(page).not.toContain('action="/signIn"');
     expect(page).toContain('action="/signIn/passkey"');
+    // A user without a passkey is told so plainly, and where to get one.
+    expect(page).toContain("パスキーをお持ちでない方は、このお手続きに進めません");
     // A password posted anyway (an old tab, a script) never reaches the upstream: a password login never claims phr.
     const password = await journey.postForm("/signIn", {
       client_id: GUNGNIR.clientId,
