@@ -2,7 +2,7 @@ import * as oauth from "oauth4webapi";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
-import type { View } from "../../worker/session/authRequest";
+import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { APP_STATE, appStart } from "../support/appStart";
 import { emulatorClient } from "../support/emulatorClient";
 
@@ -31,8 +31,9 @@ export async function openApp(
   serviceId: string,
   clientId: string,
   view: View = "signIn",
+  extra: Partial<AppAuthQuery> = {},
 ): Promise<App> {
-  const start = await appStart({ serviceId, clientId }, view);
+  const start = await appStart({ serviceId, clientId }, view, extra);
   let resolve!: (url: URL) => void;
   const received = new Promise<URL>((r) => (resolve = r));
   const appOrigin = `https://app.${serviceId}.example`;
@@ -80,6 +81,26 @@ export async function oidcApp(baseUrl: string, clientId: string) {
       insecureRequests,
     );
   return { as, client, grant };
+}
+
+/**
+ * What the app's login achieved, as a real OIDC client sees it: the code the app received (at its redirect URI, with
+ * its state) exchanged at the site's token endpoint, and the id_token validated by oauth4webapi.
+ */
+export async function appLogin(
+  app: App,
+  baseUrl: string,
+): Promise<{ acr?: string; amr?: string[]; auth_time?: number; sub: string }> {
+  const callback = await app.received;
+  expect(`${callback.origin}${callback.pathname}`).toBe(app.redirectUri);
+  expect(callback.searchParams.get("state")).toBe(APP_STATE);
+  const { as, client, grant } = await oidcApp(baseUrl, app.clientId);
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback), {
+    requireIdToken: true,
+  });
+  const claims = oauth.getValidatedIdTokenClaims(tokens);
+  if (!claims) throw new Error("the token response has no id_token");
+  return claims as { acr?: string; amr?: string[]; auth_time?: number; sub: string };
 }
 
 /** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */

@@ -1,9 +1,10 @@
-import * as oauth from "oauth4webapi";
-import type { BrowserContext, CDPSession } from "playwright-core";
+import { TOTP } from "otpauth";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
+import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, islandsHydrated, siteUrl } from "./browser";
-import { emulator, newContext, oidcApp, openApp } from "./journeys";
+import { appLogin, emulator, newContext, openApp, submit } from "./journeys";
 
 // docs/passkeys.md, issue 21: a passkey sign-in in Chromium, with the DevTools Protocol's virtual authenticator (a
 // platform authenticator that verifies its user). The site is opened as `localhost`: an RP ID is a host name, never
@@ -36,8 +37,12 @@ async function newPasskey() {
   return { id, userHandle, cose, pkcs8 };
 }
 
-/** Chromium's virtual platform authenticator, holding the passkey, that verifies its user without asking. */
-async function virtualAuthenticator(context: BrowserContext, passkey: Awaited<ReturnType<typeof newPasskey>>) {
+/** Chromium's virtual platform authenticator (holding the passkey, if given) that verifies its user without asking. */
+async function virtualAuthenticator(
+  context: BrowserContext,
+  passkey?: Awaited<ReturnType<typeof newPasskey>>,
+  signCount = 0,
+) {
   const page = await context.newPage();
   const cdp: CDPSession = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
@@ -51,35 +56,34 @@ async function virtualAuthenticator(context: BrowserContext, passkey: Awaited<Re
       automaticPresenceSimulation: true,
     },
   });
-  await cdp.send("WebAuthn.addCredential", {
-    authenticatorId,
-    credential: {
-      credentialId: base64(passkey.id),
-      isResidentCredential: true,
-      rpId: new URL(baseUrl).hostname,
-      privateKey: base64(passkey.pkcs8),
-      userHandle: base64(passkey.userHandle),
-      signCount: 0,
-    },
-  });
+  if (passkey)
+    await cdp.send("WebAuthn.addCredential", {
+      authenticatorId,
+      credential: {
+        credentialId: base64(passkey.id),
+        isResidentCredential: true,
+        rpId: new URL(baseUrl).hostname,
+        privateKey: base64(passkey.pkcs8),
+        userHandle: base64(passkey.userHandle),
+        signCount,
+      },
+    });
   return page;
 }
 
 /** The app's code exchanged by a real OIDC client; the id_token's claims must say a passkey login, just now. */
 async function expectPhishingResistantLogin(app: Awaited<ReturnType<typeof openApp>>, startedAt: number) {
-  const callback = await app.received;
-  const { as, client, grant } = await oidcApp(baseUrl, GUNGNIR.clientId);
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback), {
-    requireIdToken: true,
-  });
-  const claims = oauth.getValidatedIdTokenClaims(tokens);
-  expect(claims?.acr).toBe("phr");
-  expect(claims?.amr).toEqual(["pop", "mfa"]);
-  expect(claims?.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
+  const claims = await appLogin(app, baseUrl);
+  expect(claims.acr).toBe("phr");
+  expect(claims.amr).toEqual(["pop", "mfa"]);
+  expect(claims.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
 }
 
-/** A user with a passkey, at the app's sign-in in a browser whose virtual authenticator holds it. */
-async function atSignInWithPasskey(context: BrowserContext, script?: () => void) {
+/**
+ * A user with a passkey, at the app's sign-in in a browser whose virtual authenticator holds it. `clonedAt`: the
+ * account has seen the passkey's counter at that value already, and this authenticator starts below it (a clone).
+ */
+async function atSignInWithPasskey(context: BrowserContext, script?: () => void, clonedAt?: number) {
   const email = `passkey.${crypto.randomUUID().slice(0, 8)}@example.com`;
   const passkey = await newPasskey();
   await idp.seed({
@@ -88,6 +92,7 @@ async function atSignInWithPasskey(context: BrowserContext, script?: () => void)
       id: base64url(passkey.id),
       publicKey: base64url(passkey.cose),
       userHandle: base64url(passkey.userHandle),
+      ...(clonedAt ? { counter: clonedAt } : {}),
     },
   });
   if (script) await context.addInitScript(script);
@@ -101,14 +106,39 @@ async function atSignInWithPasskey(context: BrowserContext, script?: () => void)
   return { app, page, errors, startedAt };
 }
 
+/** Presses 「パスキーでログイン」 (closing the last refusal's modal first) and answers the assertion POST's status. */
+async function clickPasskey(page: Page): Promise<number> {
+  const close = page.getByRole("button", { name: "閉じる" });
+  if (await close.isVisible()) await close.click();
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === "/signIn/passkey" && r.request().method() === "POST"),
+    page.getByRole("button", { name: "パスキーでログイン" }).click(),
+  ]);
+  await page.waitForLoadState();
+  await islandsHydrated(page);
+  return response.status();
+}
+
+/**
+ * After the app received its code: the tab's navigation to the app fails (no such host; only the request is seen),
+ * and the next page may be opened once that error page is there.
+ */
+async function appPageFailed(page: Page): Promise<void> {
+  await expect.poll(() => page.url()).toMatch(/^chrome-error:/);
+}
+
+/** No passkey autofill (conditional mediation): the button is the way, and nothing signs in by itself. */
+const noAutofill = () => {
+  // Not on every page: an error page has no WebAuthn.
+  if (window.PublicKeyCredential) PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+};
+
 describe("passkey sign-in in Chromium (docs/passkeys.md)", () => {
   it("signs in with the button and the passkey alone: no login ID, no password, no code", async () => {
     const context = await newContext(browser(), true);
     try {
       // A browser without passkey autofill (conditional mediation): the button is the way.
-      const { app, page, errors, startedAt } = await atSignInWithPasskey(context, () => {
-        PublicKeyCredential.isConditionalMediationAvailable = async () => false;
-      });
+      const { app, page, errors, startedAt } = await atSignInWithPasskey(context, noAutofill);
       await islandsHydrated(page);
       expect(await page.locator("#field-username").getAttribute("autocomplete")).toBe("username");
       await page.getByRole("button", { name: "パスキーでログイン" }).click();
@@ -144,6 +174,112 @@ describe("passkey sign-in in Chromium (docs/passkeys.md)", () => {
       await islandsHydrated(page);
       expect(await page.getByRole("button", { name: "パスキーでログイン" }).isVisible()).toBe(false);
       expect(await page.locator("#field-username").getAttribute("autocomplete")).toBe("username");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", () => {
+  it("a new user signs in with password and TOTP, registers a passkey, signs out, and signs in with it alone", async () => {
+    const context = await newContext(browser(), true);
+    try {
+      const email = `enrol.${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await idp.seed({ email, mfa: { totp: TOTP_SECRET } });
+      await context.addInitScript(noAutofill);
+      const page = await virtualAuthenticator(context);
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+
+      // Password and TOTP; the browser can make a passkey, so the enrolment comes before the app.
+      const first = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
+      await page.goto(first.startUrl);
+      await islandsHydrated(page);
+      await page.getByRole("button", { name: "パスキーでログイン" }).waitFor();
+      await page.locator("#field-username").fill(email);
+      await page.locator("#field-password").fill(PASSWORD);
+      await submit(page, "ログイン");
+      await page.locator("#field-mfaCode").fill(new TOTP({ secret: TOTP_SECRET }).generate());
+      await submit(page, "ログイン");
+      expect(new URL(page.url()).pathname).toBe("/signIn/passkey/enrol");
+      await submit(page, "パスキーを登録する");
+      await page.locator("#field-code").fill(await idp.latestCode(email));
+      await submit(page, "次へ");
+      await islandsHydrated(page);
+      await page.getByRole("button", { name: "パスキーを作成する" }).click();
+      const password = await appLogin(first, baseUrl);
+      expect(password.acr).toBe("mfa");
+      await appPageFailed(page);
+      expect((await idp.latest(email)).subject).toContain("パスキーが登録されました");
+
+      // Signed out; then the app's next sign-in takes the passkey alone.
+      const out = await context.request.get(`${baseUrl}/logout?client_id=${GUNGNIR.clientId}`, { maxRedirects: 0 });
+      expect(out.status()).toBe(303);
+      const second = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
+      const startedAt = Math.floor(Date.now() / 1000);
+      await page.goto(second.startUrl);
+      await islandsHydrated(page);
+      await page.getByRole("button", { name: "パスキーでログイン" }).click();
+      await expectPhishingResistantLogin(second, startedAt);
+      await appPageFailed(page);
+
+      // Step-up: the app asks for a fresh phishing-resistant login; the page has no password form, only the passkey.
+      const stepUp = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn", {
+        acr_values: "phr",
+        prompt: "login",
+      });
+      const stepUpAt = Math.floor(Date.now() / 1000);
+      await page.goto(stepUp.startUrl);
+      await islandsHydrated(page);
+      expect(await page.locator("#field-password").count()).toBe(0);
+      await page.getByRole("button", { name: "パスキーでログイン" }).click();
+      await expectPhishingResistantLogin(stepUp, stepUpAt);
+      await appPageFailed(page);
+
+      // The passkey in /passkeys (a fresh sign-in: the passkey), deleted; the account hears of it.
+      const manage = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "passkeys");
+      await page.goto(manage.startUrl);
+      await islandsHydrated(page);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === "/passkeys"),
+        page.getByRole("button", { name: "パスキーでログイン" }).click(),
+      ]);
+      await expect.poll(() => page.locator(".passkey").count()).toBe(1);
+      await submit(page, "削除する");
+      expect(await page.locator(".passkey").count()).toBe(0);
+      expect((await idp.latest(email)).subject).toContain("パスキーが削除されました");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("refuses a cloned authenticator, and answers a flood of assertions for that passkey with 429", async () => {
+    const context = await newContext(browser(), true);
+    try {
+      // The account saw this passkey's counter at 50: an authenticator that signs with 1 is a copy.
+      const { page } = await atSignInWithPasskey(context, noAutofill, 50);
+      await islandsHydrated(page);
+      expect(await clickPasskey(page)).toBe(403);
+      expect(await page.getByRole("heading", { name: "このパスキーは使用できません" }).isVisible()).toBe(true);
+      expect(await page.locator("#field-password").isVisible()).toBe(true);
+      // Tried again and again (a new sign-in after every fifth refusal, which ends the login challenge): the credential
+      // class stops the passkey after its limit of answered tries, 5 a minute (10 when the tries straddle a window).
+      const statuses = [403];
+      while (statuses.at(-1) !== 429 && statuses.length <= 11) {
+        if (statuses.length % 5 === 0) {
+          const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
+          await page.goto(app.startUrl);
+          await islandsHydrated(page);
+        }
+        statuses.push(await clickPasskey(page));
+      }
+      expect(statuses.at(-1)).toBe(429);
+      expect(statuses.length).toBeGreaterThan(5);
+      expect(statuses.slice(0, -1).every((status) => status === 403)).toBe(true);
+      expect(await page.getByRole("heading", { name: "試行回数の上限に達しました" }).isVisible()).toBe(true);
     } finally {
       await context.close();
     }
