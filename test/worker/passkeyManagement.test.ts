@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
@@ -67,7 +67,18 @@ describe("/passkeys (docs/passkeys.md, Managing passkeys)", () => {
     expect((await journey.postForm("/passkeys/rename", { id: id ?? "", name: "  仕事用のiPhone " })).status).toBe(303);
     expect(await (await journey.request("/passkeys")).text()).toContain('value="仕事用のiPhone"');
 
-    expect((await journey.postForm("/passkeys/delete", { id: id ?? "" })).headers.get("location")).toBe("/passkeys");
+    // Logs name no credential ID (issue 21, attack surface): the upstream call is logged by its route.
+    const spies = (["log", "info", "warn", "error"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    );
+    try {
+      expect((await journey.postForm("/passkeys/delete", { id: id ?? "" })).headers.get("location")).toBe("/passkeys");
+      const logged = spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" ")));
+      expect(logged.join("\n")).toContain("DELETE /auth/v1/passkeys/{id}");
+      expect(logged.join("\n")).not.toContain(id);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
     expect((await emulator.latest(email)).subject).toContain("削除");
     expect(rowIds(await (await journey.request("/passkeys")).text())).toEqual([]);
   });

@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { logEvent } from "../log";
 import { bounded } from "../queryParams";
-import { UpstreamUnavailableError, upstreamFetch } from "./upstream";
+import { loggedPath, UpstreamUnavailableError, upstreamFetch } from "./upstream";
 import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 
 // The typed client of SPEC §7: every call the site makes, its body and the response it expects. An
@@ -61,7 +61,7 @@ export async function callIdentity<S extends z.ZodMiniType>(
     if (!(error instanceof UpstreamUnavailableError)) throw error;
     logEvent("warn", "upstream_unavailable", {
       requestId: c.get("requestId"),
-      path: options.path,
+      path: loggedPath(options.path),
       timedOut: error.timedOut,
     });
     return { ok: false, status: 0, problem: {}, unavailable: error.timedOut ? "timeout" : "unreachable" };
@@ -82,7 +82,7 @@ export async function callIdentity<S extends z.ZodMiniType>(
       c.set("upstreamAnswered", true);
       return { ok: true, status: response.status, data: data.data };
     }
-    const path = options.path.split("?")[0] ?? "";
+    const path = loggedPath(options.path);
     logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status: response.status });
     reportUnexpected(c, `upstream contract broken: ${options.method} ${path} answered ${response.status}`, { path });
     return { ok: false, status: response.status, problem: {}, unavailable: "malformed" };
@@ -91,7 +91,7 @@ export async function callIdentity<S extends z.ZodMiniType>(
   if (response.status < 500) c.set("upstreamAnswered", true);
   logEvent("info", "upstream_refused", {
     requestId: c.get("requestId"),
-    path: options.path,
+    path: loggedPath(options.path),
     status: response.status,
     type: problem.success ? problem.data.type : undefined,
   });

@@ -18,6 +18,15 @@ export class UpstreamUnavailableError extends Error {
   }
 }
 
+// docs/passkeys.md: a passkey's credential ID names one authenticator of one user; logs and error reports name the
+// call's route instead.
+const PASSKEY_ID_SEGMENT = /^(\/auth\/v1\/passkeys\/)(?!registration\/|attestation\/|assertion\/)[^/?]+/;
+
+/** A call's path as logs and error reports name it: never its query, nor the passkey it is about. */
+export function loggedPath(pathAndQuery: string): string {
+  return (pathAndQuery.split("?")[0] ?? "").replace(PASSKEY_ID_SEGMENT, "$1{id}");
+}
+
 /**
  * The one way out to the identity API and the OAuth2 server: the IDENTITY service binding when bound
  * (dev, tests, same-account deploys), else IDENTITY_API_ORIGIN. The upstream learns the site's public
@@ -44,7 +53,7 @@ export async function upstreamFetch(c: AppContext, pathAndQuery: string, init: R
   // The request's log line names the call by method and path, never its query (challenges, codes).
   const record = (status: number | "timeout" | "unreachable") =>
     c.get("log")?.upstream.push({
-      call: `${request.method} ${new URL(request.url).pathname}`,
+      call: `${request.method} ${loggedPath(new URL(request.url).pathname)}`,
       status,
       ms: Math.round(performance.now() - started),
     });
