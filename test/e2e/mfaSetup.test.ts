@@ -6,7 +6,16 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
+import {
+  type App,
+  appLogin,
+  emulator,
+  expectNothingSecretInPage,
+  newContext,
+  openApp,
+  submit,
+  watchSecrets,
+} from "./journeys";
 
 // Issue 10 journey 5 in Chromium against the built site and the emulator: TOTP and SMS setup, with JavaScript on
 // and off, then the next sign-in asks for the factor just set.
@@ -18,18 +27,34 @@ const PHONE = "09012345678";
 
 const browser = chromiumForFile({ emulator: idp });
 
-async function expectAppGotCode(app: App) {
-  const url = await app.received;
-  expect(`${url.origin}${url.pathname}`).toBe(app.redirectUri);
-  expect(url.searchParams.get("state")).toBe("app-state-0001");
-  expect(url.searchParams.get("code")).toMatch(/.{16,}/);
+/** The time in seconds, as the id_token's `auth_time`. */
+const now = () => Math.floor(Date.now() / 1000);
+
+/** What a login claims (docs/passkeys.md): `acr` and `amr` of each way a journey here signs in. */
+const PASSWORD_LOGIN = { acr: "pwd", amr: ["pwd"] };
+const TOTP_LOGIN = { acr: "mfa", amr: ["pwd", "otp", "mfa"] };
+const SMS_LOGIN = { acr: "mfa", amr: ["pwd", "sms", "mfa"] };
+type Login = typeof PASSWORD_LOGIN;
+
+/**
+ * The app got its code and, as a real OIDC client, exchanged it: the id_token says what the login achieved, and that
+ * it happened after `startedAt` (seconds, taken before the sign-in; 5 s of clock slack).
+ */
+async function expectAppLogin(app: App, startedAt: number, login: Login) {
+  const claims = await appLogin(app, baseUrl);
+  expect({ acr: claims.acr, amr: claims.amr }).toEqual(login);
+  expect(claims.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
+  expect(claims.auth_time).toBeLessThanOrEqual(now() + 5);
 }
 
-/** The app opens the site for MFA setup; the user signs in and lands on the choice of factors. */
+/**
+ * The app opens the site for MFA setup; the user signs in and lands on the choice of factors. `startedAt`: the
+ * sign-in's time (seconds).
+ */
 async function toSetup(
   context: BrowserContext,
   email: string,
-): Promise<{ page: Page; app: App; secrets: Set<string> }> {
+): Promise<{ page: Page; app: App; secrets: Set<string>; startedAt: number }> {
   await idp.seed({ email });
   // A step that cannot happen fails within the test's time, naming itself, instead of waiting forever.
   context.setDefaultTimeout(15_000);
@@ -39,22 +64,26 @@ async function toSetup(
   await page.goto(app.startUrl);
   await page.locator("#field-username").fill(email);
   await page.locator("#field-password").fill(PASSWORD);
+  const startedAt = now();
   await submit(page, "ログイン");
   expect(new URL(page.url()).pathname).toBe("/mfa/setup");
-  return { page, app, secrets };
+  return { page, app, secrets, startedAt };
 }
 
-/** SPEC §4: the 'two-factor set' modal, whose link hands over to the app. */
-async function finish(page: Page, app: App) {
+/**
+ * SPEC §4: the 'two-factor set' modal, whose link hands over to the app. The login was the password alone: the
+ * factor set up after it claims nothing for it.
+ */
+async function finish(page: Page, app: App, startedAt: number) {
   const modal = page.getByRole("dialog", { name: "認証が完了しました" });
   await expect.poll(() => modal.isVisible()).toBe(true);
   expect(await modal.textContent()).toContain("2段階認証を設定しました");
   await modal.getByRole("link", { name: "次へ" }).click();
-  await expectAppGotCode(app);
+  await expectAppLogin(app, startedAt, PASSWORD_LOGIN);
 }
 
-/** A new browser signs in: the login now asks for the second factor just set. */
-async function signInAgain(email: string, title: string, code: () => Promise<string>) {
+/** A new browser signs in: the login now asks for the second factor just set, and claims it. */
+async function signInAgain(email: string, title: string, code: () => Promise<string>, login: Login) {
   const context = await newContext(browser(), true);
   try {
     const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
@@ -62,12 +91,13 @@ async function signInAgain(email: string, title: string, code: () => Promise<str
     await page.goto(app.startUrl);
     await page.locator("#field-username").fill(email);
     await page.locator("#field-password").fill(PASSWORD);
+    const startedAt = now();
     await submit(page, "ログイン");
     expect(new URL(page.url()).pathname).toBe("/signIn/mfa");
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(title);
     await page.locator("#field-mfaCode").fill(await code());
     await page.getByRole("button", { name: "ログイン", exact: true }).click();
-    await expectAppGotCode(app);
+    await expectAppLogin(app, startedAt, login);
   } finally {
     await context.close();
   }
@@ -90,7 +120,7 @@ for (const javaScriptEnabled of [true, false]) {
       const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `totp.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
-        const { page, app, secrets } = await toSetup(context, email);
+        const { page, app, secrets, startedAt } = await toSetup(context, email);
         // The secret arrives late: a browser that runs script sees the spinner until then, any other gets the page whole.
         await idp.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", delayMs: 1500 });
         await Promise.all([
@@ -117,8 +147,8 @@ for (const javaScriptEnabled of [true, false]) {
 
         await page.locator("#field-mfaOtpCode").fill(new TOTP({ secret }).generate());
         await submit(page, "設定する");
-        await finish(page, app);
-        await signInAgain(email, "ワンタイムパスワード認証", async () => new TOTP({ secret }).generate());
+        await finish(page, app, startedAt);
+        await signInAgain(email, "ワンタイムパスワード認証", async () => new TOTP({ secret }).generate(), TOTP_LOGIN);
       } finally {
         await context.close();
       }
@@ -128,7 +158,7 @@ for (const javaScriptEnabled of [true, false]) {
       const context = await newContext(browser(), javaScriptEnabled);
       try {
         const email = `sms.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
-        const { page, app, secrets } = await toSetup(context, email);
+        const { page, app, secrets, startedAt } = await toSetup(context, email);
         await Promise.all([page.waitForNavigation(), page.getByRole("link", { name: "SMSで設定する" }).click()]);
         expect(new URL(page.url()).pathname).toBe("/mfa/setup/SMS");
         await page.locator("#field-phoneNumber").fill(PHONE);
@@ -174,8 +204,8 @@ for (const javaScriptEnabled of [true, false]) {
         await expectNothingSecretInPage(page, secrets);
         await page.locator("#field-mfaOtpCode").fill(await idp.latestCode(`+81${PHONE}`));
         await submit(page, "設定する");
-        await finish(page, app);
-        await signInAgain(email, "SMS認証", () => idp.latestCode(`+81${PHONE}`));
+        await finish(page, app, startedAt);
+        await signInAgain(email, "SMS認証", () => idp.latestCode(`+81${PHONE}`), SMS_LOGIN);
       } finally {
         await context.close();
       }

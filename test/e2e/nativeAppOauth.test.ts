@@ -29,16 +29,26 @@ describe("the native app with oauth4webapi", () => {
       await page.goto(app.startUrl);
       await page.locator("#field-username").fill("app.user@example.com");
       await page.locator("#field-password").fill(PASSWORD);
+      const startedAt = Math.floor(Date.now() / 1000);
       await page.getByRole("button", { name: "ログイン", exact: true }).click();
       const callback = await app.received;
 
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback));
+      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback), {
+        requireIdToken: true,
+      });
       expect(tokens.token_type.toLowerCase()).toBe("bearer");
+      // The id_token, validated by oauth4webapi (signature, iss, aud, exp…), claims a password login
+      // (docs/passkeys.md, "What a login claims") made during this sign-in (5 s of clock slack).
+      const claims = oauth.getValidatedIdTokenClaims(tokens);
+      expect(claims?.acr).toBe("pwd");
+      expect(claims?.amr).toEqual(["pwd"]);
+      expect(claims?.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
+      expect(claims?.auth_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 5);
 
       const jwks = createRemoteJWKSet(new URL(as.jwks_uri!));
       const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: as.issuer, audience: SERVICE.clientId });
       expect(payload.exp! * 1000).toBeGreaterThan(Date.now());
-      expect(payload.sub).toBeTruthy();
+      expect(payload.sub).toBe(claims?.sub);
 
       // The same code a second time is refused.
       await expect(oauth.processAuthorizationCodeResponse(as, client, await grant(app, callback))).rejects.toThrow();

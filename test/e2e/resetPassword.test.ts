@@ -4,7 +4,16 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
-import { type App, emulator, expectNothingSecretInPage, newContext, openApp, submit, watchSecrets } from "./journeys";
+import {
+  type App,
+  appLogin,
+  emulator,
+  expectNothingSecretInPage,
+  newContext,
+  openApp,
+  submit,
+  watchSecrets,
+} from "./journeys";
 
 // Issue 10, journey 1 in Chromium against the built site and the emulator: forgot password → mail → the
 // mailed link → new password → back to the app, then signing in with it; with JavaScript on and off.
@@ -34,11 +43,20 @@ async function askForResetMail(page: Page, app: App, email: string): Promise<voi
   expect(await page.textContent("main")).toContain("60分以内");
 }
 
+/**
+ * Signs in with the password, and the app, as a real OIDC client, exchanges the code it got: the id_token claims a
+ * password login (docs/passkeys.md), made during this sign-in (5 s of clock slack).
+ */
 async function signInWith(page: Page, app: App, email: string, password: string): Promise<void> {
   await page.goto(app.startUrl);
   await page.locator("#field-username").fill(email);
   await page.locator("#field-password").fill(password);
+  const startedAt = Math.floor(Date.now() / 1000);
   await page.getByRole("button", { name: "ログイン", exact: true }).click();
+  const claims = await appLogin(app, baseUrl);
+  expect({ acr: claims.acr, amr: claims.amr }).toEqual({ acr: "pwd", amr: ["pwd"] });
+  expect(claims.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
+  expect(claims.auth_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 5);
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -89,9 +107,6 @@ for (const javaScriptEnabled of [true, false]) {
         const again = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
         const signInPage = await context.newPage();
         await signInWith(signInPage, again, email, NEW_PASSWORD);
-        const url = await again.received;
-        expect(`${url.origin}${url.pathname}`).toBe(again.redirectUri);
-        expect(url.searchParams.get("code")).toMatch(/.{16,}/);
       } finally {
         await context.close();
       }
@@ -130,7 +145,6 @@ for (const javaScriptEnabled of [true, false]) {
         // The old password still works.
         const later = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
         await signInWith(page, later, email, PASSWORD);
-        expect((await later.received).searchParams.get("code")).toMatch(/.{16,}/);
       } finally {
         await context.close();
       }
