@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { RequestOptionsJSON } from "./webauthnJson";
 
 export interface PasskeySignInProps {
   /** The button's words (messages/ja.ts `buttonLabels.passkeyLogIn`), from the server. */
@@ -9,60 +10,8 @@ export interface PasskeySignInProps {
   passwordFormId: string;
 }
 
-/** What POST /signIn/passkey/options answers (worker/routes/signIn.tsx). */
-interface RequestOptionsJSON {
-  challenge: string;
-  timeout?: number;
-  rpId: string;
-  allowCredentials: { id: string; type: "public-key" }[];
-  userVerification: UserVerificationRequirement;
-}
-
 const SIGN_IN_PATH = "/signIn/passkey";
 const OPTIONS_PATH = `${SIGN_IN_PATH}/options`;
-
-const bytes = (text: string) => {
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-};
-const text = (buffer: ArrayBuffer | null) =>
-  buffer &&
-  btoa(String.fromCharCode(...new Uint8Array(buffer)))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-
-async function requestOptions(): Promise<PublicKeyCredentialRequestOptions> {
-  const response = await fetch(OPTIONS_PATH, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  if (!response.ok) throw new Error(`passkey options: ${response.status}`);
-  const { publicKey } = (await response.json()) as { publicKey: RequestOptionsJSON };
-  return {
-    ...publicKey,
-    challenge: bytes(publicKey.challenge),
-    allowCredentials: publicKey.allowCredentials.map((allowed) => ({ ...allowed, id: bytes(allowed.id) })),
-  };
-}
-
-/** `PublicKeyCredential.toJSON()`, which older engines lack. */
-function asJson(credential: PublicKeyCredential): string {
-  const response = credential.response as AuthenticatorAssertionResponse;
-  return JSON.stringify({
-    id: credential.id,
-    rawId: text(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: text(response.clientDataJSON),
-      authenticatorData: text(response.authenticatorData),
-      signature: text(response.signature),
-      userHandle: text(response.userHandle),
-    },
-    clientExtensionResults: {},
-    authenticatorAttachment: credential.authenticatorAttachment,
-  });
-}
 
 /** The ceremony in flight (one island per page): a new one, the button's, replaces the autofill's. */
 let pending: AbortController | undefined;
@@ -73,16 +22,29 @@ async function signIn(mediation?: CredentialMediationRequirement): Promise<void>
   const controller = new AbortController();
   pending = controller;
   try {
-    const publicKey = await requestOptions();
+    const response = await fetch(OPTIONS_PATH, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    if (!response.ok) throw new Error(`passkey options: ${response.status}`);
+    // What POST /signIn/passkey/options answers (worker/routes/signIn.tsx).
+    const { publicKey } = (await response.json()) as { publicKey: RequestOptionsJSON };
+    // The engine reads and writes WebAuthn's JSON itself; one that lacks either (older engines) loads the module
+    // that does it instead, so that only such a browser fetches it.
+    const api = PublicKeyCredential;
+    const json =
+      "parseRequestOptionsFromJSON" in api && "toJSON" in api.prototype ? undefined : await import("./webauthnJson");
     const credential = await navigator.credentials.get({
-      publicKey,
+      publicKey: json ? json.requestOptionsFromJson(publicKey) : api.parseRequestOptionsFromJSON(publicKey),
       signal: controller.signal,
-      ...(mediation ? { mediation } : {}),
+      // Undefined is no mediation given: the browser's default.
+      mediation,
     });
     const form = document.querySelector<HTMLFormElement>(`form[action="${SIGN_IN_PATH}"]`);
     const field = form?.elements.namedItem("credential");
     if (!(credential instanceof PublicKeyCredential) || !form || !(field instanceof HTMLInputElement)) return;
-    field.value = asJson(credential);
+    // `JSON.stringify()` takes the credential's own `toJSON()`.
+    field.value = JSON.stringify(json ? json.assertionJson(credential) : credential);
     form.submit();
   } catch {
     // Cancelled, timed out, or replaced by the button's own request: the password form is still there.
@@ -100,8 +62,7 @@ export default function PasskeySignIn({ label, usernameId, passwordFormId }: Pas
 
   useEffect(() => {
     const api = window.PublicKeyCredential;
-    if (!api?.isUserVerifyingPlatformAuthenticatorAvailable) return;
-    void api.isUserVerifyingPlatformAuthenticatorAvailable().then(async (platform) => {
+    void api?.isUserVerifyingPlatformAuthenticatorAvailable?.().then(async (platform) => {
       if (!platform) return;
       setAvailable(true);
       if (!(await api.isConditionalMediationAvailable?.())) return;

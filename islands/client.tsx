@@ -1,7 +1,7 @@
 import { createElement, type ReactNode, startTransition, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import type { IslandName } from "./names";
-import { islandChunks, islandsInEntry } from "./registry";
+import { islands } from "./registry";
 import { SCRIPT_MARKER_COOKIE, SCRIPT_MARKER_MAX_AGE_SECONDS } from "./scriptMarker";
 
 // The one client entry: finds the server's island hosts and hydrates each on idle with its own props. An island
@@ -33,9 +33,7 @@ function Hydrated({ host, children }: { host: HTMLElement; children?: ReactNode 
 
 async function hydrateHost(host: HTMLElement): Promise<void> {
   const name = host.dataset.island as IslandName;
-  const inEntry = Object.hasOwn(islandsInEntry, name) ? islandsInEntry[name] : undefined;
-  const chunk = Object.hasOwn(islandChunks, name) ? islandChunks[name] : undefined;
-  const load = inEntry ? async () => inEntry : chunk && (async () => (await chunk()).default);
+  const load = Object.hasOwn(islands, name) ? islands[name] : undefined;
   // Markup first: a host the bundle does not know, or props that are not JSON, mean that the server's markup and
   // this bundle disagree, or that the host was altered after the server rendered it.
   let phase: "markup" | "load" = "markup";
@@ -43,7 +41,7 @@ async function hydrateHost(host: HTMLElement): Promise<void> {
     const props = JSON.parse(host.dataset.props ?? "{}") as Record<string, unknown>;
     if (!load) throw new Error(`no island "${name}"`);
     phase = "load";
-    const Component = await load();
+    const { default: Component } = await load();
     const crashed = (error: unknown) => reportCrash(name, "render", error);
     onIdle(() =>
       startTransition(

@@ -11,15 +11,15 @@ import { SubmitButton } from "./SubmitButton";
 // biome-ignore lint/suspicious/noExplicitAny: each island takes its own props, as JSON from its host element.
 type Island = ComponentType<any>;
 
-export const islandsInEntry: Partial<Record<IslandName, Island>> = {
-  TextField: Field,
-  PasswordField: Field,
-  SubmitButton,
-  SmsSendButton: SubmitButton,
-  SessionGuard,
-};
+/** An island of the entry, as its chunk's loader would give it. */
+const inEntry = (Component: Island) => () => ({ default: Component });
 
-export const islandChunks: Partial<Record<IslandName, () => Promise<{ default: Island }>>> = {
+export const islands: Partial<Record<IslandName, () => { default: Island } | Promise<{ default: Island }>>> = {
+  TextField: inEntry(Field),
+  PasswordField: inEntry(Field),
+  SubmitButton: inEntry(SubmitButton),
+  SmsSendButton: inEntry(SubmitButton),
+  SessionGuard: inEntry(SessionGuard),
   BackButton: () => import("./BackButton"),
   CopySecret: () => import("./CopySecret"),
   NativeBridge: () => import("./NativeBridge"),

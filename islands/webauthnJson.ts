@@ -1,9 +1,9 @@
 // WebAuthn's binary fields as base64url (WebAuthn L3 §5.1.8, the JSON the worker and the identity API take), for
-// the passkey islands of engines that lack `PublicKeyCredential.parse…FromJSON()` and `toJSON()`.
+// the passkey islands of engines that lack `PublicKeyCredential.parse…FromJSON()` and `toJSON()`. PasskeySignIn
+// loads it only where one of them is missing (import()): a current browser signing in never fetches it.
 
 export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
 }
 
 export function toBase64url(buffer: ArrayBuffer | null): string | null {
@@ -14,4 +14,43 @@ export function toBase64url(buffer: ArrayBuffer | null): string | null {
       .replace(/\//g, "_")
       .replace(/=+$/, "")
   );
+}
+
+/** `PublicKeyCredential.toJSON()`: the credential around its `response`, whose binary fields the caller encoded. */
+export function credentialJson(credential: PublicKeyCredential, response: object) {
+  return {
+    id: credential.id,
+    rawId: toBase64url(credential.rawId),
+    type: credential.type,
+    response,
+    clientExtensionResults: {},
+    authenticatorAttachment: credential.authenticatorAttachment,
+  };
+}
+
+/** What `navigator.credentials.get()` takes, as JSON: the challenge and each credential's id as base64url. */
+export interface RequestOptionsJSON
+  extends Omit<PublicKeyCredentialRequestOptions, "challenge" | "allowCredentials" | "extensions"> {
+  challenge: string;
+  allowCredentials?: { id: string; type: "public-key"; transports?: AuthenticatorTransport[] }[];
+}
+
+/** `PublicKeyCredential.parseRequestOptionsFromJSON()`: the options of `navigator.credentials.get()`. */
+export function requestOptionsFromJson(options: RequestOptionsJSON): PublicKeyCredentialRequestOptions {
+  return {
+    ...options,
+    challenge: fromBase64url(options.challenge),
+    allowCredentials: options.allowCredentials?.map((allowed) => ({ ...allowed, id: fromBase64url(allowed.id) })),
+  };
+}
+
+/** `toJSON()` of a credential from `navigator.credentials.get()` (an assertion). */
+export function assertionJson(credential: PublicKeyCredential) {
+  const response = credential.response as AuthenticatorAssertionResponse;
+  return credentialJson(credential, {
+    clientDataJSON: toBase64url(response.clientDataJSON),
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    userHandle: toBase64url(response.userHandle),
+  });
 }
