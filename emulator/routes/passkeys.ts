@@ -247,9 +247,13 @@ passkeys.post(`${base}/attestation/result`, async (c) => {
     lastUsedAt: null,
     suspended: false,
   };
+  // One passkey per ticket. Checked again after the verification's await: another result under the same ticket
+  // may have been let in meanwhile. A failed result left it alone (the ceremony is spent): the user may try again.
+  if (ticket !== undefined) {
+    if (tickets.find("passkey_enrolment", ticket, now).status !== "valid") throw problems.unauthorized();
+    tickets.consume("passkey_enrolment", ticket, now);
+  }
   store.insert(passkey);
-  // One passkey per ticket. A failed result left it alone (the ceremony is spent): the user may try again.
-  if (ticket !== undefined) tickets.consume("passkey_enrolment", ticket, now);
   outbox.send("email", user.email, mailCatalogue.passkeyAdded(passkey.name), now, {});
   return ok(c, { credential: describePasskey(passkey) }, 201);
 });
