@@ -8,6 +8,7 @@ import {
   nativeBridge,
   UPDATE_PROMPTED_AT_KEY,
   updatePromptDue,
+  WEBAUTHN_OFF_COOKIE,
 } from "./nativeBridgeProtocol";
 
 /** The brand's app release rule (brand data), or null for a brand without one: then no version check. */
@@ -72,9 +73,19 @@ export default function NativeBridge({ app, prompt }: NativeBridgeProps) {
     document.documentElement.dataset.nativeBridge = "on";
 
     let current = true;
+    // docs/passkeys.md: where the app says its webview cannot use passkeys, this browser is offered none. An app that
+    // does not know the question (no answer) leaves it to the browser's own check.
+    bridge
+      .call<"getWebAuthnSupport">({ type: "getWebAuthnSupport" })
+      .then(({ supported }) => {
+        document.documentElement.dataset.webauthn = supported ? "on" : "off";
+        // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from the older engines served.
+        document.cookie = `__Host-${WEBAUTHN_OFF_COOKIE}=off; Path=/; Secure; SameSite=Strict; Max-Age=${supported ? 0 : 86400}`;
+      })
+      .catch(() => undefined);
     if (app && updatePromptMayShow()) {
       bridge
-        .call({ type: "getNativeAppVersion" })
+        .call<"getNativeAppVersion">({ type: "getNativeAppVersion" })
         .then(({ version, platform }) => {
           if (!current || !isOlderVersion(version, app.recommendedVersion)) return;
           recordUpdatePrompt();

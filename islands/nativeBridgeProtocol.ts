@@ -68,8 +68,13 @@ export interface SendMail extends Envelope<"sendMail"> {
 }
 /** Ask for the app's version and platform: the page's version check (SPEC §1 "check version"). */
 export type GetNativeAppVersion = Envelope<"getNativeAppVersion">;
+/**
+ * Ask whether the webview can use passkeys here (docs/passkeys.md "The brands' apps"): the app's association with
+ * the sign-in host, and on Android the WebView's WebAuthn support switched on.
+ */
+export type GetWebAuthnSupport = Envelope<"getWebAuthnSupport">;
 
-export type BridgeRequest = OpenExternalBrowser | SendMail | GetNativeAppVersion;
+export type BridgeRequest = OpenExternalBrowser | SendMail | GetNativeAppVersion | GetWebAuthnSupport;
 export type BridgeRequestType = BridgeRequest["type"];
 
 // ---- app → page: a `message` event whose data is the JSON text (or object) of a reply ----
@@ -77,6 +82,7 @@ export type BridgeRequestType = BridgeRequest["type"];
 /** What a successful reply carries, per request type that has one. */
 export interface BridgeResults {
   getNativeAppVersion: { version: string; platform: "ios" | "android" };
+  getWebAuthnSupport: { supported: boolean };
 }
 export type RepliedType = keyof BridgeResults;
 
@@ -90,7 +96,14 @@ const RESULT_CHECKS: { [T in RepliedType]: (reply: Record<string, unknown>) => b
     typeof reply.version === "string" &&
     VERSION.test(reply.version) &&
     (reply.platform === "ios" || reply.platform === "android"),
+  getWebAuthnSupport: (reply) => typeof reply.supported === "boolean",
 };
+
+/**
+ * The cookie the bridge island sets when the app says its webview cannot use passkeys: the worker then offers no
+ * passkey (no button, no enrolment), and `data-webauthn="off"` hides the button on the page that asked. Not secret.
+ */
+export const WEBAUTHN_OFF_COOKIE = "webauthn";
 
 function isRepliedType(type: unknown): type is RepliedType {
   return typeof type === "string" && Object.hasOwn(RESULT_CHECKS, type);

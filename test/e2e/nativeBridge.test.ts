@@ -46,28 +46,38 @@ const browser = chromiumForFile();
 async function webView(
   userAgent: string,
   app: FakeApp = UP_TO_DATE,
+  webAuthn: boolean | null = null,
 ): Promise<{ context: BrowserContext; outside: string[] }> {
   const context = await browser().newContext({ userAgent, locale: "ja-JP" });
   await withCookies(context, [await sealedCookie("signIn", { loginChallenge: "login-challenge-bridge-0001" })]);
-  await context.addInitScript((fake: FakeApp) => {
-    window.__sent = [];
-    window.__replies = 0;
-    (window as unknown as { ReactNativeWebView: unknown }).ReactNativeWebView = {
-      postMessage: (message: string) => {
-        window.__sent.push(message);
-        const request = JSON.parse(message) as { type: string; id: string };
-        if (request.type !== "getNativeAppVersion" || fake === null) return;
-        const envelope = { v: 1, type: request.type, replyTo: request.id };
-        const reply =
-          "refuse" in fake ? { ...envelope, ok: false, error: "not ready" } : { ...envelope, ok: true, ...fake };
-        const target = "platform" in fake && fake.platform === "android" ? document : window;
-        setTimeout(() => {
-          target.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(reply) }));
-          window.__replies += 1;
-        });
-      },
-    };
-  }, app);
+  await context.addInitScript(
+    ([fake, supported]: [FakeApp, boolean | null]) => {
+      window.__sent = [];
+      window.__replies = 0;
+      (window as unknown as { ReactNativeWebView: unknown }).ReactNativeWebView = {
+        postMessage: (message: string) => {
+          window.__sent.push(message);
+          const request = JSON.parse(message) as { type: string; id: string };
+          // getWebAuthnSupport (docs/passkeys.md): answered only when the test says what the app knows.
+          if (request.type === "getWebAuthnSupport" && supported !== null) {
+            const answer = { v: 1, type: request.type, replyTo: request.id, ok: true, supported };
+            setTimeout(() => window.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(answer) })));
+            return;
+          }
+          if (request.type !== "getNativeAppVersion" || fake === null) return;
+          const envelope = { v: 1, type: request.type, replyTo: request.id };
+          const reply =
+            "refuse" in fake ? { ...envelope, ok: false, error: "not ready" } : { ...envelope, ok: true, ...fake };
+          const target = "platform" in fake && fake.platform === "android" ? document : window;
+          setTimeout(() => {
+            target.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(reply) }));
+            window.__replies += 1;
+          });
+        },
+      };
+    },
+    [app, webAuthn] as [FakeApp, boolean | null],
+  );
   // Any navigation away from the site lands here instead of the network.
   const outside: string[] = [];
   await context.route(/^https:\/\/([^/]*kazahana-sec\.example|apps\.apple\.com|play\.google\.com)\//, async (route) => {
@@ -90,9 +100,11 @@ async function openInApp(context: BrowserContext, path: string): Promise<Page> {
 
 const sent = (page: Page) =>
   page.evaluate(() => window.__sent.map((text) => JSON.parse(text) as Record<string, unknown>));
-/** What the links posted: every message but the version check's. */
+/** What the links posted: every message but the version check's and the passkey question's. */
 const linkMessages = async (page: Page) =>
-  (await sent(page)).filter((message) => message.type !== "getNativeAppVersion");
+  (await sent(page)).filter(
+    (message) => message.type !== "getNativeAppVersion" && message.type !== "getWebAuthnSupport",
+  );
 const versionChecks = async (page: Page) =>
   (await sent(page)).filter((message) => message.type === "getNativeAppVersion").length;
 const updatePrompt = (page: Page) => page.getByRole("dialog", { name: UPDATE_TITLE });
@@ -176,6 +188,38 @@ describe("native bridge (SPEC §1) inside the app's webview", () => {
   });
 });
 
+describe("passkeys inside the app's webview (docs/passkeys.md, The brands' apps)", () => {
+  it("offers no passkey once the app says its webview cannot use them, and again once it says it can", async () => {
+    const { context } = await webView(APP_UA, UP_TO_DATE, false);
+    try {
+      const page = await openInApp(context, signInPath);
+      expect(await page.locator('form[action="/signIn/passkey"]').count()).toBe(1);
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.webauthn ?? "")).toBe("off");
+      expect(await page.locator('form[action="/signIn/passkey"]').isVisible()).toBe(false);
+      const cookies = await context.cookies(baseUrl);
+      expect(cookies.find((cookie) => cookie.name === "__Host-webauthn")?.value).toBe("off");
+      // The next page comes without any passkey option: the worker read the app's answer.
+      await page.reload();
+      expect(await page.locator('form[action="/signIn/passkey"]').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+    const updated = await webView(APP_UA, UP_TO_DATE, true);
+    try {
+      const page = await openInApp(updated.context, signInPath);
+      await page.evaluate(() => {
+        // biome-ignore lint/suspicious/noDocumentCookie: the test plays an earlier page's answer.
+        document.cookie = "__Host-webauthn=off; Path=/; Secure; SameSite=Strict";
+      });
+      await page.reload();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.webauthn ?? "")).toBe("on");
+      expect((await updated.context.cookies(baseUrl)).some((cookie) => cookie.name === "__Host-webauthn")).toBe(false);
+    } finally {
+      await updated.context.close();
+    }
+  });
+});
+
 describe("version check and update prompt (SPEC §1 check version, app version; §9 frequency 24)", () => {
   it("asks an outdated app to update; アップデートする opens its platform's store through the app", async () => {
     const { context, outside } = await webView(APP_UA, { version: "3.11.2", platform: "ios" });
@@ -185,6 +229,7 @@ describe("version check and update prompt (SPEC §1 check version, app version; 
       expect(await updatePrompt(page).textContent()).toContain("ストアから最新版にアップデートしてください");
       await page.screenshot({ path: "test-results/screens/native-app/update-prompt.png" });
       expect(await sent(page)).toEqual([
+        { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "getWebAuthnSupport" },
         { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "getNativeAppVersion" },
       ]);
       expect(Number(await promptedAt(page))).toBeGreaterThan(Date.now() - HOUR);

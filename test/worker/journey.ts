@@ -21,6 +21,11 @@ export class Journey {
     return this.jar.has(name);
   }
 
+  /** A cookie this browser's own script set (document.cookie), as a Set-Cookie line. */
+  setCookie(line: string): void {
+    this.jar.remember(new Response(null, { headers: { "Set-Cookie": line } }));
+  }
+
   /** One request of this browser; `options` are for this request only (e.g. `SHORT_TIMEOUT`). */
   async request(target: string, init: RequestInit = {}, options?: SiteFetchOptions): Promise<Response> {
     const url = new URL(target, ORIGIN);

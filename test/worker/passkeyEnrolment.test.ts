@@ -127,6 +127,17 @@ describe("passkey enrolment after a password sign-in (docs/passkeys.md)", () => 
     expect((await askOptions(journey)).status).toBe(404);
   });
 
+  it("offers nothing where the brand's app said its webview cannot use passkeys (the bridge's cookie)", async () => {
+    const email = unique("enrol.webview");
+    await emulator.seed({ email });
+    const journey = new Journey();
+    journey.setCookie("__Host-webauthn=off; Path=/; Secure; SameSite=Strict");
+    const { response } = await reachLoginScreen(journey, GUNGNIR, "signIn");
+    expect(await response.text()).not.toContain('action="/signIn/passkey"');
+    const login = await journey.postForm("/signIn", { username: email, password: PASSWORD, webauthn: "1" });
+    expect(await appCodeAfter(journey, login)).toMatch(/.{16,}/);
+  });
+
   it("has no enrolment without a password sign-in in this browser", async () => {
     const journey = new Journey();
     expect((await journey.request(ENROL)).status).toBe(400);

@@ -1,4 +1,5 @@
 import { getCookie, setCookie } from "hono/cookie";
+import { WEBAUTHN_OFF_COOKIE } from "../../islands/nativeBridgeProtocol";
 import { ENROLMENT_PATH } from "../../pages/PasskeyEnrolment";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
@@ -39,6 +40,14 @@ export function passkeyRequired(
   return (authRequest?.query.acr_values ?? "").split(" ").some((value) => PHISHING_RESISTANT.has(value));
 }
 
+/**
+ * The brand's app said through the bridge that its webview cannot use passkeys (docs/native-bridge.md,
+ * `getWebAuthnSupport`): no passkey option and no enrolment in this browser.
+ */
+export function webAuthnRefused(c: AppContext): boolean {
+  return getCookie(c, WEBAUTHN_OFF_COOKIE, "host") === "off";
+}
+
 // docs/passkeys.md "Enrolment": 'later' is remembered in this browser for 14 days. Not secret: a plain cookie.
 const LATER_COOKIE = "passkey-later";
 const LATER_SECONDS = 14 * 24 * 60 * 60;
@@ -67,7 +76,7 @@ export async function offerEnrolment(
 ): Promise<Response | undefined> {
   const ticket = data.passkey_enrolment?.ticket;
   const redirectTo = data.redirect_to;
-  if (!ticket || !redirectTo || !state.webauthn || enrolmentPostponed(c)) return undefined;
+  if (!ticket || !redirectTo || !state.webauthn || enrolmentPostponed(c) || webAuthnRefused(c)) return undefined;
   if (passkeyPolicy(c.env, c.get("brand")) === "off" || !allowedRedirect(c, redirectTo)) return undefined;
   const enrolment = { ticket, redirectTo, codeSent: false };
   await writeSealed(c, "signIn", { ...state, enrolment }, ENROLMENT_SECONDS);

@@ -5,7 +5,7 @@ import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { clientIdFor } from "../flow/clientId";
 import { loginStep } from "../flow/continueLogin";
-import { passkeyPolicy, passkeyRequired } from "../flow/passkeys";
+import { passkeyPolicy, passkeyRequired, webAuthnRefused } from "../flow/passkeys";
 import { systemTransferNotice } from "../flow/systemTransfer";
 import { brandRules, jsonField, ruleField } from "../formFields";
 import { failure, isRefusal, isSystemTransfer } from "../identity/outcomes";
@@ -47,7 +47,7 @@ function signInScreenOf(
   const clientId = clientIdFor(c, authRequest);
   const username = authRequest?.query.autoFillUserName ?? signIn?.username;
   const brand = c.get("brand");
-  const passkeys = passkeyPolicy(c.env, brand) !== "off";
+  const passkeys = passkeyPolicy(c.env, brand) !== "off" && !webAuthnRefused(c);
   const passkeyOnly = passkeyRequired(c.env, brand, authRequest);
   return {
     state: { loginChallenge, clientId, passkeyOnly },
