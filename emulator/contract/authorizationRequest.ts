@@ -82,11 +82,14 @@ export function needsFreshLogin(request: AuthorizationRequest, authTime: number,
   return request.maxAge === 0 || now - authTime > request.maxAge * 1000;
 }
 
-/** The authorization URL at the site's origin carrying the original parameters plus a verifier. */
+/**
+ * The authorization URL at the site's origin carrying the original parameters, plus a verifier to resume it; without
+ * one, the request as it came (Hydra's login request `request_url`).
+ */
 export function resumeUrl(
   site: string,
   request: AuthorizationRequest,
-  verifier: { login_verifier: string } | { consent_verifier: string },
+  verifier: { login_verifier: string } | { consent_verifier: string } | Record<string, never> = {},
 ): string {
   const url = new URL("/oauth2/auth", site);
   const params: [string, string | undefined][] = [

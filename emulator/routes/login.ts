@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type Acr, type LoginMethod, loginMethods } from "../contract/authentication";
+import { resumeUrl } from "../contract/authorizationRequest";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { mailCatalogue } from "../contract/mailCatalogue";
@@ -43,23 +44,15 @@ login.get("/auth/v1/login", (c) => {
   const id = challenge.safeParse(c.req.query("login_challenge"));
   if (!id.success) throw problems.invalidRequest("login_challenge is required.");
   const request = requireLive(c.var.services.tickets, "login_challenge", id.data, c.var.now, "login challenge");
-  // As Hydra's login request: `request_url` is the authorization request that led here, state included, so the
-  // login UI can tell whether this browser started it.
-  const requestUrl = new URL("/oauth2/auth", c.var.site);
-  for (const [name, value] of Object.entries({
-    response_type: "code",
-    client_id: request.clientId,
-    redirect_uri: request.redirectUri,
-    state: request.state,
-    scope: request.scope,
-  }))
-    requestUrl.searchParams.set(name, value);
+  // As Hydra's login request: `request_url` is the authorization request that led here, state, prompt, acr_values
+  // and max_age included, so the login UI can tell whether this browser started it and what it asked for.
+  const requestUrl = resumeUrl(c.var.site, request);
   return c.json({
     challenge: id.data,
     client_id: request.clientId,
     service_id: findClient(request.clientId)?.serviceId,
     requested_scope: request.scope.split(" ").filter(Boolean),
-    request_url: requestUrl.toString(),
+    request_url: requestUrl,
     // Hydra's OIDC context: the ACRs the app asked for. Hydra does not enforce them; the login UI must.
     oidc_context: { acr_values: (request.acrValues ?? "").split(" ").filter(Boolean) },
     skip: false,

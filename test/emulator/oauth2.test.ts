@@ -332,8 +332,13 @@ describe("the authorization-code flow", () => {
     expect((await login("never-issued", email)).status).toBe(404);
   });
 
-  it("describes a live login challenge, with the authorization request that led to it (state included)", async () => {
-    const { challenge } = await startLogin({ scope: "user.write", state: "state-of-this-browser" });
+  it("describes a live login challenge, with the authorization request that led to it (state, prompt, ACRs, max_age)", async () => {
+    const { challenge } = await startLogin({
+      scope: "user.write",
+      state: "state-of-this-browser",
+      prompt: "login",
+      extra: { acr_values: "phr", max_age: "300" },
+    });
     const response = await call(`/auth/v1/login?login_challenge=${challenge}`);
     expect(response.status).toBe(200);
     const described = (await response.json()) as { request_url: string };
@@ -347,6 +352,11 @@ describe("the authorization-code flow", () => {
     expect(requestUrl.pathname).toBe("/oauth2/auth");
     expect(requestUrl.searchParams.get("state")).toBe("state-of-this-browser");
     expect(requestUrl.searchParams.get("client_id")).toBe(clientId);
+    expect(requestUrl.searchParams.get("prompt")).toBe("login");
+    expect(requestUrl.searchParams.get("acr_values")).toBe("phr");
+    expect(requestUrl.searchParams.get("max_age")).toBe("300");
+    expect(requestUrl.searchParams.has("login_verifier")).toBe(false);
+    expect(described).toMatchObject({ oidc_context: { acr_values: ["phr"] } });
     expect((await call("/auth/v1/login?login_challenge=nope")).status).toBe(404);
   });
 });
