@@ -51,6 +51,19 @@ const rowIds = (page: string) =>
 
 afterEach(() => emulator.clock(0));
 
+/** Every console line written while `act` runs (the request log lines among them). */
+async function loggedDuring(act: () => Promise<unknown>): Promise<string> {
+  const spies = (["log", "info", "warn", "error"] as const).map((level) =>
+    vi.spyOn(console, level).mockImplementation(() => {}),
+  );
+  try {
+    await act();
+    return spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" "))).join("\n");
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
 describe("/passkeys (docs/passkeys.md, Managing passkeys)", () => {
   it("adds a passkey with the mailed code, lists it with its dates, renames it, and deletes it (mailing the account)", async () => {
     const { email, journey, page } = await atPasskeys();
@@ -68,17 +81,11 @@ describe("/passkeys (docs/passkeys.md, Managing passkeys)", () => {
     expect(await (await journey.request("/passkeys")).text()).toContain('value="仕事用のiPhone"');
 
     // Logs name no credential ID (issue 21, attack surface): the upstream call is logged by its route.
-    const spies = (["log", "info", "warn", "error"] as const).map((level) =>
-      vi.spyOn(console, level).mockImplementation(() => {}),
-    );
-    try {
+    const logged = await loggedDuring(async () => {
       expect((await journey.postForm("/passkeys/delete", { id: id ?? "" })).headers.get("location")).toBe("/passkeys");
-      const logged = spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" ")));
-      expect(logged.join("\n")).toContain("DELETE /auth/v1/passkeys/{id}");
-      expect(logged.join("\n")).not.toContain(id);
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
+    });
+    expect(logged).toContain("DELETE /auth/v1/passkeys/{id}");
+    expect(logged).not.toContain(id);
     expect((await emulator.latest(email)).subject).toContain("削除");
     expect(rowIds(await (await journey.request("/passkeys")).text())).toEqual([]);
   });
@@ -123,6 +130,20 @@ describe("/passkeys (docs/passkeys.md, Managing passkeys)", () => {
     for (const name of ["", "\u0007bell", "x".repeat(65)]) {
       expect((await owner.journey.postForm("/passkeys/rename", { id: id ?? "", name })).status).toBe(422);
     }
+  });
+
+  it("makes no passkey call while the environment's switch is off", async () => {
+    const { journey } = await atPasskeys();
+    const off = { env: { PASSKEYS: "off" } };
+    expect((await journey.request("/passkeys", {}, off)).status).toBe(404);
+    for (const path of ["/passkeys/add/code", "/passkeys/delete", "/passkeys/rename"]) {
+      const refused = await journey.request(path, formPost({ id: "AAAA", name: "x" }), off);
+      expect(refused.status).toBe(400);
+    }
+    // The request's log line lists its upstream calls: none.
+    const logged = await loggedDuring(() => journey.request("/passkeys/add/code", formPost({}), off));
+    expect(logged).toContain('"route":"passkeysAddCode"');
+    expect(logged).not.toContain("/auth/v1/passkeys");
   });
 
   it("is not there without a signed-in user", async () => {

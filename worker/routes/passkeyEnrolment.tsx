@@ -10,7 +10,7 @@ import {
   registrationFor,
   startRegistration,
 } from "../flow/passkeyRegistration";
-import { postponeEnrolment } from "../flow/passkeys";
+import { passkeyPolicy, postponeEnrolment } from "../flow/passkeys";
 import { emptyForm, ruleField } from "../formFields";
 import { failure } from "../identity/outcomes";
 import { passkeyRegistrationCode } from "../identity/passkeys";
@@ -38,7 +38,8 @@ interface EnrolmentState {
 const enrolmentScreen: ScreenLoader<EnrolmentState> = async (c) => {
   const signIn = await readSealed(c, "signIn");
   const enrolment = signIn?.enrolment;
-  if (!signIn || !enrolment) return undefined;
+  // Passkeys switched off meanwhile: no passkey call (the login is accepted; the app restarts it).
+  if (!signIn || !enrolment || passkeyPolicy(c.env, c.get("brand")) === "off") return undefined;
   const owner = `ticket:${(await sha256Hex(enrolment.ticket)).slice(0, 32)}`;
   let stage: PasskeyRegistrationStage = "start";
   if (await registrationFor(c, owner)) stage = "create";

@@ -17,6 +17,7 @@ import {
 import { passkeyPolicy } from "../flow/passkeys";
 import { freshTokens } from "../flow/tokens";
 import { emptyForm, ruleField } from "../formFields";
+import type { Outcome } from "../identity/client";
 import {
   deletePasskey,
   listPasskeys,
@@ -76,6 +77,8 @@ interface PasskeysState {
  */
 function passkeysScreen(stage: PasskeyRegistrationStage): ScreenLoader<PasskeysState> {
   return async (c) => {
+    // While passkeys are off here, no passkey call is made (docs/passkeys.md, "Switches").
+    if (passkeyPolicy(c.env, c.get("brand")) === "off") return undefined;
     const tokens = await freshTokens(c);
     if (tokens === "absent") return undefined;
     if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
@@ -117,11 +120,12 @@ function whenRecent<F>(submit: Submit<F>): Submit<F> {
 }
 
 const backToList = (c: AppContext, query = "") => c.redirect(`${PASSKEYS_PATH}${query}`, 303);
+/** The upstream refused with this `type`. */
+const refusedAs = (outcome: Outcome<unknown>, type: string) => !outcome.ok && outcome.problem.type === type;
+/** The upstream's 5-minute rule: the sign-in is too old to add or delete a passkey. */
+const needsStepUp = (outcome: Outcome<unknown>) => refusedAs(outcome, "reauthentication_required");
 /** A passkey the upstream does not know for this user (another's, or deleted meanwhile): try again, 404. */
-const unknownPasskey = (outcome: { ok: boolean; problem?: { type?: string | undefined } }) =>
-  !outcome.ok && outcome.problem?.type === "not_found";
-const needsStepUp = (outcome: { ok: boolean; problem?: { type?: string | undefined } }) =>
-  !outcome.ok && outcome.problem?.type === "reauthentication_required";
+const unknownPasskey = (outcome: Outcome<unknown>) => refusedAs(outcome, "not_found");
 
 const passkeyId = bounded(1, 1364).check(z.regex(/^[A-Za-z0-9_-]+$/));
 const subject = ({ state }: { state: PasskeysState }) => state.owner;
