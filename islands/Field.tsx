@@ -1,32 +1,11 @@
-import { useEffect, useState } from "react";
-import { type PasswordRules, passwordChecklist } from "../forms/rules";
-import type { PasswordCheck } from "../messages/ja";
-import { FieldFrame, messageId } from "./FieldFrame";
-import { type FieldProps, useFieldValidation } from "./fieldValidation";
-import { Icon } from "./icons";
+import { passwordChecklist } from "../forms/rules";
+import { BaseField, type ChecklistProps, type PasswordWords } from "./BaseField";
+import type { FieldProps } from "./fieldValidation";
 
-/** The toggle's and the checklist's words, from the server like a field's own (pages/layout/Field.tsx). */
-export interface PasswordWords {
-  show: string;
-  hide: string;
-  /** Present where a password is chosen (the preset's `checklist`). */
-  checklist?: { title: string; met: string; unmet: string; markMet: string; markUnmet: string } & Record<
-    PasswordCheck,
-    string
-  >;
-}
+export type { PasswordWords };
 
-function Checklist({
-  value,
-  passwordRules,
-  id,
-  words,
-}: {
-  value: string;
-  passwordRules?: PasswordRules | undefined;
-  id: string;
-  words: NonNullable<PasswordWords["checklist"]>;
-}) {
+/** SPEC §5's live checklist of the password's rules, under a field where a password is chosen. */
+function Checklist({ value, passwordRules, id, words }: ChecklistProps) {
   return (
     <div className="checklist" id={id}>
       <p className="checklist-title">{words.title}</p>
@@ -46,59 +25,12 @@ function Checklist({
 }
 
 /**
- * One form field of SPEC §3, after its preset: a text, e-mail, phone or code field; or a password with its show/hide
- * toggle and, where a password is chosen, the live checklist of SPEC §5 (given `words`). The server renders it as
- * the TextField or PasswordField island (hosts.ts); one component, so the browser gets one field's code.
+ * One form field of SPEC §3 (BaseField.tsx) with the checklist of SPEC §5 where a password is chosen. The server
+ * renders every field with it, as the TextField or PasswordField island (hosts.ts); the browser loads this module
+ * (import(), registry.ts) only for a field that shows the checklist, and hydrates every other field without it.
  */
 export function Field(props: FieldProps & { words?: PasswordWords }) {
-  const { preset, value, message, inputRef, onChange } = useFieldValidation(props);
-  const { words } = props;
-  const [visible, setVisible] = useState(false);
-  // The toggle stays hidden until hydration: without script it could not work.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const id = `field-${preset.name}`;
-  const checklistId = `${id}-checklist`;
-  return (
-    <FieldFrame
-      preset={preset}
-      message={message}
-      after={
-        words?.checklist ? (
-          <Checklist value={value} passwordRules={props.passwordRules} id={checklistId} words={words.checklist} />
-        ) : null
-      }
-    >
-      <input
-        ref={inputRef}
-        id={id}
-        className="field-input"
-        name={preset.name}
-        type={visible ? "text" : preset.type}
-        autoComplete={preset.autoComplete}
-        inputMode={preset.inputMode}
-        placeholder={preset.placeholder}
-        maxLength={preset.maxLength}
-        required={!props.readOnly}
-        readOnly={props.readOnly}
-        value={value}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={words?.checklist ? `${messageId(preset)} ${checklistId}` : messageId(preset)}
-        onChange={(event) => onChange(event.currentTarget.value)}
-      />
-      {words ? (
-        <button
-          type="button"
-          className="password-toggle"
-          hidden={!hydrated}
-          aria-pressed={visible}
-          aria-label={visible ? words.hide : words.show}
-          aria-controls={id}
-          onClick={() => setVisible((shown) => !shown)}
-        >
-          <Icon name={visible ? "eyeOff" : "eye"} />
-        </button>
-      ) : null}
-    </FieldFrame>
-  );
+  return <BaseField {...props} Checklist={Checklist} />;
 }
+
+export default Field;

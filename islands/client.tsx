@@ -41,7 +41,7 @@ async function hydrateHost(host: HTMLElement): Promise<void> {
     const props = JSON.parse(host.dataset.props ?? "{}") as Record<string, unknown>;
     if (!load) throw new Error(`no island "${name}"`);
     phase = "load";
-    const { default: Component } = await load();
+    const { default: Component } = await load(props);
     const crashed = (error: unknown) => reportCrash(name, "render", error);
     onIdle(() =>
       startTransition(

@@ -1,0 +1,84 @@
+import { type ComponentType, useEffect, useState } from "react";
+import type { PasswordRules } from "../forms/rules";
+import type { PasswordCheck } from "../messages/ja";
+import { FieldFrame, messageId } from "./FieldFrame";
+import { type FieldProps, useFieldValidation } from "./fieldValidation";
+import { Icon } from "./icons";
+
+/** The toggle's and the checklist's words, from the server like a field's own (pages/layout/Field.tsx). */
+export interface PasswordWords {
+  show: string;
+  hide: string;
+  /** Present where a password is chosen (the preset's `checklist`). */
+  checklist?: { title: string; met: string; unmet: string; markMet: string; markUnmet: string } & Record<
+    PasswordCheck,
+    string
+  >;
+}
+
+/** What the live checklist of SPEC §5 (Field.tsx) is given. */
+export interface ChecklistProps {
+  value: string;
+  passwordRules?: PasswordRules | undefined;
+  id: string;
+  words: NonNullable<PasswordWords["checklist"]>;
+}
+
+/**
+ * One form field of SPEC §3, after its preset: a text, e-mail, phone or code field; or a password with its show/hide
+ * toggle and, where a password is chosen (given `words.checklist`), the `Checklist` it is given. Field.tsx gives it
+ * the checklist of SPEC §5; the browser's entry takes this field without one, for every field that shows none
+ * (registry.ts), so that a page without a new password never fetches the checklist's code (issue 12).
+ */
+export function BaseField(props: FieldProps & { words?: PasswordWords; Checklist?: ComponentType<ChecklistProps> }) {
+  const { preset, value, message, inputRef, onChange } = useFieldValidation(props);
+  const { words, Checklist } = props;
+  const [visible, setVisible] = useState(false);
+  // The toggle stays hidden until hydration: without script it could not work.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const id = `field-${preset.name}`;
+  const checklistId = `${id}-checklist`;
+  return (
+    <FieldFrame
+      preset={preset}
+      message={message}
+      after={
+        words?.checklist && Checklist ? (
+          <Checklist value={value} passwordRules={props.passwordRules} id={checklistId} words={words.checklist} />
+        ) : null
+      }
+    >
+      <input
+        ref={inputRef}
+        id={id}
+        className="field-input"
+        name={preset.name}
+        type={visible ? "text" : preset.type}
+        autoComplete={preset.autoComplete}
+        inputMode={preset.inputMode}
+        placeholder={preset.placeholder}
+        maxLength={preset.maxLength}
+        required={!props.readOnly}
+        readOnly={props.readOnly}
+        value={value}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={words?.checklist ? `${messageId(preset)} ${checklistId}` : messageId(preset)}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      />
+      {words ? (
+        <button
+          type="button"
+          className="password-toggle"
+          hidden={!hydrated}
+          aria-pressed={visible}
+          aria-label={visible ? words.hide : words.show}
+          aria-controls={id}
+          onClick={() => setVisible((shown) => !shown)}
+        >
+          <Icon name={visible ? "eyeOff" : "eye"} />
+        </button>
+      ) : null}
+    </FieldFrame>
+  );
+}
