@@ -12,14 +12,22 @@ export interface SubmitButtonProps {
 }
 
 /**
- * SPEC §5: the submit button is disabled while any field is invalid; without script it stays enabled.
- *
- * With `warning`, SPEC §2 MFASetupSMS 'send code'. Without script it posts the phone form to the warning
- * interstitial. With script it opens the warning instead (also for Enter in the field), and once the warning's
- * button has sent, every further submission of the form is stopped and its buttons disabled: one setup request in
- * flight (SPEC §4).
+ * What the SMS 'send code' button does to its form (SmsSendButton.tsx, a chunk of its own): given the id of its
+ * warning, it stops the form's submissions, and calls `setSending(true)` once the warning's button has sent.
  */
-export function SubmitButton({ label, name, value, warning }: SubmitButtonProps) {
+export type SendGuard = (
+  form: HTMLFormElement,
+  warning: string | undefined,
+  setSending: (sending: boolean) => void,
+  signal: AbortSignal,
+) => void;
+
+/**
+ * SPEC §5: the submit button is disabled while any field is invalid; without script it stays enabled. With a
+ * `guard` (the SmsSendButton island, SmsSendButton.tsx), the guard of its form too; the server renders both islands
+ * with this component alone.
+ */
+export function SubmitButton({ label, name, value, warning, guard }: SubmitButtonProps & { guard?: SendGuard }) {
   const ref = useRef<HTMLButtonElement>(null);
   const [valid, setValid] = useState(true);
   const [sending, setSending] = useState(false);
@@ -31,30 +39,10 @@ export function SubmitButton({ label, name, value, warning }: SubmitButtonProps)
     const update = () => setValid(form.checkValidity());
     form.addEventListener("input", update, { signal });
     form.addEventListener(VALIDITY_EVENT, update, { signal });
-    const dialog = warning ? document.getElementById(warning) : null;
-    let inFlight = false;
-    if (dialog)
-      form.addEventListener(
-        "submit",
-        (event: SubmitEvent) => {
-          const submitter = event.submitter;
-          if (inFlight || !submitter || !dialog.contains(submitter)) {
-            event.preventDefault();
-            if (!inFlight && form.checkValidity()) dialog.showPopover();
-            return;
-          }
-          inFlight = true;
-          setSending(true);
-          // After this task: the submission has taken the form's data, and a second click finds the button disabled.
-          setTimeout(() => {
-            if (submitter instanceof HTMLButtonElement) submitter.disabled = true;
-          });
-        },
-        { signal },
-      );
+    guard?.(form, warning, setSending, signal);
     update();
     return () => listening.abort();
-  }, [warning]);
+  }, [warning, guard]);
   return (
     <button ref={ref} type="submit" className="button" name={name} value={value} disabled={!valid || sending}>
       {label}

@@ -23,7 +23,7 @@ export const islands: Partial<Record<IslandName, Loader>> = {
   PasswordField: (props: { words?: { checklist?: unknown } }) =>
     props.words?.checklist ? import("./Field") : { default: BaseField },
   SubmitButton: inEntry(SubmitButton),
-  SmsSendButton: inEntry(SubmitButton),
+  SmsSendButton: () => import("./SmsSendButton"),
   SessionGuard: inEntry(SessionGuard),
   BackButton: () => import("./BackButton"),
   CopySecret: () => import("./CopySecret"),
