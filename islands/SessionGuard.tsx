@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { IslandModal } from "./IslandModal";
+import { reportCrash } from "./crashReport";
 
 /** The SPEC §8 "operation interrupted" modal's words (messages/modals.ts `otherTab`), from the server. */
 export interface SessionGuardProps {
@@ -9,9 +9,6 @@ export interface SessionGuardProps {
 /** The only thing the guard stores: a random marker per tab, never a token or any session data. */
 export const TAB_MARKER_KEY = "signin.tabMarker";
 const USER_EVENTS = ["pointerdown", "keydown", "input"] as const;
-// A neutral grey "blocked" sign (public/blocked-tab.svg): a file, not a data: URL, to keep the guard small.
-const BLOCKED_FAVICON = "/blocked-tab.svg";
-
 function randomMarker(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -26,23 +23,6 @@ function storages(): { session: Storage; local: Storage } | null {
     return { session: window.sessionStorage, local: window.localStorage };
   } catch {
     return null;
-  }
-}
-
-/** Everything on the page but the guard's host stops taking input and focus; open popovers close. */
-function disablePage(guardHost: Element): void {
-  for (const open of document.querySelectorAll<HTMLElement>(":popover-open")) open.hidePopover();
-  // Every sibling of the guard's host and of each of its ancestors, however the page nests it.
-  let keep: Element = guardHost;
-  while (keep && keep !== document.body && keep.parentElement) {
-    for (const sibling of keep.parentElement.children) {
-      if (sibling !== keep && sibling instanceof HTMLElement) sibling.inert = true;
-    }
-    keep = keep.parentElement;
-  }
-  for (const icon of document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"]')) {
-    icon.type = "image/svg+xml";
-    icon.href = BLOCKED_FAVICON;
   }
 }
 
@@ -64,7 +44,8 @@ function reachedFromThisSite(): boolean {
  * disabled; the tab used last keeps working. Closing or leaving a page gives its marker up.
  */
 export function SessionGuard({ modal }: SessionGuardProps) {
-  const [blocked, setBlocked] = useState(false);
+  // The blocked tab's modal (SessionBlocked.tsx), loaded once this tab is blocked: most pages never are.
+  const [blocked, setBlocked] = useState<typeof import("./SessionBlocked")>();
 
   useEffect(() => {
     const store = storages();
@@ -79,7 +60,12 @@ export function SessionGuard({ modal }: SessionGuardProps) {
     // A disabled tab records nothing more: its key presses must not take the session back from the other tab.
     const stop = (block: boolean) => {
       listening.abort();
-      if (block) setBlocked(true);
+      if (block)
+        import("./SessionBlocked").then(setBlocked, (error: unknown) => {
+          // Blocked all the same, if without the modal's words (the chunk is gone after a deploy, or offline).
+          document.body.inert = true;
+          reportCrash("SessionGuard", "load", error);
+        });
     };
     const claim = () => {
       if (guarded && othersSince()) return stop(true);
@@ -112,13 +98,5 @@ export function SessionGuard({ modal }: SessionGuardProps) {
     return () => stop(false);
   }, []);
 
-  if (!blocked) return null;
-  return (
-    <IslandModal
-      name="session-guard"
-      modal={modal}
-      // Before the browser paints the modal, so the page is never shown blocked but still usable.
-      onOpen={(dialog) => disablePage(dialog.closest("[data-island]") ?? dialog)}
-    />
-  );
+  return blocked ? <blocked.default modal={modal} /> : null;
 }

@@ -1,20 +1,13 @@
 import { createElement, type ReactNode, startTransition, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { reportCrash } from "./crashReport";
 import type { IslandName } from "./names";
 import { islands } from "./registry";
 import { SCRIPT_MARKER_COOKIE, SCRIPT_MARKER_MAX_AGE_SECONDS } from "./scriptMarker";
 
 // The one client entry: finds the server's island hosts and hydrates each on idle with its own props. An island
-// that cannot load or render is reported to the worker (POST /report/island, issue 11): no Sentry SDK here.
+// that cannot load or render is reported to the worker (crashReport.ts).
 
-const REPORT_PATH = "/report/island";
-
-function reportCrash(island: string, phase: "load" | "render" | "markup", error: unknown): void {
-  const message = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
-  const body = JSON.stringify({ island, phase, message });
-  // Every browser and webview the brands support has sendBeacon; a report that cannot be sent is dropped.
-  navigator.sendBeacon(REPORT_PATH, new Blob([body], { type: "application/json" }));
-}
 const onIdle: (run: () => void) => void =
   typeof window.requestIdleCallback === "function"
     ? (run) => window.requestIdleCallback(run, { timeout: 500 })
