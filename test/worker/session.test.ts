@@ -1,8 +1,10 @@
 import { env } from "cloudflare:test";
-import { base64url } from "jose";
+import { base64url, CompactEncrypt, compactDecrypt, EncryptJWT, jwtDecrypt, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { tokenClaims } from "../../worker/flow/authorization";
 import { app } from "../../worker/index";
 import { COOKIE_SIZE_LIMIT, newDeviceId, sealedCookies } from "../../worker/session/cookies";
+import { s256 } from "../../worker/session/digest";
 import { parseSessionKeys, type SessionKey } from "../../worker/session/keys";
 import { seal, unseal } from "../../worker/session/sealed";
 import { fromOwnAddress, get, sealedCookie } from "./helpers";
@@ -54,6 +56,76 @@ describe("sealed cookie crypto", () => {
     parts[3] = (cipher[0] === "A" ? "B" : "A") + cipher.slice(1);
     expect(await unseal("sign-in", parts.join("."), [current])).toBeUndefined();
     expect(await unseal("sign-in", "not-a-jwe", [current])).toBeUndefined();
+  });
+
+  // The site seals with WebCrypto alone; a token stays a standard compact JWE that a JOSE library opens and writes.
+  it("seals what jose opens, and opens what jose seals", async () => {
+    const token = await seal("sign-in", { a: "é" }, { keys: [current], ttlSeconds: 60 });
+    const { payload, protectedHeader } = await jwtDecrypt(token, current.secret);
+    expect(protectedHeader).toEqual({ alg: "dir", enc: "A256GCM", kid: "k2" });
+    expect(payload).toEqual({ pur: "sign-in", dat: { a: "é" }, iat: expect.any(Number), exp: payload.iat! + 60 });
+    const iat = Math.floor(Date.now() / 1000);
+    const fromJose = await new EncryptJWT({ pur: "sign-in", dat: { b: 2 } })
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM", kid: "k2" })
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .encrypt(current.secret);
+    expect(await unseal("sign-in", fromJose, [previous, current])).toEqual({ b: 2 });
+  });
+
+  it("opens only its own form of token", async () => {
+    const plaintext = new TextEncoder().encode(JSON.stringify({ pur: "sign-in", dat: 1, exp: 2 ** 40 }));
+    const sealWith = (header: Record<string, unknown>, secret = current.secret) =>
+      new CompactEncrypt(plaintext)
+        .setProtectedHeader({ alg: "dir", enc: "A256GCM", kid: "k2", ...header })
+        .encrypt(secret);
+    expect(await unseal("sign-in", await sealWith({}), [current])).toBe(1);
+    expect(await unseal("sign-in", await sealWith({ kid: "k1" }), [current])).toBeUndefined();
+    expect(await unseal("sign-in", await sealWith({ enc: "A128GCM" }, new Uint8Array(16)), [current])).toBeUndefined();
+    expect(await unseal("sign-in", await sealWith({ zip: "DEF" }), [current])).toBeUndefined();
+    const noExpiry = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ pur: "sign-in", dat: 1 })))
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM", kid: "k2" })
+      .encrypt(current.secret);
+    expect(await unseal("sign-in", noExpiry, [current])).toBeUndefined();
+    const [header, , iv, ciphertext, tag] = (await sealWith({})).split(".");
+    expect(await unseal("sign-in", [header, "AAAA", iv, ciphertext, tag].join("."), [current])).toBeUndefined();
+    expect(await unseal("sign-in", [header, "", iv, ciphertext, tag, ""].join("."), [current])).toBeUndefined();
+    expect(
+      await unseal("sign-in", [header, "", iv, ciphertext, tag?.slice(0, 16)].join("."), [current]),
+    ).toBeUndefined();
+    // What jose makes of the site's own token, tampered header included: the same refusal.
+    const token = await seal("sign-in", 1, { keys: [current], ttlSeconds: 60 });
+    const [, ...rest] = token.split(".");
+    const otherHeader = base64url.encode(JSON.stringify({ alg: "dir", enc: "A256GCM", kid: "k2", x: 1 }));
+    await expect(compactDecrypt([otherHeader, ...rest].join("."), current.secret)).rejects.toThrow();
+    expect(await unseal("sign-in", [otherHeader, ...rest].join("."), [current])).toBeUndefined();
+  });
+
+  it("reads an access token's claims as jose decodes them, and only a compact JWS", () => {
+    const jwt = new UnsecuredJWT({ sub: "user-1", auth_time: 1_700_000_000 }).setExpirationTime(2 ** 31).encode();
+    expect(tokenClaims(jwt)).toEqual({ exp: 2 ** 31, username: "user-1", authTime: 1_700_000_000 });
+    const named = new UnsecuredJWT({ sub: "user-1", username: "太郎" }).setExpirationTime(2 ** 31).encode();
+    expect(tokenClaims(named)?.username).toBe("太郎");
+    expect(tokenClaims(new UnsecuredJWT({ sub: "u" }).setExpirationTime(1).encode())).toBeUndefined();
+    expect(
+      tokenClaims(new UnsecuredJWT({ sub: 7 as unknown as string }).setExpirationTime(2 ** 31).encode()),
+    ).toBeUndefined();
+    expect(tokenClaims(`${jwt}.x.y`)).toBeUndefined();
+    expect(tokenClaims("a.W10.c")).toBeUndefined();
+    expect(tokenClaims("a..c")).toBeUndefined();
+    expect(tokenClaims("a.!!.c")).toBeUndefined();
+  });
+
+  it("makes the S256 PKCE challenge of RFC 7636 Appendix B", async () => {
+    expect(await s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")).toBe(
+      "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    );
+  });
+
+  it("reads SESSION_KEYS as base64url only", () => {
+    const secret = new Uint8Array(32).fill(0xfb);
+    expect(parseSessionKeys(`k1:${base64url.encode(secret)}`)[0]?.secret).toEqual(secret);
+    expect(() => parseSessionKeys(`k1:${btoa(String.fromCharCode(...secret))}`)).toThrow();
   });
 
   it.each([

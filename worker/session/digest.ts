@@ -1,4 +1,4 @@
-import { base64url } from "jose";
+import { encodeBase64url } from "./base64url";
 
 // SHA-256 as the site uses it: hex for hashed user names and rate-limit keys, base64url for PKCE (SPEC §9).
 
@@ -12,5 +12,5 @@ export async function sha256Hex(value: string): Promise<string> {
 
 /** The S256 PKCE challenge of a verifier (RFC 7636). */
 export async function s256(verifier: string): Promise<string> {
-  return base64url.encode(new Uint8Array(await sha256(verifier)));
+  return encodeBase64url(new Uint8Array(await sha256(verifier)));
 }

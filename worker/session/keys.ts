@@ -1,4 +1,4 @@
-import { base64url } from "jose";
+import { decodeBase64url } from "./base64url";
 
 // SESSION_KEYS is "kid:base64url-32-bytes" entries separated by commas; the first seals, all unseal (rotation).
 export interface SessionKey {
@@ -19,7 +19,7 @@ export function parseSessionKeys(raw: string | undefined): SessionKey[] {
     .map((entry) => {
       const [kid, encoded] = entry.split(":");
       if (!kid || !encoded || !KID_PATTERN.test(kid)) throw new Error("SESSION_KEYS entry must be kid:base64url");
-      const secret = base64url.decode(encoded);
+      const secret = decodeBase64url(encoded);
       if (secret.length !== 32) throw new Error(`SESSION_KEYS entry ${kid} must hold 32 bytes`);
       return { kid, secret };
     });
