@@ -24,7 +24,30 @@ function expectBaseline(response: Response, referrerPolicy = "same-origin") {
   expect(h.get("X-Robots-Tag")).toContain("noindex");
   expect(h.get("Permissions-Policy")).toContain("camera=()");
   expect(h.get("X-Request-Id")).toBeTruthy();
+  // The rest of the baseline (hono/secure-headers' set, as securityHeaders configures it).
+  expect(Object.fromEntries(BASELINE.map((name) => [name, h.get(name)]))).toEqual({
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Origin-Agent-Cluster": "?1",
+    "Strict-Transport-Security": "max-age=31622400; includeSubDomains",
+    "X-DNS-Prefetch-Control": "off",
+    "X-Download-Options": "noopen",
+    "X-Frame-Options": "DENY",
+    "X-Permitted-Cross-Domain-Policies": "none",
+    "X-XSS-Protection": "0",
+  });
+  expect(h.has("X-Powered-By")).toBe(false);
 }
+
+const BASELINE = [
+  "Cross-Origin-Resource-Policy",
+  "Origin-Agent-Cluster",
+  "Strict-Transport-Security",
+  "X-DNS-Prefetch-Control",
+  "X-Download-Options",
+  "X-Frame-Options",
+  "X-Permitted-Cross-Domain-Policies",
+  "X-XSS-Protection",
+];
 
 describe("security baseline on every response (ARCHITECTURE §8)", () => {
   it.each([
