@@ -74,11 +74,60 @@ export function islandsManifestPlugin(): Plugin {
 }
 
 const PRELOAD_HELPER_ID = "\0vite/preload-helper.js";
+/** What Vite's import analysis puts where the preload list of a dynamic import goes, until it writes the bundle. */
+const PRELOAD_MARKER = "__VITE_PRELOAD__";
+
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+const isNode = (value: unknown): value is Node =>
+  typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
 
 /**
- * Replaces Vite's runtime preloader in the client build with a pass-through. Each page already preloads the chunks
- * of its islands (`<link rel="modulepreload">` from the manifest, pages/layout/Document.tsx), so the helper (about
- * 0.9 KB gzip of the entry) would only repeat that work (issue 12: island code is budgeted per page).
+ * Takes Vite's wrapper off each dynamic import of a rendered chunk: `__vitePreload(() => import(…), __VITE_PRELOAD__)`
+ * becomes `(import(…))`, whatever the helper is named in the chunk. What is taken off is blanked, not cut, so that
+ * every position in the chunk stays (its source map holds; the minifier drops the blanks). Other shapes of the
+ * wrapper (Vite's `async () => { const {…} = await import(…) … }` for a destructured import) are left as they are.
+ */
+function withoutPreloadWrappers(code: string, program: Node): string {
+  const spans: Array<[start: number, end: number, keep: string]> = [];
+  const visit = (node: Node) => {
+    const [load, marker] = (node.type === "CallExpression" ? node.arguments : []) as Node[];
+    if (
+      marker?.type === "Identifier" &&
+      marker.name === PRELOAD_MARKER &&
+      load?.type === "ArrowFunctionExpression" &&
+      load.expression === true &&
+      load.async === false &&
+      (load.params as unknown[]).length === 0 &&
+      isNode(load.body)
+    ) {
+      spans.push([node.start, load.body.start, "("], [load.body.end, node.end, ")"]);
+    }
+    for (const value of Object.values(node)) {
+      for (const child of Array.isArray(value) ? value : [value]) if (isNode(child)) visit(child);
+    }
+  };
+  visit(program);
+  let unwrapped = code;
+  for (const [start, end, keep] of spans) {
+    const blank = keep + code.slice(start + keep.length, end).replace(/[^\n]/g, " ");
+    unwrapped = unwrapped.slice(0, start) + blank + unwrapped.slice(end);
+  }
+  return unwrapped;
+}
+
+/**
+ * Replaces Vite's runtime preloader in the client build with a pass-through, and takes its wrapper off the islands'
+ * dynamic imports. Each page already preloads the chunks of its islands (`<link rel="modulepreload">` from the
+ * manifest, pages/layout/Document.tsx), and no island imports CSS, so the helper (about 0.9 KB gzip of the entry)
+ * would only repeat that work, and its call around each `import()` is bytes for nothing (issue 12: island code is
+ * budgeted per page). Vite wraps every `import()` after the plugins' transforms; the chunk is unwrapped as it is
+ * rendered, before it is minified.
  */
 export function islandsWithoutPreloadHelper(): Plugin {
   return {
@@ -87,5 +136,9 @@ export function islandsWithoutPreloadHelper(): Plugin {
     applyToEnvironment: (environment) => environment.name === "client",
     resolveId: (id) => (id === PRELOAD_HELPER_ID ? id : undefined),
     load: (id) => (id === PRELOAD_HELPER_ID ? "export const __vitePreload = (load) => load();" : undefined),
+    renderChunk(code) {
+      if (!code.includes(PRELOAD_MARKER)) return null;
+      return { code: withoutPreloadWrappers(code, this.parse(code) as unknown as Node), map: null };
+    },
   };
 }
