@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { fromBase64url, toBase64url } from "./webauthnJson";
+import type { CreationOptionsJSON } from "./webauthnJson";
 
 export interface PasskeyCreateProps {
   /** The button's words (messages/ja.ts `buttonLabels.createPasskey`), from the server. */
@@ -8,49 +8,6 @@ export interface PasskeyCreateProps {
 
 /** POST /passkey/registration/options (worker/flow/passkeyRegistration.ts): this browser's ceremony, same origin. */
 const OPTIONS_PATH = "/passkey/registration/options";
-
-/** What the options endpoint answers: `PublicKeyCredentialCreationOptionsJSON`, binary fields as base64url. */
-interface CreationOptionsJSON
-  extends Omit<PublicKeyCredentialCreationOptions, "challenge" | "user" | "excludeCredentials"> {
-  challenge: string;
-  user: { id: string; name: string; displayName: string };
-  excludeCredentials?: { id: string; type: "public-key"; transports?: AuthenticatorTransport[] }[];
-}
-
-async function creationOptions(): Promise<PublicKeyCredentialCreationOptions> {
-  const response = await fetch(OPTIONS_PATH, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  if (!response.ok) throw new Error(`passkey registration options: ${response.status}`);
-  const { publicKey } = (await response.json()) as { publicKey: CreationOptionsJSON };
-  return {
-    ...publicKey,
-    challenge: fromBase64url(publicKey.challenge),
-    user: { ...publicKey.user, id: fromBase64url(publicKey.user.id) },
-    excludeCredentials: (publicKey.excludeCredentials ?? []).map((known) => ({
-      ...known,
-      id: fromBase64url(known.id),
-    })),
-  };
-}
-
-/** `PublicKeyCredential.toJSON()` of a new credential, which older engines lack. */
-function asJson(credential: PublicKeyCredential): string {
-  const response = credential.response as AuthenticatorAttestationResponse;
-  return JSON.stringify({
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      attestationObject: toBase64url(response.attestationObject),
-      transports: response.getTransports?.() ?? [],
-    },
-    clientExtensionResults: {},
-    authenticatorAttachment: credential.authenticatorAttachment,
-  });
-}
 
 /**
  * docs/passkeys.md "Enrolment", "Managing passkeys": makes a passkey with the ceremony the worker started after the
@@ -64,12 +21,25 @@ export default function PasskeyCreate({ label }: PasskeyCreateProps) {
   async function create() {
     setBusy(true);
     try {
-      const publicKey = await creationOptions();
-      const credential = await navigator.credentials.create({ publicKey });
+      const response = await fetch(OPTIONS_PATH, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
+      if (!response.ok) throw new Error(`passkey registration options: ${response.status}`);
+      const { publicKey } = (await response.json()) as { publicKey: CreationOptionsJSON };
+      // The engine reads and writes WebAuthn's JSON itself; one that lacks either (older engines) loads the module
+      // that does it instead, so that only such a browser fetches it.
+      const api = PublicKeyCredential;
+      const json =
+        "parseCreationOptionsFromJSON" in api && "toJSON" in api.prototype ? undefined : await import("./webauthnJson");
+      const credential = await navigator.credentials.create({
+        publicKey: json ? json.creationOptionsFromJson(publicKey) : api.parseCreationOptionsFromJSON(publicKey),
+      });
       const form = button.current?.closest("form");
       const field = form?.elements.namedItem("credential");
       if (!(credential instanceof PublicKeyCredential) || !form || !(field instanceof HTMLInputElement)) return;
-      field.value = asJson(credential);
+      // `JSON.stringify()` takes the credential's own `toJSON()`.
+      field.value = JSON.stringify(json ? json.attestationJson(credential) : credential);
       form.submit();
     } catch {
       // Cancelled by the user, timed out, or no authenticator: the page stays as it was.

@@ -1,6 +1,6 @@
 // WebAuthn's binary fields as base64url (WebAuthn L3 §5.1.8, the JSON the worker and the identity API take), for
-// the passkey islands of engines that lack `PublicKeyCredential.parse…FromJSON()` and `toJSON()`. PasskeySignIn
-// loads it only where one of them is missing (import()): a current browser signing in never fetches it.
+// the passkey islands of engines that lack `PublicKeyCredential.parse…FromJSON()` and `toJSON()`. PasskeySignIn and
+// PasskeyCreate load it only where one of them is missing (import()): a current browser never fetches it.
 
 export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
@@ -52,5 +52,33 @@ export function assertionJson(credential: PublicKeyCredential) {
     authenticatorData: toBase64url(response.authenticatorData),
     signature: toBase64url(response.signature),
     userHandle: toBase64url(response.userHandle),
+  });
+}
+
+/** What `navigator.credentials.create()` takes, as JSON: the challenge, the user's id and each credential's id. */
+export interface CreationOptionsJSON
+  extends Omit<PublicKeyCredentialCreationOptions, "challenge" | "user" | "excludeCredentials" | "extensions"> {
+  challenge: string;
+  user: { id: string; name: string; displayName: string };
+  excludeCredentials?: { id: string; type: "public-key"; transports?: AuthenticatorTransport[] }[];
+}
+
+/** `PublicKeyCredential.parseCreationOptionsFromJSON()`: the options of `navigator.credentials.create()`. */
+export function creationOptionsFromJson(options: CreationOptionsJSON): PublicKeyCredentialCreationOptions {
+  return {
+    ...options,
+    challenge: fromBase64url(options.challenge),
+    user: { ...options.user, id: fromBase64url(options.user.id) },
+    excludeCredentials: options.excludeCredentials?.map((known) => ({ ...known, id: fromBase64url(known.id) })),
+  };
+}
+
+/** `toJSON()` of a credential from `navigator.credentials.create()` (an attestation). */
+export function attestationJson(credential: PublicKeyCredential) {
+  const response = credential.response as AuthenticatorAttestationResponse;
+  return credentialJson(credential, {
+    clientDataJSON: toBase64url(response.clientDataJSON),
+    attestationObject: toBase64url(response.attestationObject),
+    transports: response.getTransports?.() ?? [],
   });
 }
