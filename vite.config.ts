@@ -14,11 +14,15 @@ export default defineConfig(({ command, mode }) => {
   const withEmulator = cloudflareEnv === "dev";
   return {
     // react-dom/server.edge also bundles the legacy renderToString build (CommonJS: nothing of it is tree-shaken);
-    // the worker only streams, so a build takes the streaming renderer alone. Only the worker imports it.
+    // the worker only streams, so a build takes the streaming renderer alone. qrcode's string segmentation search
+    // (dijkstrajs) never runs: worker/dijkstrajsStub.ts says why. Only the worker imports either.
     ...(command === "build"
       ? {
           resolve: {
-            alias: { "react-dom/server": fromRoot("node_modules/react-dom/cjs/react-dom-server.edge.production.js") },
+            alias: {
+              "react-dom/server": fromRoot("node_modules/react-dom/cjs/react-dom-server.edge.production.js"),
+              dijkstrajs: fromRoot("worker/dijkstrajsStub.ts"),
+            },
           },
         }
       : {}),
