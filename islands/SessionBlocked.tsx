@@ -1,5 +1,4 @@
 import { IslandModal } from "./IslandModal";
-import type { SessionGuardProps } from "./SessionGuard";
 
 // A neutral grey "blocked" sign (public/blocked-tab.svg): a file, not a data: URL, to keep the guard small.
 const BLOCKED_FAVICON = "/blocked-tab.svg";
@@ -25,7 +24,7 @@ function disablePage(guardHost: Element): void {
  * SPEC §4/§8: the session guard's blocked tab (SessionGuard.tsx), a chunk the guard loads only once another tab has
  * taken over: the content inert, the favicon greyed out and the non-closable "operation interrupted" modal.
  */
-export default function SessionBlocked({ modal }: SessionGuardProps) {
+export default function SessionBlocked({ modal }: { modal: { title: string; body: string } }) {
   return (
     <IslandModal
       name="session-guard"
