@@ -134,8 +134,11 @@ export function islandsWithoutPreloadHelper(): Plugin {
     name: "islands-without-preload-helper",
     enforce: "pre",
     applyToEnvironment: (environment) => environment.name === "client",
-    resolveId: (id) => (id === PRELOAD_HELPER_ID ? id : undefined),
-    load: (id) => (id === PRELOAD_HELPER_ID ? "export const __vitePreload = (load) => load();" : undefined),
+    // A helper of its own for each module that imports it: it then lies in that module's chunk, and once its calls
+    // are gone the minifier drops it, where one shared helper would stay, exported to every chunk that imported it.
+    resolveId: (id, importer) => (id === PRELOAD_HELPER_ID ? `${PRELOAD_HELPER_ID}?${importer ?? ""}` : undefined),
+    load: (id) =>
+      id.startsWith(`${PRELOAD_HELPER_ID}?`) ? "export const __vitePreload = (load) => load();" : undefined,
     renderChunk(code) {
       if (!code.includes(PRELOAD_MARKER)) return null;
       return { code: withoutPreloadWrappers(code, this.parse(code) as unknown as Node), map: null };
