@@ -1,5 +1,4 @@
-import { type ComponentType, useEffect, useState } from "react";
-import type { PasswordRules } from "../forms/rules";
+import { type ReactNode, useEffect, useState } from "react";
 import type { PasswordCheck } from "../messages/ja";
 import { FieldFrame, messageId } from "./FieldFrame";
 import { type FieldProps, useFieldValidation } from "./fieldValidation";
@@ -16,23 +15,18 @@ export interface PasswordWords {
   >;
 }
 
-/** What the live checklist of SPEC §5 (Field.tsx) is given. */
-export interface ChecklistProps {
-  value: string;
-  passwordRules?: PasswordRules | undefined;
-  id: string;
-  words: NonNullable<PasswordWords["checklist"]>;
-}
-
 /**
  * One form field of SPEC §3, after its preset: a text, e-mail, phone or code field; or a password with its show/hide
- * toggle and, where a password is chosen (given `words.checklist`), the `Checklist` it is given. Field.tsx gives it
- * the checklist of SPEC §5; the browser's entry takes this field without one, for every field that shows none
- * (registry.ts), so that a page without a new password never fetches the checklist's code (issue 12).
+ * toggle and, where a password is chosen (`words.checklist`), what `checklist` renders for the value under the
+ * field, with the id the input names. Field.tsx gives it the checklist of SPEC §5; the browser's entry takes this
+ * field without one, for every field that shows none (registry.ts), so that a page without a new password never
+ * fetches the checklist's code (issue 12).
  */
-export function BaseField(props: FieldProps & { words?: PasswordWords; Checklist?: ComponentType<ChecklistProps> }) {
+export function BaseField(
+  props: FieldProps & { words?: PasswordWords; checklist?: ((value: string, id: string) => ReactNode) | undefined },
+) {
   const { preset, value, message, inputRef, onChange } = useFieldValidation(props);
-  const { words, Checklist } = props;
+  const { words } = props;
   const [visible, setVisible] = useState(false);
   // The toggle stays hidden until hydration: without script it could not work.
   const [hydrated, setHydrated] = useState(false);
@@ -40,15 +34,7 @@ export function BaseField(props: FieldProps & { words?: PasswordWords; Checklist
   const id = `field-${preset.name}`;
   const checklistId = `${id}-checklist`;
   return (
-    <FieldFrame
-      preset={preset}
-      message={message}
-      after={
-        words?.checklist && Checklist ? (
-          <Checklist value={value} passwordRules={props.passwordRules} id={checklistId} words={words.checklist} />
-        ) : null
-      }
-    >
+    <FieldFrame preset={preset} message={message} after={props.checklist?.(value, checklistId)}>
       <input
         ref={inputRef}
         id={id}

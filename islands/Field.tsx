@@ -1,11 +1,21 @@
-import { passwordChecklist } from "../forms/rules";
-import { BaseField, type ChecklistProps, type PasswordWords } from "./BaseField";
+import { type PasswordRules, passwordChecklist } from "../forms/rules";
+import { BaseField, type PasswordWords } from "./BaseField";
 import type { FieldProps } from "./fieldValidation";
 
 export type { PasswordWords };
 
 /** SPEC §5's live checklist of the password's rules, under a field where a password is chosen. */
-function Checklist({ value, passwordRules, id, words }: ChecklistProps) {
+function Checklist({
+  value,
+  passwordRules,
+  id,
+  words,
+}: {
+  value: string;
+  passwordRules?: PasswordRules | undefined;
+  id: string;
+  words: NonNullable<PasswordWords["checklist"]>;
+}) {
   return (
     <div className="checklist" id={id}>
       <p className="checklist-title">{words.title}</p>
@@ -30,7 +40,15 @@ function Checklist({ value, passwordRules, id, words }: ChecklistProps) {
  * (import(), registry.ts) only for a field that shows the checklist, and hydrates every other field without it.
  */
 export function Field(props: FieldProps & { words?: PasswordWords }) {
-  return <BaseField {...props} Checklist={Checklist} />;
+  const words = props.words?.checklist;
+  return (
+    <BaseField
+      {...props}
+      checklist={
+        words && ((value, id) => <Checklist value={value} passwordRules={props.passwordRules} id={id} words={words} />)
+      }
+    />
+  );
 }
 
 export default Field;
