@@ -62,7 +62,7 @@ export function postponeEnrolment(c: AppContext): void {
 }
 
 /** The enrolment ticket lives 10 minutes upstream; the sign-in cookie that holds it no longer. */
-const ENROLMENT_SECONDS = 10 * 60;
+export const ENROLMENT_SECONDS = 10 * 60;
 
 /**
  * After an accepted password login: the enrolment screen instead of the app, when the upstream gave a ticket, the

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import type { PasskeyRegistrationStage } from "../../pages/layout/PasskeyCreateForm";
-import { PasskeyEnrolment } from "../../pages/PasskeyEnrolment";
+import { ENROLMENT_PATH, PasskeyEnrolment } from "../../pages/PasskeyEnrolment";
 import type { AppContext } from "../context";
 import {
   codeProblem,
@@ -10,7 +10,7 @@ import {
   registrationFor,
   startRegistration,
 } from "../flow/passkeyRegistration";
-import { passkeyPolicy, postponeEnrolment } from "../flow/passkeys";
+import { ENROLMENT_SECONDS, passkeyPolicy, postponeEnrolment } from "../flow/passkeys";
 import { emptyForm, ruleField } from "../formFields";
 import { failure } from "../identity/outcomes";
 import { passkeyRegistrationCode } from "../identity/passkeys";
@@ -74,10 +74,11 @@ export const enrolmentCode = formStep({
     if (ticketGone(outcome)) return goOn(c, state, show);
     if (!outcome.ok) return show(failure(outcome));
     const signIn = { ...state.signIn, enrolment: { ...state.signIn.enrolment, codeSent: true } };
-    await writeSealed(c, "signIn", signIn, 10 * 60);
+    // The ticket lives 10 minutes from the login: so does the cookie that holds it (flow/passkeys.ts).
+    await writeSealed(c, "signIn", signIn, ENROLMENT_SECONDS);
     // A new code spends the ceremony of the last one.
     clearSealed(c, "passkeyRegistration");
-    return c.redirect("/signIn/passkey/enrol", 303);
+    return c.redirect(ENROLMENT_PATH, 303);
   },
 });
 
@@ -88,7 +89,7 @@ export const enrolmentVerify = formStep({
   subject,
   submit: async (c, { state, form, show }) => {
     const outcome = await startRegistration(c, ticketOf(state), state.owner, form.code);
-    if (outcome.ok) return c.redirect("/signIn/passkey/enrol", 303);
+    if (outcome.ok) return c.redirect(ENROLMENT_PATH, 303);
     if (ticketGone(outcome)) return goOn(c, state, show);
     const problem = codeProblem(outcome);
     if (problem) return show({ form: { values: {}, errors: { code: problem } }, status: 401 });
