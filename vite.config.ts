@@ -3,6 +3,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig, loadEnv } from "vite";
 import { CLIENT_ENTRY, islandsManifestPlugin, islandsWithoutPreloadHelper } from "./islands/vite-plugin";
 import { brandDataPlugin } from "./themes/vite-plugin";
+import { localHttps } from "./worker/localHttps.vite-plugin";
 import { releasePlugin } from "./worker/release.vite-plugin";
 
 const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
@@ -27,6 +28,8 @@ export default defineConfig(({ command, mode }) => {
         }
       : {}),
     plugins: [
+      // `npm run dev:https`: HTTPS on localhost with a locally made certificate (worker/localHttps.vite-plugin.ts).
+      ...(process.env.HTTPS === "1" ? localHttps() : []),
       brandDataPlugin(),
       islandsManifestPlugin(),
       islandsWithoutPreloadHelper(),
