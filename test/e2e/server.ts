@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 
 // npm scripts and vitest both run from the project root.
 const ROOT = process.cwd();
@@ -27,16 +29,25 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Whether the server answers its error page (over HTTPS with the locally made certificate too). */
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const send = url.startsWith("https:") ? httpsRequest : httpRequest;
+    const request = send(`${url}/error`, { rejectUnauthorized: false, timeout: 2000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on("error", () => resolve(false));
+    request.on("timeout", () => request.destroy());
+    request.end();
+  });
+}
+
 async function waitForServer(url: string, child: ChildProcess, log: () => string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the preview server exited early (${child.exitCode}):\n${log()}`);
-    try {
-      const response = await fetch(`${url}/error`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
+    if (await answers(url)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the preview server did not answer within ${timeoutMs} ms:\n${log()}`);
@@ -52,8 +63,11 @@ async function portTaken(url: string): Promise<boolean> {
   }
 }
 
-/** Serves the built worker on the local workerd with `vite preview`, in its own process group. */
-export async function startPreview(port: number): Promise<RunningServer> {
+/**
+ * Serves the built worker on the local workerd with `vite preview`, in its own process group; with `https`, on
+ * https://localhost with the locally made certificate, as `npm run dev:https` (HTTP/2, worker/localHttps.vite-plugin.ts).
+ */
+export async function startPreview(port: number, { https = false } = {}): Promise<RunningServer> {
   // Without this, a second run (another checkout's tests) would find the first run's server answering and test
   // that build instead of its own, while its own preview exits on the taken port.
   if (await portTaken(`http://127.0.0.1:${port}`))
@@ -72,12 +86,13 @@ export async function startPreview(port: number): Promise<RunningServer> {
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
       // Its own emulator state, in memory, and no inspector port (vite.config.ts).
       TEST_SERVER: "1",
+      ...(https ? { HTTPS: "1" } : {}),
     },
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = https ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.pid === undefined) return;
     try {

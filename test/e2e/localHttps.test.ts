@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import { PASSWORD } from "../support/emulatorClient";
+import { chromiumForFile } from "./browser";
+import { emulator, openApp } from "./journeys";
+import { type RunningServer, startPreview } from "./server";
+
+// Issue 22: the site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
+// `vite preview`), HTTP/2 included, as WebKit needs for the site's Secure __Host- cookies. Every absolute URL the
+// site and the emulator build keeps the port: a journey from the app's start to its code only completes if the login
+// URL, the redirects and the callback all do.
+
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const PORT = Number(process.env.E2E_PORT ?? 4319) + 40;
+const browser = chromiumForFile();
+let server: RunningServer | undefined;
+
+beforeAll(async () => {
+  server = await startPreview(PORT, { https: true });
+}, 90_000);
+afterAll(() => server?.stop());
+
+describe("the site over local HTTPS (HTTP/2)", () => {
+  it("signs in from the app's start to its code, every URL on https://localhost with its port", async () => {
+    const baseUrl = server?.url ?? "";
+    expect(baseUrl).toBe(`https://localhost:${PORT}`);
+    const email = `https.${crypto.randomUUID().slice(0, 8)}@example.com`;
+    // The emulator's developer endpoints, through the site's proxy, over the same HTTPS (its certificate made here).
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
+    try {
+      await emulator(baseUrl).seed({ email });
+    } finally {
+      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    }
+    const context = await browser().newContext({ ignoreHTTPSErrors: true, locale: "ja-JP" });
+    try {
+      const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
+      const page = await context.newPage();
+      await page.goto(app.startUrl);
+      expect(page.url()).toBe(`${baseUrl}/signIn?client_id=${GUNGNIR.clientId}`);
+      // Over HTTP/2, where the worker's URL used to lose its port.
+      const protocol = await page.evaluate(
+        () => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).nextHopProtocol,
+      );
+      expect(protocol).toBe("h2");
+      const cookies = await context.cookies(baseUrl);
+      expect(cookies.find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
+      await page.locator("#field-username").fill(email);
+      await page.locator("#field-password").fill(PASSWORD);
+      await page.getByRole("button", { name: "ログイン", exact: true }).click();
+      const callback = await app.received;
+      expect(`${callback.origin}${callback.pathname}`).toBe(app.redirectUri);
+      expect(callback.searchParams.get("code")).toMatch(/.{16,}/);
+    } finally {
+      await context.close();
+    }
+  });
+});
