@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleClientIds } from "../../themes/data/clients";
+import { appStart } from "../support/appStart";
+import { PASSWORD } from "../support/emulatorClient";
+import { emulator } from "./journeys";
+import { type RunningServer, startPreview } from "./server";
+import { startWebKit } from "./webkit";
+
+// Issue 22: the journeys in WebKitGTK (the engine of every iPhone browser and of the brands' iOS webviews), JavaScript
+// on and off, over local HTTPS (WebKit drops Secure cookies on http://localhost).
+
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const PORT = Number(process.env.E2E_PORT ?? 4319) + 41;
+let server: RunningServer | undefined;
+let webkit: Awaited<ReturnType<typeof startWebKit>> | undefined;
+
+beforeAll(async () => {
+  [server, webkit] = await Promise.all([startPreview(PORT, { https: true }), startWebKit()]);
+}, 120_000);
+afterAll(() => {
+  webkit?.stop();
+  return server?.stop();
+});
+
+/** Polls until `check` holds (a condition, never a fixed wait). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; tries < 400; tries++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+async function seed(baseUrl: string, email: string): Promise<void> {
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
+  try {
+    await emulator(baseUrl).seed({ email });
+  } finally {
+    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  }
+}
+
+for (const javaScript of [true, false]) {
+  describe(`WebKitGTK with JavaScript ${javaScript ? "on" : "off"}`, () => {
+    it("signs in with a password from the app's start, and the app receives its code", async () => {
+      const baseUrl = server?.url ?? "";
+      const email = `webkit.${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await seed(baseUrl, email);
+      const start = await appStart(GUNGNIR, "extSignIn");
+      const page = await (webkit ?? (await startWebKit())).page({ javaScript });
+      try {
+        await page.go(`${baseUrl}${start.path}`);
+        expect(await page.url()).toBe(`${baseUrl}/signIn?client_id=${GUNGNIR.clientId}`);
+        expect((await page.cookies()).find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
+        // With script, every island hydrates in WebKit (islands/client.tsx marks each host); without, none runs.
+        const hydration = `const hosts = [...document.querySelectorAll("[data-island]")];
+          return hosts.length > 0 && hosts.every((host) => host.hasAttribute("data-hydrated"));`;
+        if (javaScript) await until(() => page.exec<boolean>(hydration), "every island hydrated");
+        else expect(await page.exec<boolean>(hydration)).toBe(false);
+        await page.type("#field-username", email);
+        await page.type("#field-password", PASSWORD);
+        await page.click('form[action="/signIn"] button[type="submit"]');
+        await until(async () => (await page.url()).startsWith(start.appRedirect), "the app's redirect");
+        const callback = new URL(await page.url());
+        expect(callback.searchParams.get("state")).toBe("app-state-0001");
+        expect(callback.searchParams.get("code")).toMatch(/.{16,}/);
+      } finally {
+        await page.quit();
+      }
+    });
+  });
+}
