@@ -1,3 +1,4 @@
+import { TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { appStart } from "../support/appStart";
@@ -31,42 +32,64 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
   throw new Error(`never: ${what}`);
 }
 
-async function seed(baseUrl: string, email: string): Promise<void> {
+/** The emulator's developer endpoints over the preview's HTTPS, whose certificate was made on this machine. */
+async function withLocalCertificate<T>(call: () => Promise<T>): Promise<T> {
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
   try {
-    await emulator(baseUrl).seed({ email });
+    return await call();
   } finally {
     delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
   }
 }
 
+const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+const SECOND_FACTORS = {
+  password: undefined,
+  TOTP: { totp: TOTP_SECRET },
+  SMS: { sms: "+8109012345678" },
+} as const;
+
 for (const javaScript of [true, false]) {
   describe(`WebKitGTK with JavaScript ${javaScript ? "on" : "off"}`, () => {
-    it("signs in with a password from the app's start, and the app receives its code", async () => {
-      const baseUrl = server?.url ?? "";
-      const email = `webkit.${crypto.randomUUID().slice(0, 8)}@example.com`;
-      await seed(baseUrl, email);
-      const start = await appStart(GUNGNIR, "extSignIn");
-      const page = await (webkit ?? (await startWebKit())).page({ javaScript });
-      try {
-        await page.go(`${baseUrl}${start.path}`);
-        expect(await page.url()).toBe(`${baseUrl}/signIn?client_id=${GUNGNIR.clientId}`);
-        expect((await page.cookies()).find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
-        // With script, every island hydrates in WebKit (islands/client.tsx marks each host); without, none runs.
-        const hydration = `const hosts = [...document.querySelectorAll("[data-island]")];
-          return hosts.length > 0 && hosts.every((host) => host.hasAttribute("data-hydrated"));`;
-        if (javaScript) await until(() => page.exec<boolean>(hydration), "every island hydrated");
-        else expect(await page.exec<boolean>(hydration)).toBe(false);
-        await page.type("#field-username", email);
-        await page.type("#field-password", PASSWORD);
-        await page.click('form[action="/signIn"] button[type="submit"]');
-        await until(async () => (await page.url()).startsWith(start.appRedirect), "the app's redirect");
-        const callback = new URL(await page.url());
-        expect(callback.searchParams.get("state")).toBe("app-state-0001");
-        expect(callback.searchParams.get("code")).toMatch(/.{16,}/);
-      } finally {
-        await page.quit();
-      }
-    });
+    it.each(Object.keys(SECOND_FACTORS) as (keyof typeof SECOND_FACTORS)[])(
+      "signs in (%s) from the app's start, and the app receives its code",
+      async (factor) => {
+        const baseUrl = server?.url ?? "";
+        const email = `webkit.${crypto.randomUUID().slice(0, 8)}@example.com`;
+        const mfa = SECOND_FACTORS[factor];
+        const idp = emulator(baseUrl);
+        await withLocalCertificate(() => idp.seed({ email, ...(mfa ? { mfa } : {}) }));
+        const start = await appStart(GUNGNIR, "extSignIn");
+        const page = await (webkit ?? (await startWebKit())).page({ javaScript });
+        try {
+          await page.go(`${baseUrl}${start.path}`);
+          expect(await page.url()).toBe(`${baseUrl}/signIn?client_id=${GUNGNIR.clientId}`);
+          expect((await page.cookies()).find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
+          // With script, every island hydrates in WebKit (islands/client.tsx marks each host); without, none runs.
+          const hydration = `const hosts = [...document.querySelectorAll("[data-island]")];
+            return hosts.length > 0 && hosts.every((host) => host.hasAttribute("data-hydrated"));`;
+          if (javaScript) await until(() => page.exec<boolean>(hydration), "every island hydrated");
+          else expect(await page.exec<boolean>(hydration)).toBe(false);
+          await page.type("#field-username", email);
+          await page.type("#field-password", PASSWORD);
+          await page.click('form[action="/signIn"] button[type="submit"]');
+          if (mfa) {
+            await until(async () => (await page.url()).endsWith("/signIn/mfa"), "the second-factor step");
+            const code =
+              "totp" in mfa
+                ? new TOTP({ secret: mfa.totp }).generate()
+                : await withLocalCertificate(() => idp.latestCode(mfa.sms));
+            await page.type("#field-mfaCode", code);
+            await page.click('form[action="/signIn/mfa"] button[type="submit"]');
+          }
+          await until(async () => (await page.url()).startsWith(start.appRedirect), "the app's redirect");
+          const callback = new URL(await page.url());
+          expect(callback.searchParams.get("state")).toBe("app-state-0001");
+          expect(callback.searchParams.get("code")).toMatch(/.{16,}/);
+        } finally {
+          await page.quit();
+        }
+      },
+    );
   });
 }
