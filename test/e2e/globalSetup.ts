@@ -1,6 +1,8 @@
 import type { TestProject } from "vitest/node";
 import { ensureChromium } from "./chromium";
+import { ensureFirefox } from "./firefox";
 import { buildForE2e, startPreview } from "./server";
+import { ensureWebKit } from "./webkit";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,7 +14,10 @@ declare module "vitest" {
 // One build, then one preview server per worker, each with its own emulator and rate-limit counts in memory: two
 // browser files run at once without seeing each other's users, mail, faults or clock (emulator.reset()).
 export default async function setup(project: TestProject) {
+  // Every engine is installed here, before any test's time limit runs (apt-get can take a minute on a fresh machine).
   ensureChromium();
+  ensureWebKit();
+  ensureFirefox();
   buildForE2e();
   const firstPort = Number(process.env.E2E_PORT ?? 4319);
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
