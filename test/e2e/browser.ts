@@ -17,6 +17,13 @@ export function siteUrl(): string {
   return url;
 }
 
+/** The build over local HTTPS (globalSetup's one HTTPS preview), for WebKit and Firefox. */
+export function httpsSiteUrl(): string {
+  const url = inject("httpsBaseUrl");
+  if (!url) throw new Error("no HTTPS preview server was started");
+  return url;
+}
+
 function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
 }

@@ -4,26 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
+import { httpsSiteUrl } from "./browser";
 import { clickAt, launchFirefox } from "./firefox";
 import { emulator } from "./journeys";
-import { type RunningServer, startPreview } from "./server";
 
 // Issue 22: the journeys in Firefox ESR, JavaScript on and off, over local HTTPS as the other engines.
 
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PORT = Number(process.env.E2E_PORT ?? 4319) + 42;
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const SECOND_FACTORS = {
   password: undefined,
   TOTP: { totp: TOTP_SECRET },
   SMS: { sms: "+8109012345678" },
 } as const;
-
-let server: RunningServer | undefined;
-beforeAll(async () => {
-  server = await startPreview(PORT, { https: true });
-}, 90_000);
-afterAll(() => server?.stop());
 
 /** The emulator's developer endpoints over the preview's HTTPS, whose certificate was made on this machine. */
 async function withLocalCertificate<T>(call: () => Promise<T>): Promise<T> {
@@ -46,7 +39,7 @@ for (const javaScript of [true, false]) {
     it.each(Object.keys(SECOND_FACTORS) as (keyof typeof SECOND_FACTORS)[])(
       "signs in (%s) from the app's start, and the app receives its code",
       async (factor) => {
-        const baseUrl = server?.url ?? "";
+        const baseUrl = httpsSiteUrl();
         const email = `firefox.${crypto.randomUUID().slice(0, 8)}@example.com`;
         const mfa = SECOND_FACTORS[factor];
         const idp = emulator(baseUrl);

@@ -8,6 +8,11 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** One preview server per vitest worker, the worker with VITEST_POOL_ID n using the n-th (siteUrl()). */
     baseUrls: string[];
+    /**
+     * The same build over local HTTPS (HTTP/2, the locally made certificate), for the engines that need it (WebKit
+     * drops Secure cookies on http://localhost): one server the WebKit, Firefox and local-HTTPS files share.
+     */
+    httpsBaseUrl: string;
   }
 }
 
@@ -22,7 +27,12 @@ export default async function setup(project: TestProject) {
   const firstPort = Number(process.env.E2E_PORT ?? 4319);
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
-  const started = await Promise.allSettled(Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)));
+  // Every server starts here, before any test: a preview reads the build that `vite build` last pointed it to, and
+  // test/e2e/productionBuild.test.ts builds elsewhere while the tests run.
+  const started = await Promise.allSettled([
+    ...Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)),
+    startPreview(firstPort + 40, { https: true }),
+  ]);
   const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failure = started.find((result) => result.status === "rejected");
   if (failure) {
@@ -30,10 +40,13 @@ export default async function setup(project: TestProject) {
     await Promise.all(servers.map((server) => server.stop()));
     throw failure.reason;
   }
+  const https = servers.pop();
   project.provide(
     "baseUrls",
     servers.map((server) => server.url),
   );
+  project.provide("httpsBaseUrl", https?.url ?? "");
+  if (https) servers.push(https);
   return async () => {
     await Promise.all(servers.map((server) => server.stop()));
   };

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile } from "./browser";
+import { chromiumForFile, httpsSiteUrl } from "./browser";
 import { emulator, openApp } from "./journeys";
-import { type RunningServer, startPreview } from "./server";
 
 // Issue 22: the site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
 // `vite preview`), HTTP/2 included, as WebKit needs for the site's Secure __Host- cookies. Every absolute URL the
@@ -11,19 +10,12 @@ import { type RunningServer, startPreview } from "./server";
 // URL, the redirects and the callback all do.
 
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PORT = Number(process.env.E2E_PORT ?? 4319) + 40;
 const browser = chromiumForFile();
-let server: RunningServer | undefined;
-
-beforeAll(async () => {
-  server = await startPreview(PORT, { https: true });
-}, 90_000);
-afterAll(() => server?.stop());
 
 describe("the site over local HTTPS (HTTP/2)", () => {
   it("signs in from the app's start to its code, every URL on https://localhost with its port", async () => {
-    const baseUrl = server?.url ?? "";
-    expect(baseUrl).toBe(`https://localhost:${PORT}`);
+    const baseUrl = httpsSiteUrl();
+    expect(baseUrl).toMatch(/^https:\/\/localhost:\d+$/);
     const email = `https.${crypto.randomUUID().slice(0, 8)}@example.com`;
     // The emulator's developer endpoints, through the site's proxy, over the same HTTPS (its certificate made here).
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";

@@ -3,25 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
+import { httpsSiteUrl } from "./browser";
 import { emulator } from "./journeys";
-import { type RunningServer, startPreview } from "./server";
 import { startWebKit } from "./webkit";
 
 // Issue 22: the journeys in WebKitGTK (the engine of every iPhone browser and of the brands' iOS webviews), JavaScript
 // on and off, over local HTTPS (WebKit drops Secure cookies on http://localhost).
 
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PORT = Number(process.env.E2E_PORT ?? 4319) + 41;
-let server: RunningServer | undefined;
 let webkit: Awaited<ReturnType<typeof startWebKit>> | undefined;
 
 beforeAll(async () => {
-  [server, webkit] = await Promise.all([startPreview(PORT, { https: true }), startWebKit()]);
+  webkit = await startWebKit();
 }, 120_000);
-afterAll(() => {
-  webkit?.stop();
-  return server?.stop();
-});
+afterAll(() => webkit?.stop());
 
 /** Polls until `check` holds (a condition, never a fixed wait). */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -54,7 +49,7 @@ for (const javaScript of [true, false]) {
     it.each(Object.keys(SECOND_FACTORS) as (keyof typeof SECOND_FACTORS)[])(
       "signs in (%s) from the app's start, and the app receives its code",
       async (factor) => {
-        const baseUrl = server?.url ?? "";
+        const baseUrl = httpsSiteUrl();
         const email = `webkit.${crypto.randomUUID().slice(0, 8)}@example.com`;
         const mfa = SECOND_FACTORS[factor];
         const idp = emulator(baseUrl);
