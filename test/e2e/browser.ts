@@ -24,6 +24,16 @@ export function httpsSiteUrl(): string {
   return url;
 }
 
+/** A call to the HTTPS preview from Node (the emulator's developer endpoints), whose certificate was made here. */
+export async function withLocalCertificate<T>(call: () => Promise<T>): Promise<T> {
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
+  try {
+    return await call();
+  } finally {
+    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  }
+}
+
 function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { httpsSiteUrl } from "./browser";
+import { httpsSiteUrl, withLocalCertificate } from "./browser";
 import { clickAt, launchFirefox } from "./firefox";
 import { emulator } from "./journeys";
 
@@ -17,16 +17,6 @@ const SECOND_FACTORS = {
   TOTP: { totp: TOTP_SECRET },
   SMS: { sms: "+8109012345678" },
 } as const;
-
-/** The emulator's developer endpoints over the preview's HTTPS, whose certificate was made on this machine. */
-async function withLocalCertificate<T>(call: () => Promise<T>): Promise<T> {
-  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
-  try {
-    return await call();
-  } finally {
-    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  }
-}
 
 for (const javaScript of [true, false]) {
   describe(`Firefox ESR with JavaScript ${javaScript ? "on" : "off"}`, () => {

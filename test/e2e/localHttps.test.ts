@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
-import { chromiumForFile, httpsSiteUrl } from "./browser";
+import { chromiumForFile, httpsSiteUrl, withLocalCertificate } from "./browser";
 import { emulator, openApp } from "./journeys";
 
 // Issue 22: the site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
@@ -18,12 +18,7 @@ describe("the site over local HTTPS (HTTP/2)", () => {
     expect(baseUrl).toMatch(/^https:\/\/localhost:\d+$/);
     const email = `https.${crypto.randomUUID().slice(0, 8)}@example.com`;
     // The emulator's developer endpoints, through the site's proxy, over the same HTTPS (its certificate made here).
-    process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
-    try {
-      await emulator(baseUrl).seed({ email });
-    } finally {
-      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-    }
+    await withLocalCertificate(() => emulator(baseUrl).seed({ email }));
     const context = await browser().newContext({ ignoreHTTPSErrors: true, locale: "ja-JP" });
     try {
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");

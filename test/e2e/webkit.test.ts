@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
-import { httpsSiteUrl } from "./browser";
+import { httpsSiteUrl, withLocalCertificate } from "./browser";
 import { emulator } from "./journeys";
 import { startWebKit } from "./webkit";
 
@@ -25,16 +25,6 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`never: ${what}`);
-}
-
-/** The emulator's developer endpoints over the preview's HTTPS, whose certificate was made on this machine. */
-async function withLocalCertificate<T>(call: () => Promise<T>): Promise<T> {
-  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
-  try {
-    return await call();
-  } finally {
-    delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  }
 }
 
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
