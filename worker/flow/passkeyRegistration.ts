@@ -12,6 +12,7 @@ import {
 } from "../identity/passkeys";
 import type { Outcome as Shown } from "../render";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
+import type { PasskeyRegistration } from "../session/state";
 
 // docs/passkeys.md: a passkey registration, shared by the enrolment after a password sign-in (the login's ticket) and
 // /passkeys (the signed-in user's bearer token). The mailed code opens a ceremony; its single-use `session` and its
@@ -62,14 +63,16 @@ export async function startRegistration(c: AppContext, registrant: Registrant, o
   return outcome;
 }
 
-/** POST /attestation/result with the cookie's ceremony, which is spent whatever the answer. */
+/**
+ * POST /attestation/result with the ceremony the screen found in this browser's cookie (`registrationFor`), which is
+ * spent whatever the answer.
+ */
 export async function finishRegistration(
   c: AppContext,
   registrant: Registrant,
-  owner: string,
+  registration: PasskeyRegistration | undefined,
   credential: AttestationCredential,
 ) {
-  const registration = await registrationFor(c, owner);
   clearSealed(c, "passkeyRegistration");
   if (!registration) return undefined;
   return passkeyAttestationResult(c, registrant, registration.session, credential);

@@ -43,9 +43,13 @@ export async function storeTokens(
 /**
  * The signed-in user's tokens with a usable access token: as stored while it lasts, else refreshed once with the
  * refresh token. `expired` when neither works (the SPEC §2 expiry modal); `absent` when nobody is signed in.
+ * `stored`: the tokens cookie, when the route has opened it already.
  */
-export async function freshTokens(c: AppContext): Promise<TokenState | "expired" | "absent"> {
-  const tokens = await readSealed(c, "tokens");
+export async function freshTokens(
+  c: AppContext,
+  stored: Promise<TokenState | undefined> = readSealed(c, "tokens"),
+): Promise<TokenState | "expired" | "absent"> {
+  const tokens = await stored;
   if (!tokens) return "absent";
   if (tokens.expiresAt > nowSeconds() + 5) return tokens;
   if (!tokens.refreshToken) return "expired";

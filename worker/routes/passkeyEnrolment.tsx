@@ -20,7 +20,7 @@ import { renderPage, type Show } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
-import type { SignInSession } from "../session/state";
+import type { PasskeyRegistration, SignInSession } from "../session/state";
 
 // docs/passkeys.md "Enrolment": after a password sign-in the login is accepted, and before the browser goes on to
 // the OAuth2 server's redirect_to the site offers a passkey. It is registered with the login's single-use ticket
@@ -32,7 +32,8 @@ interface EnrolmentState {
   signIn: SignInSession & { enrolment: Enrolment };
   /** Whose registration the ceremony cookie may hold: this ticket's, by its digest. */
   owner: string;
-  stage: PasskeyRegistrationStage;
+  /** This ticket's ceremony, ready for the browser's credential. */
+  registration: PasskeyRegistration | undefined;
 }
 
 const enrolmentScreen: ScreenLoader<EnrolmentState> = async (c) => {
@@ -41,10 +42,14 @@ const enrolmentScreen: ScreenLoader<EnrolmentState> = async (c) => {
   // Passkeys switched off meanwhile: no passkey call (the login is accepted; the app restarts it).
   if (!signIn || !enrolment || passkeyPolicy(c.env, c.get("brand")) === "off") return undefined;
   const owner = `ticket:${(await sha256Hex(enrolment.ticket)).slice(0, 32)}`;
+  const registration = await registrationFor(c, owner);
   let stage: PasskeyRegistrationStage = "start";
-  if (await registrationFor(c, owner)) stage = "create";
+  if (registration) stage = "create";
   else if (enrolment.codeSent) stage = "code";
-  return { state: { signIn: { ...signIn, enrolment }, owner, stage }, page: <PasskeyEnrolment stage={stage} /> };
+  return {
+    state: { signIn: { ...signIn, enrolment }, owner, registration },
+    page: <PasskeyEnrolment stage={stage} />,
+  };
 };
 
 const ticketOf = (state: EnrolmentState) => ({ enrolmentTicket: state.signIn.enrolment.ticket });
@@ -103,7 +108,7 @@ export const enrolmentResult = formStep({
   form: () => z.object({ credential: newCredentialField }),
   subject,
   submit: async (c, { state, form, show }) => {
-    const outcome = await finishRegistration(c, ticketOf(state), state.owner, form.credential);
+    const outcome = await finishRegistration(c, ticketOf(state), state.registration, form.credential);
     if (outcome?.ok || (outcome && ticketGone(outcome))) return goOn(c, state, show);
     // The ceremony is spent: the code step again, for a new code and a new ceremony.
     return renderPage(c, <PasskeyEnrolment stage="code" />, registrationFailure(outcome));

@@ -27,9 +27,9 @@ import {
 } from "../identity/passkeys";
 import { bounded } from "../queryParams";
 import { errorPage, parameterProblem, renderPage, type Show } from "../render";
-import { formStep, type ScreenLoader } from "../routeKinds";
+import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed } from "../session/cookies";
-import type { TokenState } from "../session/state";
+import type { PasskeyRegistration, TokenState } from "../session/state";
 
 // docs/passkeys.md "Managing passkeys" (view `passkeys`, after /callback): the signed-in user's passkeys, listed,
 // renamed, deleted and added with the bearer token of the tokens cookie. The screen needs a sign-in within the last
@@ -69,39 +69,56 @@ interface PasskeysState {
   tokens: TokenState;
   passkeys: Passkey[];
   owner: string;
+  /** This user's ceremony, ready for the browser's credential. */
+  registration: PasskeyRegistration | undefined;
 }
 
 /**
  * The screen at a stage: the user's passkeys from the upstream (its refusal or failure is the screen's modal, on
  * the error page) and where adding one stands (`create` whenever this user's ceremony is ready).
  */
-function passkeysScreen(stage: PasskeyRegistrationStage): ScreenLoader<PasskeysState> {
-  return async (c) => {
-    // While passkeys are off here, no passkey call is made (docs/passkeys.md, "Switches").
-    if (passkeyPolicy(c.env, c.get("brand")) === "off") return undefined;
-    const tokens = await freshTokens(c);
-    if (tokens === "absent") return undefined;
-    if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
-    const listed = await listPasskeys(c, tokens.accessToken);
-    if (!listed.ok) return { refuse: accountFailure(listed) };
-    const owner = accountSubject(tokens);
-    const shown = (await registrationFor(c, owner)) ? "create" : stage;
-    const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
-    return {
-      state: { tokens, passkeys: listed.data.credentials, owner },
-      page: <Passkeys passkeys={listed.data.credentials.map(rowOf)} stage={shown} keepLast={keepLast} />,
-    };
+async function loadPasskeys(
+  c: AppContext,
+  stage: PasskeyRegistrationStage,
+  stored?: Promise<TokenState | undefined>,
+): Promise<Screen<PasskeysState> | Refusal | undefined> {
+  // While passkeys are off here, no passkey call is made (docs/passkeys.md, "Switches").
+  if (passkeyPolicy(c.env, c.get("brand")) === "off") return undefined;
+  const tokens = await freshTokens(c, stored);
+  if (tokens === "absent") return undefined;
+  if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
+  const listed = await listPasskeys(c, tokens.accessToken);
+  if (!listed.ok) return { refuse: accountFailure(listed) };
+  const owner = accountSubject(tokens);
+  const registration = await registrationFor(c, owner);
+  const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
+  return {
+    state: { tokens, passkeys: listed.data.credentials, owner, registration },
+    page: (
+      <Passkeys
+        passkeys={listed.data.credentials.map(rowOf)}
+        stage={registration ? "create" : stage}
+        keepLast={keepLast}
+      />
+    ),
   };
 }
+
+const passkeysScreen =
+  (stage: PasskeyRegistrationStage): ScreenLoader<PasskeysState> =>
+  (c) =>
+    loadPasskeys(c, stage);
 
 export const passkeysQuery = z.object({ add: z.optional(z.literal("code")) });
 
 /** GET /passkeys: the step-up first when the sign-in is not recent; 404 where passkeys are off. */
 export async function showPasskeys(c: AppContext, query: z.infer<typeof passkeysQuery>): Promise<Response> {
   if (passkeyPolicy(c.env, c.get("brand")) === "off") return c.notFound();
-  const tokens = await readSealed(c, "tokens");
+  // The tokens cookie opened once: for the recency, then for the screen.
+  const stored = readSealed(c, "tokens");
+  const tokens = await stored;
   if (tokens && !recentlySignedIn(tokens)) return stepUp(c);
-  const loaded = await passkeysScreen(query.add === "code" ? "code" : "start")(c, undefined);
+  const loaded = await loadPasskeys(c, query.add === "code" ? "code" : "start", stored);
   if (!loaded) return parameterProblem(c);
   return "page" in loaded ? renderPage(c, loaded.page) : errorPage(c, loaded.refuse);
 }
@@ -199,7 +216,7 @@ export const addStep = formStep({
   subject,
   submit: whenRecent(async (c, { state, form }) => {
     const bearer = { bearer: state.tokens.accessToken };
-    const outcome = await finishRegistration(c, bearer, state.owner, form.credential);
+    const outcome = await finishRegistration(c, bearer, state.registration, form.credential);
     if (outcome?.ok) return backToList(c);
     if (outcome && needsStepUp(outcome)) return stepUp(c);
     const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
