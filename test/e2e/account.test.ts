@@ -6,10 +6,12 @@ import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
 import {
   type App,
-  appLogin,
   emulator,
+  expectAppLogin,
   expectNothingSecretInPage,
+  LOGINS,
   newContext,
+  nowSeconds,
   openApp,
   submit,
   watchSecrets,
@@ -28,20 +30,6 @@ const browser = chromiumForFile({ emulator: idp });
 
 const path = (page: Page) => new URL(page.url()).pathname;
 
-/** The time in seconds, as the id_token's `auth_time`. */
-const now = () => Math.floor(Date.now() / 1000);
-
-/**
- * The app got its code and, as a real OIDC client, exchanged it: the id_token claims a password login
- * (docs/passkeys.md) made after `startedAt` (seconds, taken before the sign-in; 5 s of clock slack).
- */
-async function expectPasswordLogin(app: App, startedAt: number) {
-  const claims = await appLogin(app, baseUrl);
-  expect({ acr: claims.acr, amr: claims.amr }).toEqual({ acr: "pwd", amr: ["pwd"] });
-  expect(claims.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
-  expect(claims.auth_time).toBeLessThanOrEqual(now() + 5);
-}
-
 /**
  * The app opens the site for `view` and the user signs in; answers the app, the page on the view's screen and when
  * the sign-in started (seconds).
@@ -57,7 +45,7 @@ async function signIn(
   expect(path(page)).toBe("/signIn");
   await page.locator("#field-username").fill(email);
   await page.locator("#field-password").fill(PASSWORD);
-  const startedAt = now();
+  const startedAt = nowSeconds();
   await submit(page, "ログイン");
   return { app, page, startedAt };
 }
@@ -96,9 +84,9 @@ for (const javaScriptEnabled of [true, false]) {
         await page.goto(again.startUrl);
         await page.locator("#field-username").fill(email);
         await page.locator("#field-password").fill(NEW_PASSWORD);
-        const startedAt = now();
+        const startedAt = nowSeconds();
         await page.getByRole("button", { name: "ログイン", exact: true }).click();
-        await expectPasswordLogin(again, startedAt);
+        await expectAppLogin(again, baseUrl, LOGINS.password, startedAt);
       } finally {
         await context.close();
       }
@@ -163,7 +151,7 @@ for (const javaScriptEnabled of [true, false]) {
         // /callback marked that MFA setup follows (SPEC §2); this brand allows NONE, so "later" hands over to the app.
         expect(path(page)).toBe("/mfa/setup");
         await page.getByRole("button", { name: "あとで設定する" }).click();
-        await expectPasswordLogin(app, startedAt);
+        await expectAppLogin(app, baseUrl, LOGINS.password, startedAt);
       } finally {
         await context.close();
       }

@@ -5,11 +5,12 @@ import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
 import {
-  type App,
-  appLogin,
   emulator,
+  expectAppLogin,
   expectNothingSecretInPage,
+  LOGINS,
   newContext,
+  nowSeconds,
   openApp,
   submit,
   watchSecrets,
@@ -23,25 +24,6 @@ const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir
 const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 const browser = chromiumForFile({ emulator: idp });
-
-/** The time in seconds, as the id_token's `auth_time`. */
-const now = () => Math.floor(Date.now() / 1000);
-
-/** What a login claims (docs/passkeys.md): `acr` and `amr` of each way a journey here signs in. */
-const PASSWORD_LOGIN = { acr: "pwd", amr: ["pwd"] };
-const TOTP_LOGIN = { acr: "mfa", amr: ["pwd", "otp", "mfa"] };
-const SMS_LOGIN = { acr: "mfa", amr: ["pwd", "sms", "mfa"] };
-
-/**
- * The app got its code and, as a real OIDC client, exchanged it: the id_token says what the login achieved, and that
- * it happened after `startedAt` (seconds, taken before the sign-in; 5 s of clock slack).
- */
-async function expectAppLogin(app: App, startedAt: number, login: { acr: string; amr: string[] }) {
-  const claims = await appLogin(app, baseUrl);
-  expect({ acr: claims.acr, amr: claims.amr }).toEqual(login);
-  expect(claims.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
-  expect(claims.auth_time).toBeLessThanOrEqual(now() + 5);
-}
 
 async function signInForm(page: Page, username: string, password: string) {
   await page.locator("#field-username").fill(username);
@@ -58,7 +40,7 @@ for (const javaScriptEnabled of [true, false]) {
         const page = await context.newPage();
         const secrets = watchSecrets(page);
         const email = `new.${javaScriptEnabled ? "js" : "nojs"}@example.com`;
-        const startedAt = now();
+        const startedAt = nowSeconds();
         await page.goto(app.startUrl);
         expect(new URL(page.url()).pathname).toBe("/signUp/checkEmail");
         await page.locator("#field-email").fill(email);
@@ -75,7 +57,7 @@ for (const javaScriptEnabled of [true, false]) {
         await expectNothingSecretInPage(page, secrets);
         await page.getByRole("button", { name: "あとで設定する" }).click();
         // The sign-up signs in with the new password (the mailed code proves the mailbox, not the person).
-        await expectAppLogin(app, startedAt, PASSWORD_LOGIN);
+        await expectAppLogin(app, baseUrl, LOGINS.password, startedAt);
       } finally {
         await context.close();
       }
@@ -93,9 +75,9 @@ for (const javaScriptEnabled of [true, false]) {
         await expectNothingSecretInPage(page, secrets);
         await page.locator("#field-username").fill("plain@example.com");
         await page.locator("#field-password").fill(PASSWORD);
-        const startedAt = now();
+        const startedAt = nowSeconds();
         await page.getByRole("button", { name: "ログイン", exact: true }).click();
-        await expectAppLogin(app, startedAt, PASSWORD_LOGIN);
+        await expectAppLogin(app, baseUrl, LOGINS.password, startedAt);
         expect(secrets.size).toBeGreaterThan(0);
       } finally {
         await context.close();
@@ -113,14 +95,14 @@ describe("second factors and refusals", () => {
       const page = await context.newPage();
       const secrets = watchSecrets(page);
       await page.goto(app.startUrl);
-      const startedAt = now();
+      const startedAt = nowSeconds();
       await signInForm(page, "totp@example.com", PASSWORD);
       expect(new URL(page.url()).pathname).toBe("/signIn/mfa");
       await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("ワンタイムパスワード認証");
       await expectNothingSecretInPage(page, secrets);
       await page.locator("#field-mfaCode").fill(new TOTP({ secret: TOTP_SECRET }).generate());
       await page.getByRole("button", { name: "ログイン", exact: true }).click();
-      await expectAppLogin(app, startedAt, TOTP_LOGIN);
+      await expectAppLogin(app, baseUrl, LOGINS.totp, startedAt);
     } finally {
       await context.close();
     }
@@ -133,13 +115,13 @@ describe("second factors and refusals", () => {
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
       const page = await context.newPage();
       await page.goto(app.startUrl);
-      const startedAt = now();
+      const startedAt = nowSeconds();
       await signInForm(page, "sms@example.com", PASSWORD);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("SMS認証");
       expect(await page.textContent("body")).toContain("3分以内");
       await page.locator("#field-mfaCode").fill((await idp.latest("+8109012345678")).code!);
       await page.getByRole("button", { name: "ログイン", exact: true }).click();
-      await expectAppLogin(app, startedAt, SMS_LOGIN);
+      await expectAppLogin(app, baseUrl, LOGINS.sms, startedAt);
     } finally {
       await context.close();
     }
@@ -152,12 +134,12 @@ describe("second factors and refusals", () => {
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId);
       const page = await context.newPage();
       await page.goto(app.startUrl);
-      const startedAt = now();
+      const startedAt = nowSeconds();
       await signInForm(page, "force@example.com", PASSWORD);
       expect(new URL(page.url()).pathname).toBe("/changePasswordInForceChangePassword");
       await page.locator("#field-newPassword").fill("N3wPassw0rd!");
       await page.getByRole("button", { name: "変更する", exact: true }).click();
-      await expectAppLogin(app, startedAt, PASSWORD_LOGIN);
+      await expectAppLogin(app, baseUrl, LOGINS.password, startedAt);
     } finally {
       await context.close();
     }
@@ -228,7 +210,7 @@ describe("consent for the partner service", () => {
       const page = await context.newPage();
       const secrets = watchSecrets(page);
       await page.goto(app.startUrl);
-      const startedAt = now();
+      const startedAt = nowSeconds();
       await signInForm(page, "partner@example.com", PASSWORD);
       expect(new URL(page.url()).pathname).toBe(`/${PARTNER.serviceId}/consent`);
       const body = (await page.textContent("body")) ?? "";
@@ -237,7 +219,7 @@ describe("consent for the partner service", () => {
       await expectNothingSecretInPage(page, secrets);
       await page.getByRole("button", { name: "同意する" }).click();
       // The partner's app asked for openid: its code brings an id_token, with the login behind the consent.
-      await expectAppLogin(app, startedAt, PASSWORD_LOGIN);
+      await expectAppLogin(app, baseUrl, LOGINS.password, startedAt);
     } finally {
       await context.close();
     }

@@ -103,6 +103,37 @@ export async function appLogin(
   return claims as { acr?: string; amr?: string[]; auth_time?: number; sub: string };
 }
 
+/** What each way of signing in claims (docs/passkeys.md, "What a login claims"): the id_token's `acr` and `amr`. */
+export const LOGINS = {
+  password: { acr: "pwd", amr: ["pwd"] },
+  totp: { acr: "mfa", amr: ["pwd", "otp", "mfa"] },
+  sms: { acr: "mfa", amr: ["pwd", "sms", "mfa"] },
+  passkey: { acr: "phr", amr: ["pop", "mfa"] },
+};
+export type Login = (typeof LOGINS)[keyof typeof LOGINS];
+
+/** The time in seconds, as the id_token's `auth_time`. */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Validated id_token claims say what the login achieved, and that it happened after `startedAt` (seconds, taken
+ * before the sign-in; 5 s of clock slack either way).
+ */
+export function expectLoginClaims(
+  claims: { acr?: unknown; amr?: unknown; auth_time?: number } | undefined,
+  login: Login,
+  startedAt: number,
+): void {
+  expect({ acr: claims?.acr, amr: claims?.amr }).toEqual(login);
+  expect(claims?.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
+  expect(claims?.auth_time).toBeLessThanOrEqual(nowSeconds() + 5);
+}
+
+/** The app got its code and, as a real OIDC client, exchanged it: its id_token claims `login`, made just now. */
+export async function expectAppLogin(app: App, baseUrl: string, login: Login, startedAt: number): Promise<void> {
+  expectLoginClaims(await appLogin(app, baseUrl), login, startedAt);
+}
+
 /** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */
 export function watchSecrets(page: Page): Set<string> {
   const secrets = new Set<string>();

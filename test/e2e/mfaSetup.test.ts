@@ -8,10 +8,13 @@ import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
 import {
   type App,
-  appLogin,
   emulator,
+  expectAppLogin,
   expectNothingSecretInPage,
+  LOGINS,
+  type Login,
   newContext,
+  nowSeconds,
   openApp,
   submit,
   watchSecrets,
@@ -26,26 +29,6 @@ const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir
 const PHONE = "09012345678";
 
 const browser = chromiumForFile({ emulator: idp });
-
-/** The time in seconds, as the id_token's `auth_time`. */
-const now = () => Math.floor(Date.now() / 1000);
-
-/** What a login claims (docs/passkeys.md): `acr` and `amr` of each way a journey here signs in. */
-const PASSWORD_LOGIN = { acr: "pwd", amr: ["pwd"] };
-const TOTP_LOGIN = { acr: "mfa", amr: ["pwd", "otp", "mfa"] };
-const SMS_LOGIN = { acr: "mfa", amr: ["pwd", "sms", "mfa"] };
-type Login = typeof PASSWORD_LOGIN;
-
-/**
- * The app got its code and, as a real OIDC client, exchanged it: the id_token says what the login achieved, and that
- * it happened after `startedAt` (seconds, taken before the sign-in; 5 s of clock slack).
- */
-async function expectAppLogin(app: App, startedAt: number, login: Login) {
-  const claims = await appLogin(app, baseUrl);
-  expect({ acr: claims.acr, amr: claims.amr }).toEqual(login);
-  expect(claims.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
-  expect(claims.auth_time).toBeLessThanOrEqual(now() + 5);
-}
 
 /**
  * The app opens the site for MFA setup; the user signs in and lands on the choice of factors. `startedAt`: the
@@ -64,7 +47,7 @@ async function toSetup(
   await page.goto(app.startUrl);
   await page.locator("#field-username").fill(email);
   await page.locator("#field-password").fill(PASSWORD);
-  const startedAt = now();
+  const startedAt = nowSeconds();
   await submit(page, "ログイン");
   expect(new URL(page.url()).pathname).toBe("/mfa/setup");
   return { page, app, secrets, startedAt };
@@ -79,7 +62,7 @@ async function finish(page: Page, app: App, startedAt: number) {
   await expect.poll(() => modal.isVisible()).toBe(true);
   expect(await modal.textContent()).toContain("2段階認証を設定しました");
   await modal.getByRole("link", { name: "次へ" }).click();
-  await expectAppLogin(app, startedAt, PASSWORD_LOGIN);
+  await expectAppLogin(app, baseUrl, LOGINS.password, startedAt);
 }
 
 /** A new browser signs in: the login now asks for the second factor just set, and claims it. */
@@ -91,13 +74,13 @@ async function signInAgain(email: string, title: string, code: () => Promise<str
     await page.goto(app.startUrl);
     await page.locator("#field-username").fill(email);
     await page.locator("#field-password").fill(PASSWORD);
-    const startedAt = now();
+    const startedAt = nowSeconds();
     await submit(page, "ログイン");
     expect(new URL(page.url()).pathname).toBe("/signIn/mfa");
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(title);
     await page.locator("#field-mfaCode").fill(await code());
     await page.getByRole("button", { name: "ログイン", exact: true }).click();
-    await expectAppLogin(app, startedAt, login);
+    await expectAppLogin(app, baseUrl, login, startedAt);
   } finally {
     await context.close();
   }
@@ -148,7 +131,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.locator("#field-mfaOtpCode").fill(new TOTP({ secret }).generate());
         await submit(page, "設定する");
         await finish(page, app, startedAt);
-        await signInAgain(email, "ワンタイムパスワード認証", async () => new TOTP({ secret }).generate(), TOTP_LOGIN);
+        await signInAgain(email, "ワンタイムパスワード認証", async () => new TOTP({ secret }).generate(), LOGINS.totp);
       } finally {
         await context.close();
       }
@@ -205,7 +188,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.locator("#field-mfaOtpCode").fill(await idp.latestCode(`+81${PHONE}`));
         await submit(page, "設定する");
         await finish(page, app, startedAt);
-        await signInAgain(email, "SMS認証", () => idp.latestCode(`+81${PHONE}`), SMS_LOGIN);
+        await signInAgain(email, "SMS認証", () => idp.latestCode(`+81${PHONE}`), LOGINS.sms);
       } finally {
         await context.close();
       }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { chromiumForFile, siteUrl } from "./browser";
-import { emulator, newContext, oidcApp, openApp } from "./journeys";
+import { emulator, expectLoginClaims, LOGINS, newContext, nowSeconds, oidcApp, openApp } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
 // /{tenantId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and
@@ -29,7 +29,7 @@ describe("the native app with oauth4webapi", () => {
       await page.goto(app.startUrl);
       await page.locator("#field-username").fill("app.user@example.com");
       await page.locator("#field-password").fill(PASSWORD);
-      const startedAt = Math.floor(Date.now() / 1000);
+      const startedAt = nowSeconds();
       await page.getByRole("button", { name: "ログイン", exact: true }).click();
       const callback = await app.received;
 
@@ -40,10 +40,7 @@ describe("the native app with oauth4webapi", () => {
       // The id_token, validated by oauth4webapi (signature, iss, aud, exp…), claims a password login
       // (docs/passkeys.md, "What a login claims") made during this sign-in (5 s of clock slack).
       const claims = oauth.getValidatedIdTokenClaims(tokens);
-      expect(claims?.acr).toBe("pwd");
-      expect(claims?.amr).toEqual(["pwd"]);
-      expect(claims?.auth_time).toBeGreaterThanOrEqual(startedAt - 5);
-      expect(claims?.auth_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 5);
+      expectLoginClaims(claims, LOGINS.password, startedAt);
 
       const jwks = createRemoteJWKSet(new URL(as.jwks_uri!));
       const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: as.issuer, audience: SERVICE.clientId });
