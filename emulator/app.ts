@@ -27,7 +27,7 @@ export function createApp(services: Services): Hono<EmulatorHono> {
   // Faults never apply to the controls themselves, or a test could lock itself out of reset.
   app.use(async function injectedFaults(c, next) {
     if (c.req.path.startsWith("/__emulator/")) return next();
-    const fault = services.faults.take(c.req.method, c.req.path);
+    const fault = await services.faults.take(c.req.method, c.req.path, () => c.req.raw.clone().text());
     const response = fault && (await playFault(fault));
     if (response) return response;
     // The clock is read again: a delay fault must not hand out already-stale timestamps.

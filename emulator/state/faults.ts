@@ -7,6 +7,8 @@ export const faultSchema = z.object({
   method: z.string().min(1).max(10).default("*"),
   /** A regex when it starts with `^`, else a glob of the whole path (`*` within a segment, `**` across, `?` one char). */
   pathPattern: z.string().min(1).max(500),
+  /** Only calls whose body includes this text (a test's own login ID, say: tests that share an emulator). */
+  bodyIncludes: z.string().min(1).max(200).optional(),
   times: z.number().int().min(1).max(10_000).default(1),
   status: z.number().int().min(200).max(599).optional(),
   body: z.unknown().optional(),
@@ -65,14 +67,22 @@ export class Faults {
     this.sql.exec("DELETE FROM faults");
   }
 
-  /** The oldest fault matching this call, counted down by one use. */
-  take(method: string, path: string): FaultSpec | undefined {
-    for (const row of this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray()) {
+  /**
+   * The oldest fault matching this call, counted down by one use. The body is read only when a fault asks for it,
+   * before the faults are read for the choice: no await between choosing a fault and using it up.
+   */
+  async take(method: string, path: string, body: () => Promise<string>): Promise<FaultSpec | undefined> {
+    const rows = () => this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray();
+    const specOf = (row: FaultRow) => JSON.parse(row.spec) as FaultSpec;
+    const text = rows().some((row) => specOf(row).bodyIncludes !== undefined) ? await body() : "";
+    for (const row of rows()) {
       if (row.method !== "*" && row.method !== method.toUpperCase()) continue;
       if (!compilePattern(row.path_pattern).test(path)) continue;
+      const { bodyIncludes } = specOf(row);
+      if (bodyIncludes !== undefined && !text.includes(bodyIncludes)) continue;
       if (row.remaining <= 1) this.sql.exec("DELETE FROM faults WHERE id = ?", row.id);
       else this.sql.exec("UPDATE faults SET remaining = remaining - 1 WHERE id = ?", row.id);
-      return JSON.parse(row.spec) as FaultSpec;
+      return specOf(row);
     }
     return undefined;
   }

@@ -25,6 +25,8 @@ export interface Fault {
   /** The call's method; POST unless given. */
   method?: string;
   pathPattern: string;
+  /** Only calls whose body includes this text. */
+  bodyIncludes?: string;
   status?: number;
   body?: unknown;
   delayMs?: number;
