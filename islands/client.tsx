@@ -60,6 +60,15 @@ function hydrateAll(): void {
   }
 }
 
+// Whatever no island caught (an event handler's throw, an API an older engine lacks) is reported too: the first few
+// of a page, so that one broken handler does not spend the report limit of the address.
+let uncaughtReports = 0;
+const reportUncaught = (error: unknown) => {
+  if (uncaughtReports++ < 3) reportCrash("page", "uncaught", error);
+};
+window.addEventListener("error", (event) => reportUncaught(event.error ?? event.message));
+window.addEventListener("unhandledrejection", (event) => reportUncaught(event.reason));
+
 // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in the older webviews of the brands' apps.
 document.cookie = `__Host-${SCRIPT_MARKER_COOKIE}=1; Path=/; Secure; SameSite=Strict; Max-Age=${SCRIPT_MARKER_MAX_AGE_SECONDS}`;
 hydrateAll();

@@ -4,7 +4,11 @@ import type { IslandName } from "./names";
 
 const REPORT_PATH = "/report/island";
 
-export function reportCrash(island: IslandName | "unknown", phase: "load" | "render" | "markup", error: unknown): void {
+export function reportCrash(
+  island: IslandName | "unknown" | "page",
+  phase: "load" | "render" | "markup" | "uncaught",
+  error: unknown,
+): void {
   const message = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
   const body = JSON.stringify({ island, phase, message });
   // Every browser and webview the brands support has sendBeacon; a report that cannot be sent is dropped.

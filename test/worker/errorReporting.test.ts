@@ -56,11 +56,15 @@ async function arrived(count: number): Promise<Array<Record<string, unknown>>> {
   );
 }
 
-function crashReport(message: string, headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin" }) {
+function crashReport(
+  message: string,
+  headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin" },
+  where: { island: string; phase: string } = { island: "PasswordField", phase: "render" },
+) {
   return new Request(`${ORIGIN}/report/island`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "CF-Connecting-IP": clientIp(), ...headers },
-    body: JSON.stringify({ island: "PasswordField", phase: "render", message }),
+    body: JSON.stringify({ ...where, message }),
   });
 }
 
@@ -108,6 +112,17 @@ describe("error reporting", { timeout: 30_000 }, () => {
     expect(text).toContain("[email]");
     expect(text).not.toContain("hanako@example.jp");
     expect(event?.tags).toMatchObject({ island: "PasswordField", phase: "render" });
+  });
+
+  it("reports an uncaught error of the page outside any island (an older engine's missing API, say)", async () => {
+    const uncaught = crashReport("TypeError: dialog.showPopover is not a function", undefined, {
+      island: "page",
+      phase: "uncaught",
+    });
+    expect((await send(uncaught)).status).toBe(204);
+    const [event] = await arrived(1);
+    expect(JSON.stringify(event)).toContain("island page crashed (uncaught): TypeError: dialog.showPopover");
+    expect(event?.tags).toMatchObject({ island: "page", phase: "uncaught" });
   });
 
   it("ignores errors about a missing current user (SPEC §8)", async () => {
