@@ -130,7 +130,11 @@ describe("faults", () => {
   });
 
   it("matches only the calls whose body includes bodyIncludes, so that tests sharing an emulator keep to their own", async () => {
-    await postJson("/__emulator/faults", { pathPattern: "/auth/v1/password/forgot", bodyIncludes: "mine@", status: 500 });
+    await postJson("/__emulator/faults", {
+      pathPattern: "/auth/v1/password/forgot",
+      bodyIncludes: "mine@",
+      status: 500,
+    });
     expect((await forgot("theirs@example.jp")).status).toBe(201);
     expect((await forgot("mine@example.jp")).status).toBe(500);
     expect((await forgot("mine@example.jp")).status).toBe(201);
