@@ -104,7 +104,8 @@ export function ModalOpener({
 
 /**
  * Closes a popover modal: the popover's hide button, and for engines without popover (see ModalOpener) a link that
- * ends the modal's `:target` by going back to its opener, where the focus was (a missing opener: no scroll at all).
+ * ends the modal's `:target` by going back to its opener, where the focus was. A modal only script opens (the SMS
+ * warning) has no opener: its link then names no element, so the page stays where it is.
  */
 export function ModalCloser({ target, children }: { target: string; children: ReactNode }) {
   return (
