@@ -54,6 +54,9 @@ export default defineConfig(({ command, mode }) => {
       },
       client: {
         build: {
+          // The islands' syntax for the oldest browsers the site supports (docs/browsers.md), not Vite's default line
+          // (Safari 16.4): Safari and iOS 15.4, Chrome, Edge and Android WebView 105, Firefox 121.
+          target: ["es2022", "safari15.4", "ios15.4", "chrome105", "edge105", "firefox121"],
           manifest: true,
           // The worker's pages preload each island's chunks themselves (<link rel="modulepreload">, from the
           // manifest): no dependency lists in the entry (and islandsWithoutPreloadHelper drops the helper).

@@ -5,7 +5,9 @@ const BLOCKED_FAVICON = "/blocked-tab.svg";
 
 /** Everything on the page but the guard's host stops taking input and focus; open popovers close. */
 function disablePage(guardHost: Element): void {
-  for (const open of document.querySelectorAll<HTMLElement>(":popover-open")) open.hidePopover();
+  // Where the Popover API is missing (Safari < 17) so is `:popover-open`, and querySelectorAll would throw.
+  if ("hidePopover" in HTMLElement.prototype)
+    for (const open of document.querySelectorAll<HTMLElement>(":popover-open")) open.hidePopover();
   // Every sibling of the guard's host and of each of its ancestors, however the page nests it.
   let keep: Element = guardHost;
   while (keep && keep !== document.body && keep.parentElement) {

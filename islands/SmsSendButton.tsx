@@ -7,7 +7,9 @@ import { type SendGuard, SubmitButton, type SubmitButtonProps } from "./SubmitBu
  */
 const warnBeforeSending: SendGuard = (form, warning, setSending, signal) => {
   const dialog = warning ? document.getElementById(warning) : null;
-  if (!dialog) return;
+  // An engine without the Popover API (Safari < 17, docs/browsers.md) cannot open the warning: the form posts to the
+  // warning interstitial, as without script.
+  if (!dialog || typeof dialog.showPopover !== "function") return;
   let inFlight = false;
   form.addEventListener(
     "submit",

@@ -3,6 +3,7 @@ import { buttonLabels, common, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
+import { ModalCloser } from "./layout/Modal";
 import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
@@ -25,14 +26,7 @@ export function SignUpInputPassword({ email = "" }: { email?: string }) {
           actions={
             <>
               <PostButton action="/signUp/inputPassword/back">{buttonLabels.move}</PostButton>
-              <button
-                type="button"
-                className="button button--secondary"
-                popoverTarget="signUpBackWarning-modal"
-                popoverTargetAction="hide"
-              >
-                {common.cancel}
-              </button>
+              <ModalCloser target="signUpBackWarning-modal">{common.cancel}</ModalCloser>
             </>
           }
         />

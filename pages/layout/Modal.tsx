@@ -14,7 +14,8 @@ interface ModalProps {
 
 /**
  * SPEC §2/§8 modal on a native <dialog>. One opened by a control is a popover (no script needed to open or
- * close it); one the server opens is rendered open with a dialog-method form to close it.
+ * close it), or the URL's target where the engine has no popover (ModalOpener); one the server opens is rendered
+ * open with a dialog-method form to close it.
  */
 export function Modal({ id, title, body, closable, openOnLoad = false, children }: ModalProps) {
   const titleId = `${id}-title`;
@@ -64,16 +65,21 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
       {content}
       {closable ? (
         <div className="modal-actions">
-          <button type="button" className="button button--secondary" popoverTarget={id} popoverTargetAction="hide">
-            {common.close}
-          </button>
+          <ModalCloser target={id}>{common.close}</ModalCloser>
         </div>
       ) : null}
     </dialog>
   );
 }
 
-/** A control that opens a popover modal without any script; it looks like a link unless it is a step of a form. */
+const openerId = (target: string) => `${target}-opener`;
+
+/**
+ * A control that opens a popover modal without any script; it looks like a link unless it is a step of a form.
+ * Beside it, a link to the modal for engines without the Popover API (Safari < 17, docs/browsers.md): site.css
+ * shows one of the two and takes the other out of the page and the accessibility tree (`display:none`), and opens
+ * the linked modal as the URL's `:target`. One opener per modal on a page: the close link returns to its id.
+ */
 export function ModalOpener({
   target,
   children,
@@ -83,14 +89,33 @@ export function ModalOpener({
   children: ReactNode;
   look?: "link" | "button";
 }) {
+  const className = look === "button" ? "button" : "link-button";
   return (
-    <button
-      type="button"
-      className={look === "button" ? "button" : "link-button"}
-      popoverTarget={target}
-      popoverTargetAction="show"
-    >
-      {children}
-    </button>
+    <>
+      <button type="button" className={className} popoverTarget={target} popoverTargetAction="show">
+        {children}
+      </button>
+      <a id={openerId(target)} className={`${className} modal-fallback`} href={`#${target}`}>
+        {children}
+      </a>
+    </>
+  );
+}
+
+/**
+ * Closes a popover modal: the popover's hide button, and for engines without popover (see ModalOpener) a link that
+ * ends the modal's `:target` by going back to its opener, where the focus was. A modal only script opens (the SMS
+ * warning) has no opener: its link then names no element, so the page stays where it is.
+ */
+export function ModalCloser({ target, children }: { target: string; children: ReactNode }) {
+  return (
+    <>
+      <button type="button" className="button button--secondary" popoverTarget={target} popoverTargetAction="hide">
+        {children}
+      </button>
+      <a className="button button--secondary modal-fallback" href={`#${openerId(target)}`}>
+        {children}
+      </a>
+    </>
   );
 }
