@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { ensureDebianPackages } from "./debian";
 
 /** Debian's full Chromium: Lighthouse's browser (`npm run lighthouse`), which wants the new headless mode. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -23,28 +22,13 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-const PACKAGES = { [CHROMIUM_PATH]: "chromium", [HEADLESS_SHELL_PATH]: "chromium-headless-shell" };
-
 /**
- * The browser tests need Debian's Chromium (playwright's own download cannot work on these machines): the headless
- * shell unless a path is given. Installs it, with the Japanese fonts, when run as root on Debian; otherwise fails
- * naming the fix. Never skips.
+ * The browser tests need Debian's Chromium: the headless shell unless a path is given, with the Japanese fonts.
  */
 export function ensureChromium(path: string = HEADLESS_SHELL_PATH): void {
-  if (existsSync(path)) return;
-  const debianPackage = PACKAGES[path] ?? "chromium-headless-shell";
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!isRoot || !existsSync("/etc/debian_version")) {
-    throw new Error(
-      `Chromium is missing at ${path}. Install it with: sudo apt-get install -y ${debianPackage} fonts-noto-cjk (or set CHROMIUM_PATH / CHROMIUM_HEADLESS_SHELL_PATH).`,
-    );
-  }
-  console.log(`[e2e] installing Debian's ${debianPackage} and Japanese fonts (apt-get)…`);
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", debianPackage, "fonts-noto-cjk"], {
-    stdio: "inherit",
-    env,
+  const debianPackage = path === CHROMIUM_PATH ? "chromium" : "chromium-headless-shell";
+  ensureDebianPackages("Chromium", {
+    [path]: debianPackage,
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc": "fonts-noto-cjk",
   });
-  if (!existsSync(path)) throw new Error(`apt-get finished but ${path} is still missing`);
 }

@@ -1,26 +1,16 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
+import { ensureDebianPackages } from "./debian";
+import { type EnginePage, type Target, xpathOf } from "./enginePage";
 
 // Firefox ESR for the browser tests (issue 22; ../shared/research/browser-engines.md): Debian's firefox-esr driven
 // over WebDriver BiDi by puppeteer-core (24.x: its engines allow Node 20). JavaScript off is the `javascript.enabled`
-// pref for the whole browser, under which puppeteer's element clicks never settle: `clickAt` clicks by coordinates.
+// pref for the whole browser, under which puppeteer's element clicks never settle: clicks go by coordinates.
 
 const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
-/** Installs Debian's firefox-esr when missing (root on Debian), else fails naming the fix. Never skips. */
+/** Installs Debian's firefox-esr when missing. */
 export function ensureFirefox(): void {
-  if (existsSync(FIREFOX)) return;
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!isRoot || !existsSync("/etc/debian_version"))
-    throw new Error("Firefox ESR is missing. Install it with: sudo apt-get install -y firefox-esr");
-  console.log("[e2e] installing Debian's firefox-esr (apt-get)…");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "firefox-esr"], {
-    stdio: "inherit",
-    env,
-  });
+  ensureDebianPackages("Firefox ESR", { [FIREFOX]: "firefox-esr" });
 }
 
 /** A headless Firefox that takes the local HTTPS certificate; JavaScript on or off for the whole browser. */
@@ -31,13 +21,114 @@ export function launchFirefox({ javaScript = true } = {}): Promise<Browser> {
     executablePath: FIREFOX,
     headless: true,
     acceptInsecureCerts: true,
+    defaultViewport: { width: 414, height: 896 },
     extraPrefsFirefox: { "javascript.enabled": javaScript, "intl.accept_languages": "ja-JP" },
   });
 }
 
-/** Clicks the middle of the element: works with JavaScript on and off. */
-export async function clickAt(page: Page, css: string): Promise<void> {
-  const box = await (await page.$(css))?.boundingBox();
-  if (!box) throw new Error(`nothing to click at ${css}`);
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+/** A tab of a fresh browser context (its own cookie jar) as an EnginePage; errors the page throws are kept. */
+export async function firefoxPage(browser: Browser, javaScript: boolean): Promise<EnginePage> {
+  const context = await browser.createBrowserContext();
+  return tab(context, await context.newPage(), javaScript, true);
+}
+
+function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: boolean): EnginePage {
+  const requested: string[] = [];
+  page.on("request", (request) => void requested.push(request.url()));
+  const errors: string[] = [];
+  page.on("pageerror", (error) => void errors.push(String(error)));
+  // With JavaScript off `page.$$` never settles (`page.$` and evaluation do): the page's visible matches are found by
+  // a script of the driver's own, which marks the first for `page.$`.
+  const displayed = (target: Target) =>
+    page.evaluate(
+      (css: string | null, xpath: string | null) => {
+        const found: Element[] = [];
+        if (css) found.push(...document.querySelectorAll(css));
+        else {
+          const result = document.evaluate(xpath ?? "", document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+          for (let index = 0; index < result.snapshotLength; index++) found.push(result.snapshotItem(index) as Element);
+        }
+        const shown = found.filter((element) => element.getClientRects().length > 0);
+        for (const marked of document.querySelectorAll("[data-e2e-target]")) marked.removeAttribute("data-e2e-target");
+        shown[0]?.setAttribute("data-e2e-target", "");
+        return shown.length;
+      },
+      typeof target === "string" ? target : null,
+      typeof target === "string" ? null : xpathOf(target),
+    );
+  const first = async (target: Target) => {
+    const handle = (await displayed(target)) > 0 ? await page.$("[data-e2e-target]") : null;
+    if (!handle) throw new Error(`nothing visible matches ${JSON.stringify(target)} at ${page.url()}`);
+    return handle;
+  };
+  const checkErrors = () => {
+    if (errors.length) throw new Error(`the page threw: ${errors.join("; ")}`);
+  };
+  return {
+    engine: "Firefox ESR",
+    javaScript,
+    go: async (url) => {
+      // A page that redirects off the site (sign-out to the brand's top) ends at a host that does not resolve here:
+      // its navigation never loads, so it is done once the browser asks for the other site.
+      const site = new URL(url).origin;
+      let left!: () => void;
+      const leaves = new Promise<void>((resolve) => (left = resolve));
+      const watch = (request: HTTPRequest) => {
+        if (request.isNavigationRequest() && new URL(request.url()).origin !== site) left();
+      };
+      page.on("request", watch);
+      let offSite = false;
+      const loaded = page.goto(url).then(
+        () => undefined,
+        (error: Error) => {
+          if (!offSite) throw error;
+        },
+      );
+      await Promise.race([loaded, leaves.then(() => (offSite = true))]);
+      page.off("request", watch);
+      checkErrors();
+    },
+    url: async () => page.url(),
+    fill: async (target, text) => {
+      const handle = await first(target);
+      await handle.evaluate((input) => {
+        (input as HTMLInputElement).value = "";
+      });
+      await handle.type(text);
+    },
+    click: async (target) => {
+      checkErrors();
+      const handle = await first(target);
+      await handle.evaluate((element) => element.scrollIntoView({ block: "center", behavior: "instant" }));
+      const box = await handle.boundingBox();
+      if (!box) throw new Error(`${JSON.stringify(target)} has no box`);
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    },
+    text: async (target = "main") => (await first(target)).evaluate((element) => (element as HTMLElement).innerText),
+    visible: displayed,
+    exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
+    cookies: async () => (await context.cookies()) as never,
+    // An element's own screenshot waits on an in-page observer that never settles with JavaScript off: its box is
+    // cut out of the page's instead.
+    screenshot: async (target) => {
+      const clip = target ? await (await first(target)).boundingBox() : null;
+      return Buffer.from(await page.screenshot(clip ? { clip } : {}));
+    },
+    reached: async (prefix) =>
+      new Promise<URL>((resolve, reject) => {
+        const found = requested.find((url) => url.startsWith(prefix));
+        if (found) return resolve(new URL(found));
+        const timer = setTimeout(() => reject(new Error(`never requested ${prefix}`)), 15_000);
+        page.on("request", (request) => {
+          if (!request.url().startsWith(prefix)) return;
+          clearTimeout(timer);
+          resolve(new URL(request.url()));
+        });
+      }),
+    newTab: async () => tab(context, await context.newPage(), javaScript, false),
+    close: async () => {
+      checkErrors();
+      await (owner ? context.close() : page.close());
+    },
+  };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureChromium } from "./chromium";
 import { ensureFirefox } from "./firefox";
@@ -13,6 +16,8 @@ declare module "vitest" {
      * drops Secure cookies on http://localhost): one server the WebKit, Firefox and local-HTTPS files share.
      */
     httpsBaseUrl: string;
+    /** The HTTPS preview's output (the worker's JSON log lines), outside the checkout: what the engines' pages reported. */
+    httpsLogFile: string;
   }
 }
 
@@ -21,17 +26,19 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   // Every engine is installed here, before any test's time limit runs (apt-get can take a minute on a fresh machine).
   ensureChromium();
-  ensureWebKit();
+  ensureWebKit("webkitgtk");
+  ensureWebKit("wpe");
   ensureFirefox();
   buildForE2e();
   const firstPort = Number(process.env.E2E_PORT ?? 4319);
+  const httpsLogFile = join(mkdtempSync(join(tmpdir(), "e2e-https-")), "preview.log");
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
   // Every server starts here, before any test: a preview reads the build that `vite build` last pointed it to, and
   // test/e2e/productionBuild.test.ts builds elsewhere while the tests run.
   const started = await Promise.allSettled([
     ...Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)),
-    startPreview(firstPort + 40, { https: true }),
+    startPreview(firstPort + 40, { https: true, logFile: httpsLogFile }),
   ]);
   const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failure = started.find((result) => result.status === "rejected");
@@ -46,6 +53,7 @@ export default async function setup(project: TestProject) {
     servers.map((server) => server.url),
   );
   project.provide("httpsBaseUrl", https?.url ?? "");
+  project.provide("httpsLogFile", httpsLogFile);
   if (https) servers.push(https);
   return async () => {
     await Promise.all(servers.map((server) => server.stop()));

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 
@@ -67,7 +68,10 @@ async function portTaken(url: string): Promise<boolean> {
  * Serves the built worker on the local workerd with `vite preview`, in its own process group; with `https`, on
  * https://localhost with the locally made certificate, as `npm run dev:https` (HTTP/2, worker/localHttps.vite-plugin.ts).
  */
-export async function startPreview(port: number, { https = false } = {}): Promise<RunningServer> {
+export async function startPreview(
+  port: number,
+  { https = false, logFile }: { https?: boolean; logFile?: string } = {},
+): Promise<RunningServer> {
   // Without this, a second run (another checkout's tests) would find the first run's server answering and test
   // that build instead of its own, while its own preview exits on the taken port.
   if (await portTaken(`http://127.0.0.1:${port}`))
@@ -90,10 +94,17 @@ export async function startPreview(port: number, { https = false } = {}): Promis
     },
   });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // With `logFile`, the worker's log lines (one JSON object each) are also written there for the tests to read.
+  const log = logFile ? createWriteStream(logFile) : undefined;
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    log?.write(chunk);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const url = https ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   const stop = async () => {
+    log?.end();
     if (child.exitCode !== null || child.pid === undefined) return;
     try {
       process.kill(-child.pid, "SIGTERM");

@@ -1,24 +1,45 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { PNG } from "pngjs";
+import { ensureDebianPackages } from "./debian";
+import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
 
-// WebKitGTK for the browser tests (issue 22; ../shared/research/browser-engines.md): Debian's MiniBrowser driven by
-// WebKitWebDriver (W3C WebDriver classic, spoken by the small fetch client below) under Xvfb. WebKit drops Secure
-// cookies on http://localhost, so the site is served over HTTPS (startPreview's `https`).
+// WebKit for the browser tests (issue 22; ../shared/research/browser-engines.md), driven by its W3C WebDriver
+// (classic, spoken by the small fetch client below):
+// - WebKitGTK 2.50 (the engine of current iPhones): Debian's MiniBrowser under WebKitWebDriver, in Xvfb;
+// - WPE WebKit 2.38 (about Safari 16, no Popover API: the oldest engine the site supports, docs/browsers.md): cog
+//   with its headless platform under WPEWebDriver, no X server.
+// WebKit drops Secure cookies on http://localhost, so the site is served over HTTPS (startPreview's `https`).
 
 const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
-const PACKAGES = ["webkit2gtk-driver", "xvfb"];
 
-/** Installs WebKitGTK's driver and Xvfb with apt-get when missing (root on Debian), else fails naming the fix. */
-export function ensureWebKit(): void {
-  if (existsSync("/usr/bin/WebKitWebDriver") && existsSync("/usr/bin/Xvfb") && existsSync(MINIBROWSER)) return;
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!isRoot || !existsSync("/etc/debian_version"))
-    throw new Error(`WebKitGTK is missing. Install it with: sudo apt-get install -y ${PACKAGES.join(" ")}`);
-  console.log(`[e2e] installing Debian's ${PACKAGES.join(", ")} (apt-get)…`);
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...PACKAGES], { stdio: "inherit", env });
+export const WEBKITS = {
+  webkitgtk: {
+    name: "WebKitGTK",
+    driver: "/usr/bin/WebKitWebDriver",
+    files: {
+      "/usr/bin/WebKitWebDriver": "webkit2gtk-driver",
+      [MINIBROWSER]: "webkit2gtk-driver",
+      "/usr/bin/Xvfb": "xvfb",
+    },
+    options: (args: string[]) => ({ "webkitgtk:browserOptions": { binary: MINIBROWSER, args } }),
+    display: true,
+  },
+  wpe: {
+    name: "WPE WebKit",
+    driver: "/usr/bin/WPEWebDriver",
+    files: { "/usr/bin/WPEWebDriver": "wpewebkit-driver", "/usr/bin/cog": "cog" },
+    options: (args: string[]) => ({
+      "wpe:browserOptions": { binary: "/usr/bin/cog", args: ["--platform=headless", ...args] },
+    }),
+    display: false,
+  },
+} as const;
+export type WebKitKind = keyof typeof WEBKITS;
+
+/** Installs the WebKit's driver and browser (and Xvfb for WebKitGTK) with apt-get when missing. */
+export function ensureWebKit(kind: WebKitKind): void {
+  ensureDebianPackages(WEBKITS[kind].name, WEBKITS[kind].files);
 }
 
 function freePort(): Promise<number> {
@@ -62,65 +83,122 @@ async function call(url: string, method: string, body?: unknown): Promise<unknow
   return json.value;
 }
 
-/** One WebKit window (a WebDriver session: its own cookie jar), JavaScript on or off. */
-export interface WebKitPage {
-  go(url: string): Promise<void>;
-  url(): Promise<string>;
-  type(css: string, text: string): Promise<void>;
-  click(css: string): Promise<void>;
-  text(css: string): Promise<string>;
-  exec<T>(script: string): Promise<T>;
-  cookies(): Promise<{ name: string; value: string; secure: boolean; httpOnly: boolean }[]>;
-  quit(): Promise<void>;
+/** The part of a PNG inside a CSS-pixel box ([x, y, width, height, device pixel ratio]). */
+function cutOut(png: Buffer, [x = 0, y = 0, width = 0, height = 0, ratio = 1]: number[]): Buffer {
+  const image = PNG.sync.read(png);
+  const [left, top] = [Math.max(0, Math.round(x * ratio)), Math.max(0, Math.round(y * ratio))];
+  const part = new PNG({
+    width: Math.min(Math.round(width * ratio), image.width - left),
+    height: Math.min(Math.round(height * ratio), image.height - top),
+  });
+  PNG.bitblt(image, part, left, top, part.width, part.height, 0, 0);
+  return PNG.sync.write(part);
 }
 
-/** Xvfb and WebKitWebDriver for a test file; `page()` opens a session. */
-export async function startWebKit() {
-  ensureWebKit();
-  const xvfb = await startXvfb();
+const locator = (target: Target) =>
+  typeof target === "string" ? { using: "css selector", value: target } : { using: "xpath", value: xpathOf(target) };
+
+/** The WebKit's driver (and Xvfb for WebKitGTK) for a test file; `page()` opens a window with its own cookie jar. */
+export async function startWebKit(kind: WebKitKind) {
+  ensureWebKit(kind);
+  const engine = WEBKITS[kind];
+  const xvfb = engine.display ? await startXvfb() : undefined;
   const port = await freePort();
-  const driver = spawn("WebKitWebDriver", [`--port=${port}`], {
+  const driver = spawn(engine.driver, [`--port=${port}`], {
     stdio: "ignore",
-    env: { ...process.env, DISPLAY: xvfb.display },
+    env: { ...process.env, ...(xvfb ? { DISPLAY: xvfb.display } : {}) },
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries++) {
-    try {
-      await call(`${base}/status`, "GET");
-      break;
-    } catch (error) {
-      if (tries > 200) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  async function page({ javaScript = true } = {}): Promise<WebKitPage> {
+  await until(async () => Boolean(await call(`${base}/status`, "GET")), `${engine.name}'s driver answering`, 10_000);
+
+  /** One WebDriver session (a browser window: its own cookie jar), JavaScript on or off. */
+  async function page({ javaScript = true } = {}): Promise<EnginePage> {
     const args = ["--automation", ...(javaScript ? [] : ["--enable-javascript-markup=false"])];
     const created = (await call(`${base}/session`, "POST", {
-      capabilities: {
-        alwaysMatch: { acceptInsecureCerts: true, "webkitgtk:browserOptions": { binary: MINIBROWSER, args } },
-      },
+      capabilities: { alwaysMatch: { acceptInsecureCerts: true, ...engine.options(args) } },
     })) as { sessionId: string };
     const session = `${base}/session/${created.sessionId}`;
-    const element = async (css: string) =>
-      ((await call(`${session}/element`, "POST", { using: "css selector", value: css })) as Record<string, string>)[
-        ELEMENT
-      ];
-    return {
-      go: async (url) => void (await call(`${session}/url`, "POST", { url })),
-      url: async () => (await call(`${session}/url`, "GET")) as unknown as string,
-      type: async (css, text) => void (await call(`${session}/element/${await element(css)}/value`, "POST", { text })),
-      click: async (css) => void (await call(`${session}/element/${await element(css)}/click`, "POST", {})),
-      text: async (css) => (await call(`${session}/element/${await element(css)}/text`, "GET")) as unknown as string,
-      exec: async (script) => (await call(`${session}/execute/sync`, "POST", { script, args: [] })) as never,
-      cookies: async () => (await call(`${session}/cookie`, "GET")) as never,
-      quit: async () => void (await call(session, "DELETE")),
-    };
+    let current = (await call(`${session}/window`, "GET")) as string;
+    return tab(session, current, true);
+
+    /** A tab of the session; the first one's close ends the session (WPE's driver holds one session at a time). */
+    function tab(session: string, handle: string, owner: boolean): EnginePage {
+      /** Every command goes to this tab's window, switching to it first when another tab was last used. */
+      const send = async (method: string, path: string, body?: unknown) => {
+        if (current !== handle) {
+          await call(`${session}/window`, "POST", { handle });
+          current = handle;
+        }
+        return call(`${session}${path}`, method, body);
+      };
+      const matches = async (target: Target) =>
+        ((await send("POST", "/elements", locator(target))) as Record<string, string>[]).map((found) => found[ELEMENT]);
+      const displayed = async (target: Target) => {
+        const shown: string[] = [];
+        for (const id of await matches(target))
+          if (await send("GET", `/element/${id}/displayed`)) shown.push(id as string);
+        return shown;
+      };
+      const first = async (target: Target) => {
+        const [id] = await displayed(target);
+        if (!id) throw new Error(`nothing visible matches ${JSON.stringify(target)} at ${await send("GET", "/url")}`);
+        return id;
+      };
+      const exec = async <T>(body: string) => (await send("POST", "/execute/sync", { script: body, args: [] })) as T;
+      return {
+        engine: engine.name,
+        javaScript,
+        go: async (url) => void (await send("POST", "/url", { url })),
+        url: async () => (await send("GET", "/url")) as string,
+        fill: async (target, text) => {
+          const id = await first(target);
+          await send("POST", `/element/${id}/clear`, {});
+          await send("POST", `/element/${id}/value`, { text });
+        },
+        click: async (target) => void (await send("POST", `/element/${await first(target)}/click`, {})),
+        text: async (target = "main") => (await send("GET", `/element/${await first(target)}/text`)) as string,
+        visible: async (target) => (await displayed(target)).length,
+        exec,
+        cookies: async () => (await send("GET", "/cookie")) as never,
+        screenshot: async (target) => {
+          // WebKitGTK's element screenshots come out black under Xvfb: the element is cut out of the viewport's.
+          const box = target
+            ? await send("POST", "/execute/sync", {
+                script: `const r = arguments[0].getBoundingClientRect();
+                  return [r.x + scrollX, r.y + scrollY, r.width, r.height, devicePixelRatio];`,
+                args: [{ [ELEMENT]: await first(target) }],
+              })
+            : undefined;
+          const viewport = Buffer.from((await send("GET", "/screenshot")) as string, "base64");
+          return box ? cutOut(viewport, box as number[]) : viewport;
+        },
+        reached: async (prefix) => {
+          let url = "";
+          await until(async () => {
+            url = (await send("GET", "/url")) as string;
+            return url.startsWith(prefix);
+          }, `the tab at ${prefix}`);
+          return new URL(url);
+        },
+        newTab: async () => {
+          const opened = (await send("POST", "/window/new", { type: "tab" })) as { handle: string };
+          return tab(session, opened.handle, false);
+        },
+        close: async () => {
+          if (owner) await call(session, "DELETE");
+          else {
+            await send("DELETE", "/window");
+            current = "";
+          }
+        },
+      };
+    }
   }
   return {
     page,
     stop: () => {
       driver.kill("SIGTERM");
-      xvfb.process.kill("SIGTERM");
+      xvfb?.process.kill("SIGTERM");
     },
   };
 }
