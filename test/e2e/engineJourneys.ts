@@ -104,6 +104,15 @@ async function openAndCloseModal(page: EnginePage, name: string, expected: strin
   await until(async () => (await page.visible(`#${id}`)) === 0, `${id} closed`);
 }
 
+/** The new password typed is sent: the site says it changed, and the next sign-in with it reaches the app. */
+async function changedPasswordSignsIn(run: JourneyRun, login: string): Promise<void> {
+  await submit(run.page, { button: "変更する" });
+  expect(await openModalTitle(run.page)).toBe("パスワードを変更しました");
+  const again = await openApp(run, "signIn");
+  await signInForm(run.page, login, NEW_PASSWORD, { toApp: true });
+  await expectAppLogin(run, again, LOGINS.password);
+}
+
 /** A server-opened modal (a result or an error): its heading. */
 const openModalTitle = (page: EnginePage) => page.text("dialog[open] .modal-title");
 
@@ -189,11 +198,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
     await openAndCloseModal(page, "mailHelp", "迷惑メール");
     await page.go((await idp().latest(login)).link ?? "");
     await page.fill("#field-newPassword", NEW_PASSWORD);
-    await submit(page, { button: "変更する" });
-    expect(await openModalTitle(page)).toBe("パスワードを変更しました");
-    const again = await openApp(run, "signIn");
-    await signInForm(page, login, NEW_PASSWORD, { toApp: true });
-    await expectAppLogin(run, again, LOGINS.password);
+    await changedPasswordSignsIn(run, login);
   },
 
   async "change password"(run) {
@@ -205,11 +210,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
     expect(await pathOf(page)).toBe("/changePassword");
     await page.fill("#field-currentPassword", PASSWORD);
     await page.fill("#field-newPassword", NEW_PASSWORD);
-    await submit(page, { button: "変更する" });
-    expect(await openModalTitle(page)).toBe("パスワードを変更しました");
-    const again = await openApp(run, "signIn");
-    await signInForm(page, login, NEW_PASSWORD, { toApp: true });
-    await expectAppLogin(run, again, LOGINS.password);
+    await changedPasswordSignsIn(run, login);
   },
 
   async "change e-mail through the links to both addresses"(run) {
