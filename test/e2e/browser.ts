@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
+import { devSessionKeys } from "../support/devKeys";
 import { sealedCookie as sealed } from "../support/forms";
 import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from "./chromium";
 
@@ -60,14 +60,6 @@ export function chromiumForFile({ emulator }: { emulator?: { reset(): Promise<un
     if (!browser) throw new Error("chromiumForFile: the browser runs only while the file's tests do");
     return browser;
   };
-}
-
-// The tests seal cookie states with the same public development key the dev environment uses.
-function devSessionKeys(): string {
-  const toml = readFileSync("wrangler.toml", "utf8");
-  const found = /^SESSION_KEYS\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  if (!found) throw new Error("wrangler.toml [env.dev.vars] has no SESSION_KEYS");
-  return found;
 }
 
 /** A Cookie header value holding one sealed state, as the worker itself would have written it. */

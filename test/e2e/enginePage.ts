@@ -31,6 +31,8 @@ export interface EnginePage {
   /** Runs a function body (`return …`) in the page, even with the page's own script off. */
   exec<T>(body: string): Promise<T>;
   cookies(): Promise<EngineCookie[]>;
+  /** Plants host-only, Secure, HttpOnly cookies of the site at `origin` (a screen's state, as the site sets it). */
+  setCookies(origin: string, cookies: { name: string; value: string }[]): Promise<void>;
   /** A PNG of the viewport, or of the first match. */
   screenshot(target?: Target): Promise<Buffer>;
   /** Resolves with the first URL starting with `prefix` the tab navigates to (an app's redirect URI, say). */

@@ -108,6 +108,19 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
     visible: displayed,
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => (await context.cookies()) as never,
+    setCookies: async (origin, cookies) => {
+      const { hostname } = new URL(origin);
+      await context.setCookie(
+        ...cookies.map(({ name, value }) => ({
+          name,
+          value,
+          domain: hostname,
+          path: "/",
+          secure: true,
+          httpOnly: true,
+        })),
+      );
+    },
     // An element's own screenshot waits on an in-page observer that never settles with JavaScript off: its box is
     // cut out of the page's instead.
     screenshot: async (target) => {

@@ -74,6 +74,8 @@ const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 async function call(url: string, method: string, body?: unknown): Promise<unknown> {
   const response = await fetch(url, {
     method,
+    // A command the browser never answers fails the step that sent it, not the whole file much later.
+    signal: AbortSignal.timeout(30_000),
     headers: { "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -106,7 +108,7 @@ export async function startWebKit(kind: WebKitKind) {
   const port = await freePort();
   const driver = spawn(engine.driver, [`--port=${port}`], {
     stdio: "ignore",
-    env: { ...process.env, ...(xvfb ? { DISPLAY: xvfb.display, WEBKIT_DISABLE_COMPOSITING_MODE: "1" } : {}) },
+    env: { ...process.env, ...(xvfb ? { DISPLAY: xvfb.display } : {}) },
   });
   const base = `http://127.0.0.1:${port}`;
   await until(async () => Boolean(await call(`${base}/status`, "GET")), `${engine.name}'s driver answering`, 10_000);
@@ -131,6 +133,8 @@ export async function startWebKit(kind: WebKitKind) {
       })) as { sessionId: string };
       const session = `${base}/session/${created.sessionId}`;
       kept = { javaScript, session, handle: (await call(`${session}/window`, "GET")) as string };
+      // A phone's viewport, as the other engines' tests use (cog's headless view keeps its own size).
+      await call(`${session}/window/rect`, "POST", { width: 414, height: 896 }).catch(() => undefined);
     }
     current = kept.handle;
     return tab(kept.session, kept.handle, true);
@@ -177,6 +181,13 @@ export async function startWebKit(kind: WebKitKind) {
         visible: async (target) => (await displayed(target)).length,
         exec,
         cookies: async () => (await send("GET", "/cookie")) as never,
+        setCookies: async (origin, cookies) => {
+          // WebDriver adds cookies to the current document's site: the window goes to one of its pages first.
+          site = origin;
+          await send("POST", "/url", { url: `${origin}/error` });
+          for (const { name, value } of cookies)
+            await send("POST", "/cookie", { cookie: { name, value, path: "/", secure: true, httpOnly: true } });
+        },
         screenshot: async (target) => {
           // WebKitGTK's element screenshots come out black under Xvfb: the element is cut out of the viewport's.
           const box = target
