@@ -78,4 +78,23 @@ describe("islands in Chromium", () => {
       await context.close();
     }
   });
+
+  it("reports an uncaught error of the page, which no island caught, to /report/island", async () => {
+    const { context, page } = await signUpPasswordPage("gungnir-aurora");
+    try {
+      await expect.poll(() => page.locator(".password-toggle").isVisible()).toBe(true);
+      // A beacon's body is not visible to the test: the worker's 204 says it took a well-formed report (a malformed
+      // one is answered 400), and test/worker/errorReporting.test.ts checks what such a report becomes.
+      const reported = page.waitForResponse((response) => response.url().endsWith("/report/island"));
+      // A throw in a task of the page's own, as an event handler's or an older engine's missing API would be.
+      await page.evaluate(() => {
+        setTimeout(() => {
+          throw new TypeError("dialog.showPopover is not a function");
+        });
+      });
+      expect((await reported).status()).toBe(204);
+    } finally {
+      await context.close();
+    }
+  });
 });
