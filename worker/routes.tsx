@@ -34,7 +34,13 @@ import {
   showPasskeys,
 } from "./routes/passkeys";
 import { registerEmail, sendCode } from "./routes/registerEmail";
-import { forgotPassword, initiatePassword, resetMailSent, resetPassword } from "./routes/resetPassword";
+import {
+  forgotPassword,
+  initiatePassword,
+  newPasswordQuery,
+  resetMailSent,
+  resetPassword,
+} from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
 import { passkeyOptions, signIn, signInPasskey } from "./routes/signIn";
 import { signInMfa } from "./routes/signInMfa";
@@ -111,12 +117,18 @@ export const routeTable: readonly RouteEntry[] = [
   form("/:tenantId/consent", "consent", consent, inPath),
 
   // Password reset and initiation (reached from mail links): the mail POST per address, the code POSTs per account.
+  // A mailed link's GET moves its code into a cookie, then its page (both read: the GET checks no code).
   screen("/resetPassword", "resetPassword", resetPassword),
   form("/resetPassword", "resetPassword", resetPassword, { rateLimit: "mail" }),
   screen("/resetPassword/sendMail", "resetPasswordSendMail", resetMailSent),
-  screen("/:tenantId/forgotPassword", "forgotPassword", { ...inPath, ...forgotPassword }),
+  endpoint("/:tenantId/forgotPassword", "forgotPassword", { ...inPath, query: newPasswordQuery }, forgotPassword.open),
   form("/:tenantId/forgotPassword", "forgotPassword", forgotPassword, { ...inPath, rateLimit: "code" }),
-  screen("/:tenantId/initiatePassword", "initiatePassword", { ...inPath, ...initiatePassword }),
+  endpoint(
+    "/:tenantId/initiatePassword",
+    "initiatePassword",
+    { ...inPath, query: newPasswordQuery },
+    initiatePassword.open,
+  ),
   form("/:tenantId/initiatePassword", "initiatePassword", initiatePassword, { ...inPath, rateLimit: "code" }),
 
   // Account changes for a signed-in user (the tokens cookie's bearer token); subjects: the user, or the address mailed.

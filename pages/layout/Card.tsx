@@ -18,7 +18,8 @@ interface CardProps {
   /**
    * SPEC §4 session guard (another tab of the site disables this one). Set it on every screen with session
    * state, i.e. whose route loads a sealed journey cookie (sign-up, sign-in, MFA, forced password, consent, account
-   * changes, MFA setup); leave it off on static result, link and error screens. It ships the guard's script.
+   * changes, MFA setup); leave it off on static result, link and error screens (the new-password page reads its
+   * link's cookie, but its form posts the link it was made from). It ships the guard's script.
    */
   guarded?: boolean;
 }

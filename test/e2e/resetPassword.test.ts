@@ -82,6 +82,8 @@ for (const javaScriptEnabled of [true, false]) {
         const link = new URL(mail.link ?? "");
         expect(`${link.origin}${link.pathname}`).toBe(`${baseUrl}/${GUNGNIR.serviceId}/forgotPassword`);
         await page.goto(link.toString());
+        // The link's GET keeps the code in a cookie and leads to its page without it (docs/browsers.md).
+        expect(page.url()).toBe(`${baseUrl}/${GUNGNIR.serviceId}/forgotPassword?client_id=${GUNGNIR.clientId}`);
         expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("パスワードの再設定");
         await page.locator("#field-newPassword").fill(NEW_PASSWORD);
         if (javaScriptEnabled) {

@@ -20,11 +20,5 @@ journeysIn(
   },
   {
     oneTab: "cog, WPE's browser, shows one web view: a second window of the driver is not a second tab",
-    knownFailures: {
-      // Safari < 16.4 sends no Sec-Fetch-Site, and a form POST from a page under `Referrer-Policy: no-referrer` (the
-      // reset link's page: its address holds the code) carries `Origin: null`, which hono/csrf refuses (403).
-      "password reset by the mailed link, with the mail help":
-        "403 on the new password's POST: no Sec-Fetch-Site, and Origin: null under no-referrer",
-    },
   },
 );

@@ -26,3 +26,16 @@ export async function sealedCookie<N extends SealedCookieName>(
   const token = await seal(spec.name, value, { keys: parseSessionKeys(sessionKeys), ttlSeconds });
   return `__Host-${spec.name}=${token}`;
 }
+
+/** The hidden fields of a page's forms, by name, as the browser sends them (the HTML's escapes undone). */
+export function hiddenFields(html: string): Record<string, string> {
+  const unescaped = (text: string) =>
+    text
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#x27;", "'")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&amp;", "&");
+  const fields = html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g);
+  return Object.fromEntries([...fields].map(([, name = "", value = ""]) => [name, unescaped(value)]));
+}

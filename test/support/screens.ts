@@ -120,17 +120,18 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
           },
         ]
       : []),
+    // The page a mailed link redirects to: the link (code, login ID) is in its cookie, not in the address.
     {
       name: "forgot-password",
-      path: `/${serviceId}/forgotPassword?${q}&code=123456&username=u-0001`,
-      state: {},
+      path: `/${serviceId}/forgotPassword?${q}`,
+      state: { resetLink: { page: "forgotPassword", clientId, code: "123456", username: "u-0001" } },
       status: 200,
       expectText: "パスワードの再設定",
     },
     {
       name: "initiate-password",
-      path: `/${serviceId}/initiatePassword?${q}&code=123456&username=u-0001`,
-      state: {},
+      path: `/${serviceId}/initiatePassword?${q}`,
+      state: { resetLink: { page: "initiatePassword", clientId, code: "123456", username: "u-0001" } },
       status: 200,
       expectText: "パスワードの設定",
     },

@@ -5,6 +5,7 @@ import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { type AppBrand, appStart } from "../support/appStart";
 import { type Fault, PASSWORD } from "../support/emulatorClient";
+import { hiddenFields } from "../support/forms";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
 import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
@@ -337,13 +338,19 @@ const SCENES: Scene[] = [
       const journey = new Journey();
       await (await journey.postForm("/resetPassword", { client_id: GUNGNIR.clientId, email })).body?.cancel();
       const link = new URL((await emulator.latest(email)).link ?? "");
-      const form = {
-        client_id: link.searchParams.get("client_id") ?? "",
-        code: link.searchParams.get("code") ?? "",
-        username: link.searchParams.get("username") ?? "",
-        newPassword: "N3w!Passw0rd",
+      // The link opened: its page's form, and the link in a cookie that a failure must leave for the retry.
+      const { response: page } = await journey.follow(await journey.request(link.toString()));
+      const form = { ...hiddenFields(await page.text()), newPassword: "N3w!Passw0rd" };
+      const path = `/${GUNGNIR.serviceId}/forgotPassword`;
+      return {
+        journey,
+        act: (options) => journey.postForm(path, form, options),
+        // Once the upstream is back the user reloads the page, which needs the link's cookie, and sends it again.
+        async retried() {
+          const reloaded = await journey.request(page.url);
+          return journey.postForm(path, { ...hiddenFields(await reloaded.text()), newPassword: "N3w!Passw0rd" });
+        },
       };
-      return { journey, act: (options) => journey.postForm(`/${GUNGNIR.serviceId}/forgotPassword`, form, options) };
     },
   },
   {

@@ -94,9 +94,24 @@ describe("security baseline on every response (ARCHITECTURE §8)", () => {
 describe("Referrer-Policy", () => {
   const gungnir = `client_id=${sampleClientIds.gungnir}`;
 
+  const resetLink = {
+    page: "forgotPassword",
+    clientId: sampleClientIds.gungnir,
+    code: "123456",
+    username: "u-1",
+  } as const;
   it.each([
     ["a journey screen", "/signIn", [["signIn", { loginChallenge: "challenge" }]], 200],
     ["a screen without state", `/resetPassword?${gungnir}`, [], 200],
+    // docs/browsers.md: its form's POST must carry the site's origin, also where Sec-Fetch-Site is not sent.
+    ["the page a reset link leads to", `/gungnir-aurora/forgotPassword?${gungnir}`, [["resetLink", resetLink]], 200],
+    [
+      "a reset link (code, username): a redirect",
+      `/gungnir-aurora/forgotPassword?${gungnir}&code=1&username=u`,
+      [],
+      303,
+    ],
+    ["an initiation link: a redirect", `/gungnir-aurora/initiatePassword?${gungnir}&code=1&username=u`, [], 303],
     ["a static asset's 404 through the worker", "/assets/none.js", [], 404],
     ["the proxy", "/auth/health", [], 200],
   ] as const)("is same-origin on %s (%s)", async (_name, path, states, status) => {
@@ -109,12 +124,11 @@ describe("Referrer-Policy", () => {
 
   it.each([
     [
-      "the reset link page (code, username)",
+      "a reset link that failed (code, username)",
       "/gungnir-aurora/forgotPassword",
-      `${gungnir}&code=123456&username=u-1`,
-      200,
+      "client_id=x&code=1&username=u",
+      400,
     ],
-    ["the initiation link page", "/gungnir-aurora/initiatePassword", `${gungnir}&code=123456&username=u-1`, 200],
     ["a callback that failed (code, state)", "/callback", "code=abcdefghijklmnop&state=x", 400],
     ["a login URL that failed (login_challenge)", "/", `login_challenge=abc&${gungnir}&view=signIn`, 400],
   ])("is no-referrer on %s", async (_name, path, query, status) => {

@@ -62,6 +62,9 @@ export function sealedCookie<N extends SealedCookieName>(which: N, value: Sealed
   return sealed(env.SESSION_KEYS ?? "", which, value, ttlSeconds);
 }
 
+/** The read class's per-IP limit, lowered for the workerd tests (test/worker/vitest.config.ts) so that reaching it is quick. */
+export const TEST_READ_LIMIT = 40;
+
 /** A client address of its own (TEST-NET-2), so that the per-IP rate limits of one test never reach another. */
 export function clientIp(): string {
   const byte = () => Math.floor(Math.random() * 256);

@@ -43,6 +43,15 @@ export class Journey {
     return this.request(path, formPost(form), options);
   }
 
+  /**
+   * Sends a form of `page` as an engine without Fetch Metadata does (Safari < 16.4: no Sec-Fetch-Site), its Origin
+   * as the page's Referrer-Policy makes it (Fetch, "serializing a request origin"): `null` under `no-referrer`.
+   */
+  submitFrom(page: Response, path: string, form: Record<string, string>): Promise<Response> {
+    const origin = page.headers.get("Referrer-Policy") === "no-referrer" ? "null" : ORIGIN;
+    return this.request(path, formPost(form, { Origin: origin }));
+  }
+
   /** A JSON call as the app or an OAuth2 client makes it through the site's proxy. */
   postJson(path: string, body: unknown, options?: SiteFetchOptions): Promise<Response> {
     return this.request(

@@ -123,6 +123,12 @@ describe("structured logs", () => {
     const link = new URL((await emulator.latest(emails[1]!)).link ?? "");
     for (const name of ["code", "username"]) secrets.add(link.searchParams.get(name) ?? "");
     secrets.add("N3w!Passw0rd");
+    // The link's GET, its redirect and its page: the link kept in a cookie.
+    const linkPage = await followAll(resetter, await resetter.request(link.toString()), secrets);
+    expect(linkPage.status).toBe(200);
+    await linkPage.body?.cancel();
+    expect(resetter.has("__Host-reset-link")).toBe(true);
+    for (const value of cookieValues(resetter)) secrets.add(value);
     const reset = await resetter.postForm(`/${gungnir.serviceId}/forgotPassword`, {
       client_id: gungnir.clientId,
       code: link.searchParams.get("code") ?? "",

@@ -3,7 +3,15 @@ import { modals } from "../../messages/modals";
 import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
-import { clientIp, emulator, get, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
+import {
+  clientIp,
+  emulator,
+  get,
+  PAST_SHORT_TIMEOUT_MS,
+  SHORT_TIMEOUT,
+  type SiteFetchOptions,
+  TEST_READ_LIMIT,
+} from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // ARCHITECTURE §8 / issue 9 finding 1: every credential, code and mail-sending POST is counted per client IP and
@@ -12,8 +20,7 @@ import { Journey, reachLoginScreen } from "./journey";
 
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const TOO_MANY = modals.tooManyAttempts.title;
-// The workerd tests lower these two per-IP limits (test/worker/vitest.config.ts) so that reaching them is quick.
-const TEST_READ_LIMIT = 40;
+// The workerd tests lower the code class's per-IP limit too (test/worker/vitest.config.ts).
 const TEST_CODE_IP_LIMIT = 20;
 
 beforeEach(async () => {

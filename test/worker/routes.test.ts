@@ -39,6 +39,7 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
     ["reset-sent without client_id", "/resetPassword/sendMail"],
     ["new password without code", `/${brand.serviceId}/forgotPassword?${q}&username=u`],
     ["initiate password without username", `/${brand.serviceId}/initiatePassword?${q}&code=1`],
+    ["new password without the link's cookie", `/${brand.serviceId}/forgotPassword?${q}`],
     ["change-e-mail result with an unknown result", `/${brand.serviceId}/changeEmail?${q}&result=maybe`],
     ["forced password without state", "/changePasswordInForceChangePassword"],
     ["MFA setup without tokens", "/mfa/setup"],

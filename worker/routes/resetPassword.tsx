@@ -12,18 +12,29 @@ import { failure, isRefusal } from "../identity/outcomes";
 import { logEvent } from "../log";
 import { queryValue } from "../queryParams";
 import { normalisedSubject } from "../rateLimit";
+import { parameterProblem, renderPage } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
+import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 password reset and initiation: e-mail → mail sent → the mailed link's new-password page. The pages are
 // reached outside any app's authorization (a link, a mail), so a GET first forgets the stored auth request; the
 // service comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
-// The forms carry the link's parameters as hidden fields, checked again on every POST.
+// A mailed link's GET keeps the link in a sealed cookie and redirects to its page with client_id alone, so that no
+// page holds the code in its address (docs/browsers.md, "Differences found"). The forms carry the link's parameters
+// as hidden fields, checked again on every POST.
 
 /** A client_id of the brand data (themes/data/clients.ts). */
 const knownClientId = queryValue.check(z.refine((clientId) => serviceIdForClientId(clientId) !== undefined));
 const resetQuery = z.object({ client_id: knownClientId });
 /** The reset and initiation mails' links carry client_id, code and username. */
 const linkQuery = z.object({ client_id: knownClientId, code: queryValue, username: queryValue });
+/**
+ * The new-password pages' query: the mailed link, or the page it redirects to (client_id alone, the link in its
+ * cookie). A code without a username, or the reverse, is a broken link.
+ */
+export const newPasswordQuery = z
+  .object({ client_id: knownClientId, code: z.optional(queryValue), username: z.optional(queryValue) })
+  .check(z.refine((query) => (query.code === undefined) === (query.username === undefined)));
 
 /**
  * A screen of this journey for both of its rows: the GET's checked query (the auth request is then forgotten),
@@ -130,15 +141,40 @@ function registeredAppUrl(clientId: string): string | undefined {
 
 type LinkParams = z.infer<typeof linkQuery>;
 
+/** The link is spent, or refused for good (a wrong, used or expired code): its cookie goes, if it holds this link. */
+async function forgetLink(c: AppContext, link: LinkParams): Promise<void> {
+  const kept = await readSealed(c, "resetLink");
+  if (kept?.clientId === link.client_id && kept.code === link.code && kept.username === link.username)
+    clearSealed(c, "resetLink");
+}
+
 /** SPEC §2 new-password pages: the link's code sets the new password; its client must be the path's service. */
 function newPassword(variant: NewPasswordVariant) {
-  const screen = linkScreen(
-    linkQuery,
-    (params: LinkParams) => (
-      <NewPassword variant={variant} clientId={params.client_id} code={params.code} username={params.username} />
-    ),
-    (c, params) => serviceIdForClientId(params.client_id) === c.get("brand").id,
+  const page = (params: LinkParams) => (
+    <NewPassword variant={variant} clientId={params.client_id} code={params.code} username={params.username} />
   );
+  const ofThisBrand = (c: AppContext, clientId: string) => serviceIdForClientId(clientId) === c.get("brand").id;
+  const screen = linkScreen(linkQuery, page, (c, params) => ofThisBrand(c, params.client_id));
+
+  /**
+   * The link's GET keeps the link in its cookie (a second link replaces it) and redirects to the same page with
+   * client_id alone, which shows the form from the cookie: a page whose address holds a code is served
+   * `no-referrer`, under which an engine without Fetch Metadata (Safari < 16.4) posts `Origin: null`, and hono/csrf
+   * refuses that. Without the cookie, or with another page's, client's or brand's link in it: the parameter modal.
+   */
+  async function open(c: AppContext, query: z.infer<typeof newPasswordQuery>): Promise<Response> {
+    forgetAuthRequest(c);
+    const { client_id: clientId, code, username } = query;
+    if (code !== undefined && username !== undefined) {
+      if (!ofThisBrand(c, clientId)) return parameterProblem(c);
+      await writeSealed(c, "resetLink", { page: variant, clientId, code, username });
+      return c.redirect(`/${c.get("brand").id}/${variant}?${new URLSearchParams({ client_id: clientId })}`, 303);
+    }
+    const link = await readSealed(c, "resetLink");
+    if (link?.page !== variant || link.clientId !== clientId || !ofThisBrand(c, clientId)) return parameterProblem(c);
+    return renderPage(c, page({ client_id: clientId, code: link.code, username: link.username }));
+  }
+
   return {
     ...formStep({
       screen: screen.screen,
@@ -149,6 +185,7 @@ function newPassword(variant: NewPasswordVariant) {
       submit: async (c, { state, form, show }) => {
         const outcome = await passwordConfirm(c, state.client_id, state.username, form.newPassword, state.code);
         if (outcome.ok) {
+          await forgetLink(c, state);
           const done = variant === "forgotPassword" ? "passwordReset" : "passwordInitiated";
           return show({ modal: { key: done, href: registeredAppUrl(state.client_id) } });
         }
@@ -156,13 +193,14 @@ function newPassword(variant: NewPasswordVariant) {
           isRefusal(outcome) &&
           (outcome.problem.type === "invalid_code" || outcome.problem.type === "expired_code")
         ) {
+          await forgetLink(c, state);
           const refused = outcome.problem.type === "expired_code" ? "resetLinkExpired" : "resetLinkInvalid";
           return show({ modal: { key: refused, href: resetPath(state.client_id) } });
         }
         return show(failure(outcome));
       },
     }),
-    ...screen,
+    open,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   mfaSetupStateSchema,
   passkeyRegistrationSchema,
   registerEmailStateSchema,
+  resetLinkSchema,
   signInSessionSchema,
   signUpSessionSchema,
   tokenStateSchema,
@@ -41,6 +42,9 @@ export const sealedCookies = {
     sameSite: "Strict",
   },
   mfaSetup: { name: "mfa-setup", schema: mfaSetupStateSchema, maxAgeSeconds: 15 * 60, sameSite: "Strict" },
+  // SPEC §9: a reset link is valid 60 minutes. Lax: the link is opened from a mail (another site's page, or an app),
+  // and a Strict cookie would not come back on the redirect that follows a navigation another site started.
+  resetLink: { name: "reset-link", schema: resetLinkSchema, maxAgeSeconds: 60 * 60, sameSite: "Lax" },
   // docs/passkeys.md: the upstream's ceremony lives 5 minutes.
   passkeyRegistration: {
     name: "passkey-registration",

@@ -81,3 +81,15 @@ export const mfaSetupStateSchema = z.object({
   sent: z.boolean(),
 });
 export type MfaSetupState = z.infer<typeof mfaSetupStateSchema>;
+
+/**
+ * SPEC §2 new-password pages: the mailed link this browser opened (docs/browsers.md, "Differences found"), so that
+ * the page it redirects to holds no secret in its address. `page` is the link's path: forgotPassword or
+ * initiatePassword.
+ */
+export const resetLinkSchema = z.object({
+  page: z.enum(["forgotPassword", "initiatePassword"]),
+  clientId: short,
+  code: short,
+  username: short,
+});
