@@ -360,8 +360,6 @@ export async function sessionGuardJourney(run: JourneyRun): Promise<void> {
 export interface EngineLimits {
   /** The browser opens no second tab under its driver (cog, WPE's browser, has one view): no session guard test. */
   oneTab?: string;
-  /** Journeys known to fail in this engine, each with the reason: run as expected failures, which fail once fixed. */
-  knownFailures?: Record<string, string>;
 }
 
 /**
@@ -377,18 +375,15 @@ export function journeysIn(
     const mode = javaScript ? "js" : "nojs";
     const guard = javaScript && !limits.oneTab ? { "the session guard across two tabs": sessionGuardJourney } : {};
     describe(`${engine} with JavaScript ${javaScript ? "on" : "off"}`, () => {
-      for (const [name, journey] of Object.entries({ ...JOURNEYS, ...guard })) {
-        const known = limits.knownFailures?.[name];
-        (known ? it.fails : it)(known ? `${name} (known to fail: ${known})` : name, async () => {
-          const page = await openPage(javaScript);
-          const unique = `${engine.replace(/\W/g, "").toLowerCase()}.${mode}.${crypto.randomUUID().slice(0, 8)}`;
-          try {
-            expect(await pageErrorsDuring(() => journey({ page, unique }))).toEqual([]);
-          } finally {
-            await page.close();
-          }
-        });
-      }
+      it.each(Object.entries({ ...JOURNEYS, ...guard }))("%s", async (_name, journey) => {
+        const page = await openPage(javaScript);
+        const unique = `${engine.replace(/\W/g, "").toLowerCase()}.${mode}.${crypto.randomUUID().slice(0, 8)}`;
+        try {
+          expect(await pageErrorsDuring(() => journey({ page, unique }))).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
     });
   }
 }
