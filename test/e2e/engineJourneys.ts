@@ -77,6 +77,31 @@ async function signInForm(page: EnginePage, login: string, password = PASSWORD, 
   await (toApp ? page.click(button) : submit(page, button));
 }
 
+/**
+ * A new user of this run (`seed` adds to the account), whose app opens the site for `view` and who signs in with
+ * the password; answers the login ID and the app.
+ */
+async function signedIn(
+  run: JourneyRun,
+  what: string,
+  view: View,
+  { brand = GUNGNIR, seed = {} }: { brand?: AppBrand; seed?: { emailVerified?: boolean } } = {},
+) {
+  const login = email(run, what);
+  await idp().seed({ email: login, ...seed });
+  const app = await openApp(run, view, brand);
+  await signInForm(run.page, login);
+  return { login, app };
+}
+
+/** SPEC §4: the 'two-factor set' modal, whose link hands over to the app; the login was the password alone. */
+async function setUpHandsOver(run: JourneyRun, app: OpenedApp): Promise<void> {
+  await submit(run.page, { button: "設定する" });
+  expect(await openModalTitle(run.page)).toBe("認証が完了しました");
+  await run.page.click({ link: "次へ" });
+  await expectAppLogin(run, app, LOGINS.password);
+}
+
 /** The first of these targets that is visible: the popover's button, or its fallback link below the floor. */
 async function visibleOf(page: EnginePage, ...targets: Target[]): Promise<Target> {
   for (const target of targets) if ((await page.visible(target)) > 0) return target;
@@ -169,10 +194,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
 
   async "consent for the partner service"(run) {
     const { page } = run;
-    const login = email(run, "partner");
-    await idp().seed({ email: login });
-    const app = await openApp(run, "extSignIn", PARTNER);
-    await signInForm(page, login);
+    const { app } = await signedIn(run, "partner", "extSignIn", { brand: PARTNER });
     expect(await pathOf(page)).toBe(`/${PARTNER.serviceId}/consent`);
     expect(await page.text()).toContain("口座の残高情報");
     await page.click({ button: "同意する" });
@@ -197,10 +219,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
 
   async "change password"(run) {
     const { page } = run;
-    const login = email(run, "pw");
-    await idp().seed({ email: login });
-    await openApp(run, "passwordChange");
-    await signInForm(page, login);
+    const { login } = await signedIn(run, "pw", "passwordChange");
     expect(await pathOf(page)).toBe("/changePassword");
     await page.fill("#field-currentPassword", PASSWORD);
     await page.fill("#field-newPassword", NEW_PASSWORD);
@@ -209,10 +228,8 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
 
   async "change e-mail through the links to both addresses"(run) {
     const { page } = run;
-    const [old, fresh] = [email(run, "old"), email(run, "fresh")];
-    await idp().seed({ email: old });
-    await openApp(run, "emailChange");
-    await signInForm(page, old);
+    const { login: old } = await signedIn(run, "old", "emailChange");
+    const fresh = email(run, "fresh");
     expect(await pathOf(page)).toBe("/changeEmail");
     await page.fill("#field-newEmail", fresh);
     await submit(page, { button: "メールを送信" });
@@ -225,10 +242,8 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
 
   async "register an e-mail after a sign-in with an unverified one"(run) {
     const { page } = run;
-    const [login, fresh] = [email(run, "unverified"), email(run, "registered")];
-    await idp().seed({ email: login, emailVerified: false });
-    const app = await openApp(run, "signIn");
-    await signInForm(page, login);
+    const { app } = await signedIn(run, "unverified", "signIn", { seed: { emailVerified: false } });
+    const fresh = email(run, "registered");
     expect(await pathOf(page)).toBe("/registerEmail");
     await page.fill("#field-email", fresh);
     await submit(page, { button: "確認コードを送信" });
@@ -243,33 +258,23 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
 
   async "TOTP setup from the QR code read off a screenshot"(run) {
     const { page } = run;
-    const login = email(run, "totpsetup");
-    await idp().seed({ email: login });
-    const app = await openApp(run, "mfaSetUp");
-    await signInForm(page, login);
+    const { app } = await signedIn(run, "totpsetup", "mfaSetUp");
     expect(await pathOf(page)).toBe("/mfa/setup");
     await submit(page, { link: "認証アプリで設定する" });
     await until(async () => (await page.visible(".qr svg")) === 1, "the QR code");
-    const shot = await page.screenshot(".qr");
-    const image = PNG.sync.read(shot);
+    const image = PNG.sync.read(await page.screenshot(".qr"));
     const scanned = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? "";
     const secret = new URL(scanned).searchParams.get("secret") ?? "";
     expect(scanned).toMatch(/^otpauth:\/\/totp\//);
     expect(secret).toBe((await page.text("code.secret")).replace(/\s/g, ""));
     await page.fill("#field-mfaOtpCode", new TOTP({ secret }).generate());
-    await submit(page, { button: "設定する" });
-    expect(await openModalTitle(page)).toBe("認証が完了しました");
-    await page.click({ link: "次へ" });
-    await expectAppLogin(run, app, LOGINS.password);
+    await setUpHandsOver(run, app);
   },
 
   async "SMS setup after the warning"(run) {
     const { page } = run;
-    const login = email(run, "smssetup");
+    const { app } = await signedIn(run, "smssetup", "mfaSetUp");
     const phone = newPhone();
-    await idp().seed({ email: login });
-    const app = await openApp(run, "mfaSetUp");
-    await signInForm(page, login);
     await submit(page, { link: "SMSで設定する" });
     expect(await pathOf(page)).toBe("/mfa/setup/SMS");
     await page.fill("#field-phoneNumber", phone);
@@ -284,10 +289,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
     await submit(page, { button: "送信する" });
     expect(await pathOf(page)).toBe("/mfa/setup/SMS");
     await page.fill("#field-mfaOtpCode", await idp().latestCode(`+81${phone}`));
-    await submit(page, { button: "設定する" });
-    expect(await openModalTitle(page)).toBe("認証が完了しました");
-    await page.click({ link: "次へ" });
-    await expectAppLogin(run, app, LOGINS.password);
+    await setUpHandsOver(run, app);
   },
 
   async "the 429 page: the sixth password for one login ID"(run) {
@@ -334,10 +336,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
  */
 export async function sessionGuardJourney(run: JourneyRun): Promise<void> {
   const { page } = run;
-  const login = email(run, "guard");
-  await idp().seed({ email: login });
-  await openApp(run, "extSignIn", PARTNER);
-  await signInForm(page, login);
+  await signedIn(run, "guard", "extSignIn", { brand: PARTNER });
   const consent = await page.url();
   const guarded = '[data-island="SessionGuard"][data-hydrated]';
   await until(() => page.exec<boolean>(`return !!document.querySelector('${guarded}');`), "the guard hydrated");
