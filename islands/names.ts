@@ -12,3 +12,9 @@ export const islandNames = [
   "PasskeyCreate",
 ] as const;
 export type IslandName = (typeof islandNames)[number];
+
+/** What a crash report (islands/crashReport.ts → /report/island) names besides an island, and its phases. */
+export const crashSources = ["unknown", "page"] as const;
+export const crashPhases = ["load", "render", "markup", "uncaught"] as const;
+export type CrashSource = IslandName | (typeof crashSources)[number];
+export type CrashPhase = (typeof crashPhases)[number];

@@ -1,21 +1,22 @@
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod/mini";
-import { islandNames } from "../../islands/names";
+import { crashPhases, crashSources, islandNames } from "../../islands/names";
 import type { AppEnv } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { logEvent } from "../log";
 
-// Issue 11: an island that crashes in the browser says so here (and, issue 22, any uncaught error of a page) (islands/client.tsx), so the crash reaches the
-// logs and error reporting without the Sentry browser SDK in the islands' script. Only the site's own pages may
-// report (Fetch Metadata or Origin), the body is small and checked, and the route has its own rate-limit class.
+// Issue 11: an island that crashes in the browser says so here (islands/client.tsx; issue 22: so does any uncaught
+// error of a page), so the crash reaches the logs and error reporting without the Sentry browser SDK in the islands'
+// script. Only the site's own pages may report (Fetch Metadata or Origin), the body is small and checked, and the
+// route has its own rate-limit class.
 
 const MAX_BODY_BYTES = 2048;
 
 // "page" with phase "uncaught": an error no island caught (islands/client.tsx listens on the window), which is how an
 // engine below the browser floor (docs/browsers.md) shows up in the reports.
 const crashReport = z.object({
-  island: z.enum([...islandNames, "unknown", "page"]),
-  phase: z.enum(["load", "render", "markup", "uncaught"]),
+  island: z.enum([...islandNames, ...crashSources]),
+  phase: z.enum(crashPhases),
   message: z.string().check(z.maxLength(500)),
 });
 
