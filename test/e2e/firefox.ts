@@ -1,6 +1,6 @@
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
 import { ensureDebianPackages } from "./debian";
-import { type EnginePage, type Target, xpathOf } from "./enginePage";
+import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
 
 // Firefox ESR for the browser tests (issue 22; ../shared/research/browser-engines.md): Debian's firefox-esr driven
 // over WebDriver BiDi by puppeteer-core (24.x: its engines allow Node 20). JavaScript off is the `javascript.enabled`
@@ -127,17 +127,10 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
       const clip = target ? await (await first(target)).boundingBox() : null;
       return Buffer.from(await page.screenshot(clip ? { clip } : {}));
     },
-    reached: async (prefix) =>
-      new Promise<URL>((resolve, reject) => {
-        const found = requested.find((url) => url.startsWith(prefix));
-        if (found) return resolve(new URL(found));
-        const timer = setTimeout(() => reject(new Error(`never requested ${prefix}`)), 15_000);
-        page.on("request", (request) => {
-          if (!request.url().startsWith(prefix)) return;
-          clearTimeout(timer);
-          resolve(new URL(request.url()));
-        });
-      }),
+    reached: async (prefix) => {
+      await until(async () => requested.some((url) => url.startsWith(prefix)), `a request to ${prefix}`);
+      return new URL(requested.find((url) => url.startsWith(prefix)) ?? "");
+    },
     newTab: async () => tab(context, await context.newPage(), javaScript, false),
     close: async () => {
       checkErrors();
