@@ -17,6 +17,10 @@ export interface AppVariables {
    * (worker/routeKinds.tsx, docs/security.md "Rate limits").
    */
   upstreamAnswered?: true;
+  /** A page whose address holds the app's own query keeps referrers on the site (worker/routes/entry.tsx). */
+  referrerPolicy?: "same-origin";
+  /** Each sealed state as this request holds it (worker/session/cookies.ts: opened once, then as written). */
+  sealed?: Map<string, Promise<unknown>>;
 }
 
 export interface AppEnv {

@@ -7,7 +7,7 @@ import { changeEmail, changeEmailResult, emailChangeLinkQuery, followChangeEmail
 import { changePassword } from "./routes/changePassword";
 import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
-import { enter, entryQuery, startForTenant } from "./routes/entry";
+import { enter, entryQuery, type FirstScreens, startForTenant } from "./routes/entry";
 import { showGallery } from "./routes/gallery";
 import { reportIslandCrash } from "./routes/islandReport";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
@@ -50,6 +50,9 @@ import { appAuthQuerySchema } from "./session/authRequest";
 
 const inPath = { pathTenant: true } as const;
 
+/** The screens the app's start answers itself, no redirect before the form (routes/entry.tsx). */
+const firstScreens: FirstScreens = { signIn: signIn.screen, signUp: checkEmail.screen };
+
 /**
  * The one route table: every path and method the site answers, in SPEC §2 order. The kind of a row
  * (routeKinds.tsx) gives it its checks: `screen` a GET page (query, journey state), `form` its POST (form body,
@@ -74,8 +77,11 @@ export const routeTable: readonly RouteEntry[] = [
 
   // SPEC §2 entry and callback (ARCHITECTURE §4); restarting the app's authorization from its stored request.
   endpoint("/restart", "restartAuthorization", {}, restartAuthorization),
-  endpoint("/", "entry", { query: entryQuery }, enter),
-  endpoint("/:tenantId/auth", "authRedirect", { ...inPath, query: appAuthQuerySchema }, startForTenant),
+  // The app's start asks the authorization endpoint itself, so it is counted as the proxied endpoint was: `code`.
+  endpoint("/", "entry", { query: entryQuery, rateLimit: "code" }, (c, query) => enter(c, query, firstScreens)),
+  endpoint("/:tenantId/auth", "authRedirect", { ...inPath, query: appAuthQuerySchema, rateLimit: "code" }, (c, query) =>
+    startForTenant(c, query, firstScreens),
+  ),
   endpoint(
     "/callback",
     "callback",

@@ -12,6 +12,8 @@ export const faultSchema = z.object({
   times: z.number().int().min(1).max(10_000).default(1),
   status: z.number().int().min(200).max(599).optional(),
   body: z.unknown().optional(),
+  /** A redirect's target (with a 3xx status): an OAuth2 server that sends the browser somewhere it should not. */
+  location: z.string().url().max(2048).optional(),
   delayMs: z.number().int().min(0).max(60_000).optional(),
   malformed: z.literal(true).optional(),
   drop: z.literal(true).optional(),
@@ -99,6 +101,8 @@ export async function playFault(fault: FaultSpec): Promise<Response | undefined>
     });
   }
   if (fault.status === undefined) return undefined;
+  if (fault.location !== undefined)
+    return new Response(null, { status: fault.status, headers: { location: fault.location } });
   if (typeof fault.body === "string") {
     return new Response(fault.body, { status: fault.status, headers: { "content-type": "text/plain; charset=utf-8" } });
   }

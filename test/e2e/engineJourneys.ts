@@ -70,10 +70,10 @@ async function expectAppLogin(run: JourneyRun, app: OpenedApp, login: Login): Pr
 
 /** Fills and sends the sign-in form; waits for the next page unless the sign-in goes straight on to the app. */
 async function signInForm(page: EnginePage, login: string, password = PASSWORD, { toApp = false } = {}) {
-  expect(await pathOf(page)).toBe("/signIn");
+  const button = 'form[action="/signIn"] button[type="submit"]';
+  expect(await page.visible(button)).toBe(1);
   await page.fill("#field-username", login);
   await page.fill("#field-password", password);
-  const button = 'form[action="/signIn"] button[type="submit"]';
   await (toApp ? page.click(button) : submit(page, button));
 }
 
@@ -139,7 +139,7 @@ export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
   async "sign-up, with the ID help and the back warning"(run) {
     const { page } = run;
     const app = await openApp(run, "signUp");
-    expect(await pathOf(page)).toBe("/signUp/checkEmail");
+    expect(await page.visible('form[action="/signUp/checkEmail"]')).toBe(1);
     await openAndCloseModal(page, "whatIsId", "ID");
     const address = email(run, "new");
     await page.fill("#field-email", address);

@@ -27,6 +27,8 @@ export interface Fault {
   pathPattern: string;
   /** Only calls whose body includes this text. */
   bodyIncludes?: string;
+  /** With a 3xx status: the redirect's target. */
+  location?: string;
   status?: number;
   body?: unknown;
   delayMs?: number;

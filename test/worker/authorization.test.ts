@@ -9,7 +9,7 @@ import { appStart as startQuery } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { PASSWORD } from "../support/emulatorClient";
 import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
-import { Journey } from "./journey";
+import { authorizationAskedBy, Journey } from "./journey";
 
 const brands = {
   gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
@@ -23,12 +23,11 @@ const appStart = (brand: BrandKey, view: View, extra: Partial<AppAuthQuery> = {}
 
 const seed = (email: string, extra: Record<string, unknown> = {}) => emulator.seed({ email, ...extra });
 
-/** The app opens the site and the OAuth2 server sends the browser to its login URL, then to the sign-in screen. */
+/** The app opens the site, which asks the OAuth2 server and answers the sign-in screen itself. */
 async function reachSignIn(journey: Journey, startPath: string): Promise<void> {
-  const toOauth = await journey.request(startPath);
-  expect(toOauth.status).toBe(302);
-  const toLogin = await journey.request(toOauth.headers.get("Location")!);
-  expect((await journey.request(toLogin.headers.get("Location")!)).status).toBe(303);
+  const signInScreen = await journey.request(startPath);
+  expect(signInScreen.status).toBe(200);
+  await signInScreen.body?.cancel();
 }
 
 /** A step of the site's sign-in screens; answers where the OAuth2 server's redirect_to sends the browser. */
@@ -79,8 +78,10 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
   it("own views: the site's PKCE and state, /callback, scope user.write, prompt=login without a known user", async () => {
     const start = await appStart("gungnir", "signIn");
     const response = await get(start.path);
-    expect(response.status).toBe(302);
-    const location = new URL(response.headers.get("Location")!, ORIGIN);
+    expect(response.status).toBe(200);
+    const cookie = setCookies(response).get(`__Host-${sealedCookies.authRequest.name}`)!;
+    expect(cookie).toMatch(/HttpOnly; Secure; SameSite=Lax/);
+    const location = await authorizationAskedBy(response);
     expect(location.pathname).toBe("/oauth2/auth");
     const q = location.searchParams;
     expect(q.get("client_id")).toBe(brands.gungnir.clientId);
@@ -92,13 +93,11 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
     expect(q.get("state")).not.toBe("app-state-0001");
     expect(q.get("prompt")).toBe("login");
     expect(q.get("view")).toBe("signIn");
-    const cookie = setCookies(response).get(`__Host-${sealedCookies.authRequest.name}`)!;
-    expect(cookie).toMatch(/HttpOnly; Secure; SameSite=Lax/);
   });
 
   it("extSignIn: the app's client, state, scope and PKCE, back to the app", async () => {
     const start = await appStart("gungnir", "extSignIn");
-    const q = new URL((await get(start.path)).headers.get("Location")!, ORIGIN).searchParams;
+    const q = (await authorizationAskedBy(await get(start.path))).searchParams;
     const app = new URLSearchParams(start.path.split("?")[1]);
     expect(q.get("redirect_uri")).toBe(start.appRedirect);
     expect(q.get("state")).toBe("app-state-0001");
@@ -109,7 +108,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
 
   it("the partner service requests no scope for its own views", async () => {
     const start = await appStart("partner", "signIn");
-    expect(new URL((await get(start.path)).headers.get("Location")!, ORIGIN).searchParams.get("scope")).toBe("");
+    expect((await authorizationAskedBy(await get(start.path))).searchParams.get("scope")).toBe("");
   });
 
   it("keeps the app's prompt when hashed_user_id names the signed-in user, forces login otherwise", async () => {
@@ -122,28 +121,24 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
       hashedUserName: "a".repeat(64),
     });
     const same = await appStart("gungnir", "signIn", { hashed_user_id: "a".repeat(64) });
-    expect(
-      new URL((await get(same.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt"),
-    ).toBeNull();
+    expect((await authorizationAskedBy(await get(same.path, [tokens]))).searchParams.get("prompt")).toBeNull();
     const other = await appStart("gungnir", "signIn", { hashed_user_id: "b".repeat(64) });
-    expect(new URL((await get(other.path, [tokens])).headers.get("Location")!, ORIGIN).searchParams.get("prompt")).toBe(
-      "login",
-    );
+    expect((await authorizationAskedBy(await get(other.path, [tokens]))).searchParams.get("prompt")).toBe("login");
   });
 
   it("passes the app's acr_values and max_age to the OAuth2 server, for the app's and the site's own views", async () => {
     // OIDC Core §3.1.2.1; docs/passkeys.md "Step-up": an app asks for a fresh phishing-resistant login.
     for (const view of ["extSignIn", "signIn"] as const) {
       const start = await appStart("gungnir", view, { acr_values: "phr", max_age: "0" });
-      const q = new URL((await get(start.path)).headers.get("Location")!, ORIGIN).searchParams;
+      const q = (await authorizationAskedBy(await get(start.path))).searchParams;
       expect(q.get("acr_values"), view).toBe("phr");
       expect(q.get("max_age"), view).toBe("0");
       const plain = await appStart("gungnir", view);
-      const without = new URL((await get(plain.path)).headers.get("Location")!, ORIGIN).searchParams;
+      const without = (await authorizationAskedBy(await get(plain.path))).searchParams;
       expect([without.has("acr_values"), without.has("max_age")], view).toEqual([false, false]);
     }
     const several = await appStart("gungnir", "signIn", { acr_values: "phrh phr", max_age: "300" });
-    const q = new URL((await get(several.path)).headers.get("Location")!, ORIGIN).searchParams;
+    const q = (await authorizationAskedBy(await get(several.path))).searchParams;
     expect([q.get("acr_values"), q.get("max_age")]).toEqual(["phrh phr", "300"]);
   });
 
@@ -168,7 +163,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
 
   it("accepts the same app query at / and refuses a client of another tenant", async () => {
     const start = await appStart("gungnir", "signIn");
-    expect((await get(`/?${start.path.split("?")[1]}`)).status).toBe(302);
+    expect((await get(`/?${start.path.split("?")[1]}`)).status).toBe(200);
     const foreign = await appStart("gungnir", "signIn");
     expect((await get(foreign.path.replace("gungnir-aurora", "nosh-homura"))).status).toBe(400);
   });
@@ -201,6 +196,12 @@ describe("registered redirect targets (ARCHITECTURE §8; issue 9, findings 3 and
       app_url: "jp.example.aurora://oauth",
       callback_path: "/callback",
     });
+    // The sign-in screen the app's start answers: its form may end at the app, and at no app of an earlier start.
+    const earlier = await appStart("gungnir", "signIn");
+    await journey.request(earlier.path);
+    const first = await journey.request(start.path);
+    expect(first.headers.get("Content-Security-Policy")).toMatch(/form-action 'self' jp\.example\.aurora:(;|$)/);
+    await first.body?.cancel();
     const callback = await signIn(journey, start.path, "scheme@example.com");
     expect(callback.headers.get("Location")).toBe("/mfa/setup");
     const setup = await journey.request("/mfa/setup");

@@ -8,7 +8,7 @@ import { type Fault, PASSWORD } from "../support/emulatorClient";
 import { hiddenFields } from "../support/forms";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
 import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
-import { Journey, reachLoginScreen } from "./journey";
+import { authorizationAskedBy, Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
 // Issue 11 fault matrix: every identity and OAuth2 call the site makes, in the journey that makes it, gets each
 // upstream fault through the emulator's fault API. Each cell must answer the SPEC §8 modal that fits with a sensible
@@ -74,12 +74,11 @@ const GENERAL: Record<FaultName, { status: number; modal: ModalKey }> = {
   contract: { status: 502, modal: "unexpectedError" },
 };
 
-/** The app opens the site for `view`: the browser is at the OAuth2 server's login URL, not yet opened. */
+/** The app opens the site for `view`; answers the OAuth2 server's login URL for its authorization, not yet opened. */
 async function atLoginUrl(view: View, brand = GUNGNIR): Promise<{ journey: Journey; loginUrl: string }> {
   const journey = new Journey();
-  const toOauth = await journey.request((await appStart(brand, view)).path);
-  const toLogin = await journey.request(toOauth.headers.get("Location") ?? "");
-  return { journey, loginUrl: toLogin.headers.get("Location") ?? "" };
+  const { challenge } = await reachLoginScreen(journey, brand, view);
+  return { journey, loginUrl: (await loginUrlOf(journey, challenge)).toString() };
 }
 
 async function atSignIn(email: string, seed: Record<string, unknown> = {}, view: View = "signIn", brand = GUNGNIR) {
@@ -123,13 +122,24 @@ async function partnerConsentLink(email: string): Promise<{ journey: Journey; li
 const SCENES: Scene[] = [
   {
     journey: "entry",
+    call: "GET /oauth2/auth (the app's start)",
+    method: "GET",
+    pathPattern: "/oauth2/auth",
+    async prepare() {
+      const journey = new Journey();
+      const start = (await appStart(GUNGNIR, "signIn")).path;
+      return { journey, act: (options) => journey.request(start, {}, options) };
+    },
+  },
+  {
+    journey: "own authorization",
     call: "GET /oauth2/auth (proxied)",
     method: "GET",
     pathPattern: "/oauth2/auth",
     async prepare() {
       const journey = new Journey();
-      const toOauth = await journey.request((await appStart(GUNGNIR, "signIn")).path);
-      const target = toOauth.headers.get("Location") ?? "";
+      const asked = await authorizationAskedBy(await journey.request((await appStart(GUNGNIR, "signIn")).path));
+      const target = `${asked.pathname}${asked.search}`;
       return {
         journey,
         act: (options) => journey.request(target, { headers: { "Sec-Fetch-Mode": "navigate" } }, options),

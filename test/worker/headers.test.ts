@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { appStart } from "../support/appStart";
 import { get, postForm, sealedCookie } from "./helpers";
+import { Journey, loginUrlOf, reachLoginScreen } from "./journey";
+
+const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
 function nonceOf(response: Response): string {
   const csp = response.headers.get("Content-Security-Policy") ?? "";
@@ -139,10 +142,19 @@ describe("Referrer-Policy", () => {
   });
 
   it("stays same-origin on a redirect whose address holds secrets: the next page must still see where the user came from", async () => {
-    const start = await appStart({ serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir }, "signIn");
+    const journey = new Journey();
+    const { challenge } = await reachLoginScreen(journey, GUNGNIR, "signIn");
+    const loginUrl = await loginUrlOf(journey, challenge);
+    const response = await journey.request(loginUrl.toString());
+    expect(response.status).toBe(303);
+    expectBaseline(response, "same-origin");
+  });
+
+  it("stays same-origin on the app's start, whose address holds the app's state: the screen it answers posts its origin", async () => {
+    const start = await appStart(GUNGNIR, "signIn");
     expect(start.path).toMatch(/state=.*code_challenge=/);
     const response = await get(start.path);
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(200);
     expectBaseline(response, "same-origin");
   });
 });

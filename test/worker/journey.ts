@@ -1,4 +1,8 @@
+import { env } from "cloudflare:test";
 import type { View } from "../../worker/session/authRequest";
+import { type SealedCookieName, type SealedState, sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { unseal } from "../../worker/session/sealed";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
@@ -19,6 +23,22 @@ export class Journey {
 
   has(name: string): boolean {
     return this.jar.has(name);
+  }
+
+  /** The state this browser's sealed cookie holds, opened with the dev keys as the site opens it. */
+  async sealed<N extends SealedCookieName>(which: N): Promise<SealedState<N> | undefined> {
+    const name = `__Host-${sealedCookies[which].name}`;
+    const pair = this.jar
+      .header("/")
+      .split("; ")
+      .find((part) => part.startsWith(`${name}=`));
+    if (!pair) return undefined;
+    const data = await unseal(
+      sealedCookies[which].name,
+      pair.slice(name.length + 1),
+      parseSessionKeys(env.SESSION_KEYS),
+    );
+    return sealedCookies[which].schema.parse(data) as SealedState<N>;
   }
 
   /** A cookie this browser's own script set (document.cookie), as a Set-Cookie line. */
@@ -79,18 +99,53 @@ export class Journey {
 }
 
 /**
- * The app opens the site for `view`; the OAuth2 server sends the browser to its login URL, where the site
- * stores the challenge and lands on the sign-in or sign-up screen. Answers the challenge and that screen.
+ * The app opens the site for `view`: the site asks the OAuth2 server itself, keeps the login challenge in the
+ * sign-in or sign-up cookie and answers that screen (docs/security.md, "Redirects"). Answers the challenge and it.
  */
 export async function reachLoginScreen(
   journey: Journey,
   brand: AppBrand,
   view: View,
 ): Promise<{ challenge: string; response: Response }> {
-  const toOauth = await journey.request((await appStart(brand, view)).path);
-  const toLogin = await journey.request(toOauth.headers.get("Location") ?? "");
-  const loginUrl = new URL(toLogin.headers.get("Location") ?? "");
-  const challenge = loginUrl.searchParams.get("login_challenge") ?? "";
-  const { response } = await journey.follow(await journey.request(loginUrl.toString()));
-  return { challenge, response };
+  const response = await journey.request((await appStart(brand, view)).path);
+  const kept = await journey.sealed(view === "signUp" ? "signUp" : "signIn");
+  return { challenge: kept?.loginChallenge ?? "", response };
+}
+
+/**
+ * The authorization request the site made for this browser's login challenge, as the OAuth2 server recorded it (its
+ * login request's `request_url`, Hydra's as the emulator's): the query the site sent to the authorization endpoint.
+ */
+export async function authorizationAsked(challenge: string): Promise<URL> {
+  if (!env.IDENTITY) throw new Error("the worker project binds the emulator as IDENTITY");
+  const asked = await env.IDENTITY.fetch(
+    `${ORIGIN}/auth/v1/login?${new URLSearchParams({ login_challenge: challenge })}`,
+    { headers: { "X-Forwarded-Proto": "https", "X-Forwarded-Host": new URL(ORIGIN).host } },
+  );
+  if (asked.status !== 200) throw new Error(`no login request for ${challenge}: ${asked.status}`);
+  return new URL(((await asked.json()) as { request_url: string }).request_url);
+}
+
+/** What the site asked the authorization endpoint when its answer (an app's start, a page) kept a login challenge. */
+export async function authorizationAskedBy(response: Response): Promise<URL> {
+  await response.body?.cancel();
+  for (const which of ["signIn", "signUp"] as const) {
+    const name = `__Host-${sealedCookies[which].name}`;
+    const line = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`));
+    if (!line) continue;
+    const token = line.slice(name.length + 1, line.indexOf(";"));
+    const state = sealedCookies[which].schema.parse(
+      await unseal(sealedCookies[which].name, token, parseSessionKeys(env.SESSION_KEYS)),
+    );
+    return authorizationAsked(state.loginChallenge);
+  }
+  throw new Error(`the answer (${response.status}) kept no login challenge`);
+}
+
+/** The login URL the OAuth2 server gives for this browser's authorization, asked again as an API client does. */
+export async function loginUrlOf(journey: Journey, challenge: string): Promise<URL> {
+  const asked = await authorizationAsked(challenge);
+  const answer = await journey.request(`${asked.pathname}${asked.search}`, { headers: { Accept: "application/json" } });
+  await answer.body?.cancel();
+  return new URL(answer.headers.get("Location") ?? "", ORIGIN);
 }

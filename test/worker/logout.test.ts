@@ -45,7 +45,7 @@ describe("sign-out (ARCHITECTURE §8)", () => {
     expect(response.headers.get("Location")).toBe("https://dev.aurora-sec.example/");
     expect(response.headers.get("Clear-Site-Data")).toBe('"cookies", "storage"');
     const cleared = response.headers.getSetCookie().filter((line) => /Max-Age=0/.test(line));
-    for (const name of [tokensCookie, "__Host-auth-request", "__Host-device", "oauth2_authentication_session"])
+    for (const name of [tokensCookie, "__Host-auth-request", "__Host-device", "__Host-oauth2-session"])
       expect(cleared.some((line) => line.startsWith(`${name}=`))).toBe(true);
     expect(journey.has(tokensCookie)).toBe(false);
     expect((await journey.request("/mfa/setup")).status).toBe(400);

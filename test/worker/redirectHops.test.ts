@@ -6,12 +6,13 @@ import { type AppBrand, appStart } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { PASSWORD } from "../support/emulatorClient";
 import { emulator, ORIGIN } from "./helpers";
-import { Journey } from "./journey";
+import { authorizationAskedBy, Journey } from "./journey";
 
-// Issue 12: from the app's start to the first screen a browser follows only the redirects OAuth2 needs: the entry to
-// the authorization endpoint, and the authorization endpoint to the login screen. The site takes the login
-// challenge at the authorization endpoint when the authorization is the browser's own, instead of sending the
-// browser through the login URL `/?login_challenge…` for one more hop (docs/security.md, "Redirects").
+// Issue 23: from the app's start to the first screen a browser follows no redirect. The app's start asks the
+// authorization endpoint itself, with the browser's OAuth2 session, takes the login challenge of its own authorization
+// and answers the sign-in or sign-up screen (docs/security.md, "Redirects"). Where the browser itself navigates to
+// the authorization endpoint (after an own view's sign-in, the step-up), the proxy takes the challenge of the
+// browser's own authorization as before, and anything else gets the upstream's answer as it is (issue 12).
 
 const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
@@ -56,24 +57,69 @@ beforeEach(async () => {
 
 describe("redirects from the app's start to the first screen", () => {
   it.each([
-    ["signIn", GUNGNIR, "/signIn"],
-    ["extSignIn", GUNGNIR, "/signIn"],
-    ["mfaSetUp", GUNGNIR, "/signIn"],
-    ["passwordChange", GUNGNIR, "/signIn"],
-    ["signUp", GUNGNIR, "/signUp/checkEmail"],
-    ["extSignIn", PARTNER, "/signIn"],
-  ] as const)("view %s (%s): the entry, the authorization endpoint, then %s", async (view, brand, screen) => {
+    ["signIn", GUNGNIR, 'action="/signIn"'],
+    ["extSignIn", GUNGNIR, 'action="/signIn"'],
+    ["mfaSetUp", GUNGNIR, 'action="/signIn"'],
+    ["passwordChange", GUNGNIR, 'action="/signIn"'],
+    ["signUp", GUNGNIR, 'action="/signUp/checkEmail"'],
+    ["extSignIn", PARTNER, 'action="/signIn"'],
+  ] as const)("view %s (%s): none, the entry answers the screen with %s", async (view, brand, form) => {
     const journey = new Journey();
-    const { hops, end, endPath } = await navigate(journey, await startPath(brand, view));
-    expect(hops.map(({ status, path }) => `${status} ${path}`)).toEqual([
-      `302 /${brand.serviceId}/auth`,
-      "303 /oauth2/auth",
-    ]);
-    expect(endPath).toBe(screen);
+    const start = await startPath(brand, view);
+    const { hops, end, endPath } = await navigate(journey, start);
+    expect(hops).toEqual([]);
+    expect(endPath).toBe(`/${brand.serviceId}/auth`);
     expect(end.status).toBe(200);
-    // The challenge never is in an address the browser sees.
-    for (const { location } of hops) expect(location).not.toContain("login_challenge");
-    await end.body?.cancel();
+    const html = await end.text();
+    expect(html).toContain(form);
+    // The challenge, the site's state and its PKCE verifier are never in the page.
+    const kept = await journey.sealed(view === "signUp" ? "signUp" : "signIn");
+    const authRequest = await journey.sealed("authRequest");
+    for (const secret of [kept?.loginChallenge, authRequest?.own?.state, authRequest?.own?.codeVerifier])
+      if (secret) expect(html).not.toContain(secret);
+    // Its address is the app's own start: referrers stay on the site, where the form's POST must show its origin.
+    expect(end.headers.get("Referrer-Policy")).toBe("same-origin");
+  });
+
+  it("the OAuth2 server's session, when the app names the signed-in user, skips the form: one redirect, to /callback", async () => {
+    await emulator.seed({ email: "remembered@example.com" });
+    const journey = new Journey();
+    await navigate(journey, await startPath(GUNGNIR, "signIn"));
+    const signedIn = await journey.postForm("/signIn", {
+      client_id: GUNGNIR.clientId,
+      username: "remembered@example.com",
+      password: PASSWORD,
+    });
+    await navigate(journey, signedIn.headers.get("Location")!);
+    // The server's session came back through the site under the site's own name for it, for every path.
+    expect(journey.has("__Host-oauth2-session")).toBe(true);
+    const hashedUserId = (await journey.sealed("tokens"))?.hashedUserName;
+    const again = await appStart(GUNGNIR, "signIn", { hashed_user_id: hashedUserId });
+    const { hops, end } = await navigate(journey, again.path);
+    expect(hops[0]).toMatchObject({ status: 302, path: `/${GUNGNIR.serviceId}/auth` });
+    expect(new URL(hops[0]!.location, ORIGIN).pathname).toBe("/callback");
+    const toApp = new URL(end.headers.get("Location") ?? "");
+    expect(`${toApp.origin}${toApp.pathname}`).toBe(again.appRedirect);
+    expect(toApp.searchParams.get("code")).toMatch(/.{16,}/);
+  });
+
+  it.each([
+    ["another site", "https://evil.example/steal"],
+    ["the app's host on another path", "https://app.gungnir-aurora.example/elsewhere"],
+  ])("an OAuth2 server that sends the app's start to %s: the SPEC §8 modal, no redirect", async (_, location) => {
+    await emulator.fault({ method: "GET", pathPattern: "/oauth2/auth", status: 302, location });
+    const { hops, end } = await navigate(new Journey(), await startPath(GUNGNIR, "extSignIn"));
+    expect(hops).toEqual([]);
+    expect(end.status).toBe(502);
+    expect(await end.text()).not.toContain(location);
+  });
+
+  it("an OAuth2 server that refuses the authorization (4xx): the parameter problem, not the server's page", async () => {
+    await emulator.fault({ method: "GET", pathPattern: "/oauth2/auth", status: 400, body: "<h1>bad request</h1>" });
+    const { hops, end } = await navigate(new Journey(), await startPath(GUNGNIR, "signIn"));
+    expect(hops).toEqual([]);
+    expect(end.status).toBe(400);
+    expect(await end.text()).toContain("パラメータに不備がありました");
   });
 
   it("the challenge taken at the authorization endpoint signs in and hands the app its code", async () => {
@@ -105,7 +151,14 @@ describe("redirects from the app's start to the first screen", () => {
       username: "hops.partner@example.com",
       password: PASSWORD,
     });
+    expect(signedIn.status).toBe(303);
     const consent = await navigate(journey, signedIn.headers.get("Location")!);
+    // The README's count: the POST's 303, the authorization endpoint's 302 to the consent link, and the link's own
+    // 303, which takes the challenge out of the address.
+    expect(consent.hops.map(({ status, path }) => `${status} ${path}`)).toEqual([
+      "302 /oauth2/auth",
+      `303 /${PARTNER.serviceId}/consent`,
+    ]);
     expect(consent.endPath).toBe(`/${PARTNER.serviceId}/consent`);
     expect(consent.end.status).toBe(200);
     await consent.end.body?.cancel();
@@ -113,11 +166,12 @@ describe("redirects from the app's start to the first screen", () => {
 });
 
 describe("the authorization endpoint keeps the login URL for anything but the browser's own authorization", () => {
-  /** The app's start in a browser; answers the authorization endpoint's address it was sent to (not yet opened). */
+  /** The app's start in a browser; answers the authorization endpoint's address the site asked for it. */
   async function authorizationOf(journey: Journey, brand: AppBrand, view: View): Promise<string> {
-    const entry = await journey.request(await startPath(brand, view), { headers: NAVIGATION });
-    expect(entry.status).toBe(302);
-    return entry.headers.get("Location")!;
+    const asked = await authorizationAskedBy(
+      await journey.request(await startPath(brand, view), { headers: NAVIGATION }),
+    );
+    return `${asked.pathname}${asked.search}`;
   }
 
   const loginUrlIn = (response: Response) => new URL(response.headers.get("Location") ?? "", ORIGIN);

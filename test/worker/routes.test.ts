@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
-import { appStart } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { screenCases } from "../support/screens";
 import { emulator, get, openScreen } from "./helpers";
-import { Journey } from "./journey";
+import { Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
 const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
@@ -65,11 +64,13 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
 });
 
 describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
-  /** The app opens the site for `view`; answers the login URL the OAuth2 server sends this browser to. */
+  /**
+   * The app opens the site for `view`; answers the login URL the OAuth2 server gives for this browser's authorization
+   * when asked by a client that is not the app's start (the login URL stays for every such client).
+   */
   async function loginUrlFor(journey: Journey, view: View): Promise<URL> {
-    const toOauth = await journey.request((await appStart(brand, view)).path);
-    const toLogin = await journey.request(toOauth.headers.get("Location")!);
-    return new URL(toLogin.headers.get("Location")!);
+    const { challenge } = await reachLoginScreen(journey, brand, view);
+    return loginUrlOf(journey, challenge);
   }
 
   it.each([

@@ -1,10 +1,9 @@
 import { registeredRedirectUris } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
-import { parameterProblem } from "../render";
 import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
 import { decodeBase64url } from "../session/base64url";
-import { readSealed, writeSealed } from "../session/cookies";
+import { readSealed } from "../session/cookies";
 import { s256 } from "../session/digest";
 import { randomString } from "../session/random";
 
@@ -109,13 +108,17 @@ export function authStartHref({ serviceId, query }: AuthRequest): string {
 }
 
 /**
- * SPEC §2 entry: store the auth request and send the browser to the authorization endpoint, forcing
- * prompt=login unless the app names the user who is signed in here already. An app_url + callback_path that is
- * not registered for the client is a parameter problem, and nothing is stored.
+ * SPEC §2 entry: a new auth request for the app's query and the authorization endpoint's address for it (the site's
+ * path), forcing prompt=login unless the app names the user who is signed in here already. The caller stores it. An
+ * app_url + callback_path that is not registered for the client is undefined (the caller's parameter problem).
  */
-export async function startAuthorization(c: AppContext, brand: Brand, query: AppAuthQuery): Promise<Response> {
+export async function newAuthorization(
+  c: AppContext,
+  brand: Brand,
+  query: AppAuthQuery,
+): Promise<{ authRequest: AuthRequest; authorize: string } | undefined> {
   const redirectUri = registeredAppRedirect(query);
-  if (!redirectUri) return parameterProblem(c);
+  if (!redirectUri) return undefined;
   const tokens = await readSealed(c, "tokens");
   const sameUser = query.hashed_user_id !== undefined && query.hashed_user_id === tokens?.hashedUserName;
   const prompt = sameUser ? query.prompt : "login";
@@ -124,9 +127,21 @@ export async function startAuthorization(c: AppContext, brand: Brand, query: App
       ? undefined
       : { codeVerifier: newRandomString(PKCE_VERIFIER_LENGTH), state: newRandomString(32) };
   const authRequest: AuthRequest = { query, serviceId: brand.id, redirectUri, ...(own ? { own } : {}) };
-  await writeSealed(c, "authRequest", authRequest);
-  const target = own ? await ownAuthorizeUrl(c, authRequest, brand, prompt) : appAuthorizeUrl(authRequest, prompt);
-  return c.redirect(target, 302);
+  // The auth request is replaced, and so is the app a form on this response may end at.
+  c.set("formActionOrigins", []);
+  allowAppFormAction(c, authRequest);
+  const authorize = own ? await ownAuthorizeUrl(c, authRequest, brand, prompt) : appAuthorizeUrl(authRequest, prompt);
+  return { authRequest, authorize };
+}
+
+/**
+ * A form posted on a page of this auth request may end, after the OAuth2 server's redirects, at the app's redirect
+ * URI; browsers check every hop against form-action, so the app's origin joins 'self' (ARCHITECTURE §8).
+ */
+export function allowAppFormAction(c: AppContext, authRequest: AuthRequest): void {
+  const origin = appOriginForCsp(authRequest.redirectUri);
+  if (origin && !c.get("formActionOrigins").includes(origin))
+    c.set("formActionOrigins", [...c.get("formActionOrigins"), origin]);
 }
 
 /**

@@ -26,45 +26,65 @@ export function authorizationOf(authRequest: AuthRequest, clientId: string, stat
   return state === authRequest.own?.state || state === authRequest.query.state;
 }
 
-/** Keeps a login challenge this browser started in its cookies and answers the view's first screen (303). */
-export async function takeLoginChallenge(
+/** The screen a view starts at (SPEC §2): sign-up for the sign-up view, sign-in for every other. */
+export type FirstScreen = "signIn" | "signUp";
+
+/** Keeps a login challenge this browser started in its cookies; answers the view's first screen. */
+export async function keepLoginChallenge(
   c: AppContext,
   authRequest: AuthRequest,
-  { login_challenge: loginChallenge, client_id: clientId, view }: LoginUrlQuery,
-): Promise<Response> {
+  { login_challenge: loginChallenge, view }: LoginUrlQuery,
+): Promise<FirstScreen> {
   // The consent this login may lead to is taken only by this browser (worker/routes/consent.tsx).
   await writeSealed(c, "authRequest", { ...authRequest, loginChallengeDigest: await sha256Hex(loginChallenge) });
   // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
   if (view === "signUp") {
     await writeSealed(c, "signUp", { loginChallenge });
-    return c.redirect("/signUp/checkEmail", 303);
+    return "signUp";
   }
   await writeSealed(c, "signIn", { loginChallenge });
-  return c.redirect(`/signIn?${new URLSearchParams({ client_id: clientId })}`, 303);
+  return "signIn";
+}
+
+/** Keeps a login challenge this browser started in its cookies and sends the browser to the view's first screen. */
+export async function takeLoginChallenge(c: AppContext, authRequest: AuthRequest, loginUrl: LoginUrlQuery) {
+  return (await keepLoginChallenge(c, authRequest, loginUrl)) === "signUp"
+    ? c.redirect("/signUp/checkEmail", 303)
+    : c.redirect(`/signIn?${new URLSearchParams({ client_id: loginUrl.client_id })}`, 303);
 }
 
 /**
- * The authorization endpoint answered `authorize` (the query the browser brought to `/oauth2/auth`) with a redirect
- * to `location`. When that is the site's own login URL and the authorization is this browser's own (its auth
- * request names the client, the state and the redirect URI the site itself asked with), answers what the login URL
- * holds, for takeLoginChallenge; the challenge was issued for this very request, so it is bound to this browser as
- * the login URL's upstream check would bind it. Anything else: undefined, and the browser follows the upstream's
- * redirect as it is.
+ * The authorization endpoint answered `authorize` (the query asked at `/oauth2/auth`) with a redirect to `location`.
+ * When that is the site's own login URL and the authorization is this auth request's own (it names the client, the
+ * state and the redirect URI the site itself asked with), answers what the login URL holds, for keepLoginChallenge;
+ * the challenge was issued for this very request, so it is bound to this browser as the login URL's upstream check
+ * would bind it. Anything else: undefined, and the browser follows the upstream's redirect as it is.
  */
+export function loginUrlOfAuthorization(
+  c: AppContext,
+  authRequest: AuthRequest,
+  authorize: URLSearchParams,
+  location: string,
+): LoginUrlQuery | undefined {
+  const site = new URL(c.req.url).origin;
+  if (!URL.canParse(location, site)) return undefined;
+  const target = new URL(location, site);
+  if (target.origin !== site || target.pathname !== "/" || target.hash !== "") return undefined;
+  const loginUrl = loginUrlQuery.safeParse(Object.fromEntries(target.searchParams));
+  if (!loginUrl.success || loginUrl.data.client_id !== authorize.get("client_id")) return undefined;
+  if (!authorizationOf(authRequest, loginUrl.data.client_id, authorize.get("state"))) return undefined;
+  const redirectUri = authorize.get("redirect_uri");
+  if (redirectUri !== siteCallbackUrl(c) && redirectUri !== authRequest.redirectUri) return undefined;
+  return loginUrl.data;
+}
+
+/** loginUrlOfAuthorization for the authorization a browser brought to the proxied endpoint: its stored auth request's. */
 export async function loginUrlOfThisBrowser(
   c: AppContext,
   authorize: URLSearchParams,
   location: string | null,
 ): Promise<{ authRequest: AuthRequest; loginUrl: LoginUrlQuery } | undefined> {
-  const site = new URL(c.req.url).origin;
-  if (location === null || !URL.canParse(location, site)) return undefined;
-  const target = new URL(location, site);
-  if (target.origin !== site || target.pathname !== "/" || target.hash !== "") return undefined;
-  const loginUrl = loginUrlQuery.safeParse(Object.fromEntries(target.searchParams));
-  if (!loginUrl.success || loginUrl.data.client_id !== authorize.get("client_id")) return undefined;
-  const authRequest = await readSealed(c, "authRequest");
-  if (!authRequest || !authorizationOf(authRequest, loginUrl.data.client_id, authorize.get("state"))) return undefined;
-  const redirectUri = authorize.get("redirect_uri");
-  if (redirectUri !== siteCallbackUrl(c) && redirectUri !== authRequest.redirectUri) return undefined;
-  return { authRequest, loginUrl: loginUrl.data };
+  const authRequest = location === null ? undefined : await readSealed(c, "authRequest");
+  const loginUrl = authRequest && location !== null && loginUrlOfAuthorization(c, authRequest, authorize, location);
+  return authRequest && loginUrl ? { authRequest, loginUrl } : undefined;
 }

@@ -33,13 +33,39 @@ interface CallOptions<S extends z.ZodMiniType> {
   response: S;
 }
 
+/**
+ * One upstream call with the browser's OAuth2 session cookie (if it sent one), the upstream's session cookie relayed
+ * back to the browser; an upstream that cannot be reached or does not answer in time is an outcome, logged.
+ */
+async function send(c: AppContext, path: string, init: RequestInit & { headers: Record<string, string> }) {
+  const cookies = upstreamCookieHeader(c, path);
+  if (cookies) init.headers.Cookie = cookies;
+  try {
+    const response = await upstreamFetch(c, path, init);
+    relaySetCookies(c, response.headers, (line) => c.header("Set-Cookie", line, { append: true }));
+    return response;
+  } catch (error) {
+    if (!(error instanceof UpstreamUnavailableError)) throw error;
+    logEvent("warn", "upstream_unavailable", {
+      requestId: c.get("requestId"),
+      path: loggedPath(path),
+      timedOut: error.timedOut,
+    });
+    const failed: Outcome<never> = {
+      ok: false,
+      status: 0,
+      problem: {},
+      unavailable: error.timedOut ? "timeout" : "unreachable",
+    };
+    return failed;
+  }
+}
+
 export async function callIdentity<S extends z.ZodMiniType>(
   c: AppContext,
   options: CallOptions<S>,
 ): Promise<Outcome<z.infer<S>>> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  const cookies = upstreamCookieHeader(c);
-  if (cookies) headers.Cookie = cookies;
   if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
   else if (options.enrolmentTicket) headers.Authorization = `PasskeyEnrolment ${options.enrolmentTicket}`;
   let body: string | undefined;
@@ -50,23 +76,12 @@ export async function callIdentity<S extends z.ZodMiniType>(
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(options.form).toString();
   }
-  let response: Response;
-  try {
-    response = await upstreamFetch(c, options.path, {
-      method: options.method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof UpstreamUnavailableError)) throw error;
-    logEvent("warn", "upstream_unavailable", {
-      requestId: c.get("requestId"),
-      path: loggedPath(options.path),
-      timedOut: error.timedOut,
-    });
-    return { ok: false, status: 0, problem: {}, unavailable: error.timedOut ? "timeout" : "unreachable" };
-  }
-  relaySetCookies(c, response.headers, (line) => c.header("Set-Cookie", line, { append: true }));
+  const response = await send(c, options.path, {
+    method: options.method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
+  if (!(response instanceof Response)) return response;
   const text = await response.text();
   let parsed: unknown;
   let readable = true;
@@ -194,6 +209,34 @@ export function passwordConfirm(c: AppContext, clientId: string, username: strin
     success: [201],
     response: z.unknown(),
   });
+}
+
+/**
+ * The OAuth2 authorization endpoint, asked on the browser's behalf at the app's start (docs/security.md, "Redirects"):
+ * with the browser's OAuth2 session and language. Answers where the server sends the browser (its redirect), or a
+ * failure: an error status, a time-out, an answer that is no redirect (`malformed`).
+ */
+export async function authorize(c: AppContext, pathAndQuery: string): Promise<Outcome<{ location: string }>> {
+  const headers: Record<string, string> = { Accept: "text/html" };
+  const language = c.req.header("accept-language");
+  if (language) headers["Accept-Language"] = language;
+  const response = await send(c, pathAndQuery, { method: "GET", headers });
+  if (!(response instanceof Response)) return response;
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (response.status >= 300 && response.status < 400 && location !== null)
+    return { ok: true, status: response.status, data: { location } };
+  logEvent("info", "upstream_refused", {
+    requestId: c.get("requestId"),
+    path: "/oauth2/auth",
+    status: response.status,
+  });
+  return {
+    ok: false,
+    status: response.status,
+    problem: {},
+    ...(response.status < 400 ? { unavailable: "malformed" } : {}),
+  };
 }
 
 /** SPEC §7 GET login: the upstream's login request, with the authorization request (and its state) behind it. */

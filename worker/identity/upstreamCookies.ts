@@ -3,36 +3,44 @@ import type { AppContext } from "../context";
 // ARCHITECTURE §3: the upstream's only cookie is its OAuth2 login session (Hydra's
 // `oauth2_authentication_session`, or UPSTREAM_SESSION_COOKIE). It is the one browser cookie that goes upstream,
 // and the one cookie the upstream may set; the site's own `__Host-` cookies never leave, never get overwritten.
+// The browser keeps it under a name of the site's, `__Host-oauth2-session`, for the whole site: the worker asks the
+// authorization endpoint itself at the app's start (docs/security.md, "Redirects"), so the session must come with
+// that request too, and `__Host-` keeps another host from planting one.
 
 const DEFAULT_SESSION_COOKIE = "oauth2_authentication_session";
-/** The browser sends the session cookie only under this path, where the OAuth2 server answers. */
-const SESSION_COOKIE_PATH = "/oauth2";
+/** The session cookie's name in the browser. */
+export const SESSION_COOKIE = "__Host-oauth2-session";
 
 export function upstreamSessionCookieName(env: Env): string {
   return env.UPSTREAM_SESSION_COOKIE || DEFAULT_SESSION_COOKIE;
 }
 
-/** The Cookie header for an upstream call: the upstream's session cookie, if the browser sent it; nothing else. */
-export function upstreamCookieHeader(c: AppContext): string | undefined {
-  const name = upstreamSessionCookieName(c.env);
+/**
+ * The Cookie header for an upstream call: the upstream's session cookie, if the browser sent it, and only to the
+ * OAuth2 server's endpoints and logout (which ends that session); nothing else, never another cookie.
+ */
+export function upstreamCookieHeader(c: AppContext, upstreamPath: string): string | undefined {
+  if (!upstreamPath.startsWith("/oauth2/") && !upstreamPath.startsWith("/auth/v1/logout")) return undefined;
   const session = (c.req.header("cookie") ?? "")
     .split(";")
     .map((part) => part.trim())
-    .find((part) => part.startsWith(`${name}=`));
-  return session || undefined;
+    .find((part) => part.startsWith(`${SESSION_COOKIE}=`));
+  return session && `${upstreamSessionCookieName(c.env)}=${session.slice(SESSION_COOKIE.length + 1)}`;
 }
 
 /**
- * An upstream Set-Cookie as the site lets it reach the browser: only the upstream's session cookie, on the
- * OAuth2 path, Secure, HttpOnly and SameSite=Lax (it must come back on the redirect from the login), with its
- * lifetime kept and any Domain dropped. Anything else the upstream tries to set is dropped (undefined).
+ * An upstream Set-Cookie as the site lets it reach the browser: only the upstream's session cookie, under the
+ * site's name for it, Path=/, Secure, HttpOnly and SameSite=Lax (it must come with the app's start, a navigation
+ * from the app), with its lifetime kept and any Domain dropped. Anything else the upstream sets is dropped.
  */
 export function siteSetCookie(c: AppContext, line: string): string | undefined {
   const [pair = "", ...attributes] = line.split(";").map((part) => part.trim());
   const at = pair.indexOf("=");
   if (at <= 0 || pair.slice(0, at) !== upstreamSessionCookieName(c.env)) return undefined;
   const lifetime = attributes.filter((attribute) => /^(max-age|expires)=/i.test(attribute));
-  return [pair, `Path=${SESSION_COOKIE_PATH}`, ...lifetime, "Secure", "HttpOnly", "SameSite=Lax"].join("; ");
+  return [`${SESSION_COOKIE}=${pair.slice(at + 1)}`, "Path=/", ...lifetime, "Secure", "HttpOnly", "SameSite=Lax"].join(
+    "; ",
+  );
 }
 
 /** Copies the upstream's cookies, rewritten to the site's rules, onto a response's headers. */

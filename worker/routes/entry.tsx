@@ -1,29 +1,42 @@
 import { z } from "zod/mini";
 import { brandForClientId } from "../../themes/brands";
+import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
-import { startAuthorization } from "../flow/authorization";
-import { authorizationOf, loginUrlQuery, takeLoginChallenge } from "../flow/loginChallenge";
-import { loginRequest } from "../identity/client";
+import { newAuthorization } from "../flow/authorization";
+import {
+  authorizationOf,
+  type FirstScreen,
+  keepLoginChallenge,
+  loginUrlOfAuthorization,
+  loginUrlQuery,
+  takeLoginChallenge,
+} from "../flow/loginChallenge";
+import { authorize, loginRequest } from "../identity/client";
 import { failure } from "../identity/outcomes";
-import { errorPage, type Outcome, parameterProblem } from "../render";
+import { errorPage, type Outcome, parameterProblem, renderPage } from "../render";
+import type { ScreenLoader } from "../routeKinds";
 import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema } from "../session/authRequest";
-import { readSealed } from "../session/cookies";
+import { readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
-// login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service. A browser
-// whose own authorization the OAuth2 server answers with the login URL skips it: the proxied authorization endpoint
-// takes the challenge itself (worker/flow/loginChallenge.ts). The login URL stays for every other client and case.
+// login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service. The app's
+// start asks the authorization endpoint itself and answers the first screen with no redirect (issue 23,
+// docs/security.md "Redirects"). The login URL stays for every other client and case.
 
 export const entryQuery = z.union([
   z.extend(appAuthQuerySchema, { login_challenge: z.optional(z.never()) }),
   loginUrlQuery,
 ]);
 
-export async function enter(c: AppContext, query: z.infer<typeof entryQuery>): Promise<Response> {
+export async function enter(
+  c: AppContext,
+  query: z.infer<typeof entryQuery>,
+  firstScreens: FirstScreens,
+): Promise<Response> {
   if (query.login_challenge === undefined) {
     // The app's start without a tenant in the path: the service comes from its client_id.
     const brand = brandForClientId(query.client_id);
-    return brand ? startAuthorization(c, brand, query) : parameterProblem(c);
+    return brand ? startAuthorization(c, brand, query, firstScreens) : parameterProblem(c);
   }
   const started = await startedHere(c, query.login_challenge, query.client_id);
   if (!started) return parameterProblem(c);
@@ -51,9 +64,58 @@ async function startedHere(
   return authorizationOf(authRequest, clientId, state) ? authRequest : undefined;
 }
 
+/**
+ * The first screen of each view, as its own route loads it (from the sign-in or sign-up cookie just written); the
+ * route table hands them over, as route modules do not import each other.
+ */
+export type FirstScreens = Record<FirstScreen, ScreenLoader<unknown>>;
+
+/**
+ * SPEC §2 entry, the app's start: a new auth request, and the OAuth2 server's authorization endpoint asked on the
+ * browser's behalf (with its OAuth2 session). When the server answers with the login URL for this very
+ * authorization, the challenge goes into this browser's cookies and the first screen is this response: no redirect
+ * before the form. Any other redirect (a remembered session's code or an error, to the registered redirect URI) is
+ * the browser's; a failing server is its SPEC §8 modal, with the auth request kept for its retry.
+ */
+async function startAuthorization(
+  c: AppContext,
+  brand: Brand,
+  query: AppAuthQuery,
+  firstScreens: FirstScreens,
+): Promise<Response> {
+  const started = await newAuthorization(c, brand, query);
+  if (!started) return parameterProblem(c);
+  const { authRequest, authorize: authorizeUrl } = started;
+  const asked = await authorize(c, authorizeUrl);
+  const authorizeQuery = new URL(authorizeUrl, c.req.url).searchParams;
+  const loginUrl = asked.ok && loginUrlOfAuthorization(c, authRequest, authorizeQuery, asked.data.location);
+  if (loginUrl) {
+    const loaded = await firstScreens[await keepLoginChallenge(c, authRequest, loginUrl)](c, undefined);
+    if (!loaded || !("page" in loaded)) return parameterProblem(c);
+    // The address is the app's own start; referrers still never leave the site (worker/middleware/securityHeaders.ts).
+    c.set("referrerPolicy", "same-origin");
+    return renderPage(c, loaded.page);
+  }
+  await writeSealed(c, "authRequest", authRequest);
+  if (!asked.ok)
+    return errorPage(c, asked.status >= 400 && asked.status < 500 ? { modal: "parameterError" } : failure(asked));
+  return towardsApp(asked.data.location, authRequest.redirectUri, new URL(c.req.url).origin)
+    ? c.redirect(asked.data.location, 302)
+    : errorPage(c, { modal: "unexpectedError", status: 502 });
+}
+
+/** Where the authorization endpoint may send the browser from the app's start: this site, or the app's registered URI. */
+function towardsApp(location: string, redirectUri: string, site: string): boolean {
+  if (!URL.canParse(location, site)) return false;
+  const target = new URL(location, site);
+  if (target.origin === site) return true;
+  const app = new URL(redirectUri);
+  return target.protocol === app.protocol && target.host === app.host && target.pathname === app.pathname;
+}
+
 /** The app's start for the service in the path; its client_id must belong to that service. */
-export function startForTenant(c: AppContext, query: AppAuthQuery): Promise<Response> {
+export function startForTenant(c: AppContext, query: AppAuthQuery, firstScreens: FirstScreens): Promise<Response> {
   const brand = c.get("brand");
   if (brandForClientId(query.client_id)?.id !== brand.id) return parameterProblem(c);
-  return startAuthorization(c, brand, query);
+  return startAuthorization(c, brand, query, firstScreens);
 }

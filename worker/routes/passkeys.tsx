@@ -5,7 +5,7 @@ import { canDelete, PASSKEYS_PATH, type PasskeyRow, Passkeys } from "../../pages
 import { brandById } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";
-import { startAuthorization } from "../flow/authorization";
+import { newAuthorization } from "../flow/authorization";
 import {
   codeProblem,
   finishRegistration,
@@ -28,7 +28,7 @@ import {
 import { bounded } from "../queryParams";
 import { errorPage, parameterProblem, renderPage, type Show } from "../render";
 import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
-import { clearSealed, readSealed } from "../session/cookies";
+import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { PasskeyRegistration, TokenState } from "../session/state";
 
 // docs/passkeys.md "Managing passkeys" (view `passkeys`, after /callback): the signed-in user's passkeys, listed,
@@ -48,7 +48,11 @@ async function stepUp(c: AppContext): Promise<Response> {
   const authRequest = await readSealed(c, "authRequest");
   const brand = authRequest ? brandById(authRequest.serviceId) : undefined;
   if (!authRequest || !brand) return parameterProblem(c);
-  return startAuthorization(c, brand, { ...authRequest.query, view: "passkeys", prompt: "login" });
+  // Through the authorization endpoint, whose proxy takes the challenge (worker/routes/upstreamProxy.ts).
+  const stepUp = await newAuthorization(c, brand, { ...authRequest.query, view: "passkeys", prompt: "login" });
+  if (!stepUp) return parameterProblem(c);
+  await writeSealed(c, "authRequest", stepUp.authRequest);
+  return c.redirect(stepUp.authorize, 302);
 }
 
 const dateFormat = new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "long" });

@@ -77,8 +77,8 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
     const value = c.req.header(name);
     if (value !== undefined) headers.set(name, value);
   }
-  const session = upstreamCookieHeader(c);
-  if (session && new URL(c.req.url).pathname.startsWith("/oauth2/")) headers.set("cookie", session);
+  const session = upstreamCookieHeader(c, c.req.path);
+  if (session) headers.set("cookie", session);
   const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
   try {
     const upstream = await upstreamFetch(c, pathAndQuery, {

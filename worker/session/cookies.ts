@@ -61,16 +61,31 @@ export class CookieTooLargeError extends Error {
   override name = "CookieTooLargeError";
 }
 
-export async function readSealed<N extends SealedCookieName>(
-  c: AppContext,
-  which: N,
-): Promise<SealedState<N> | undefined> {
+/**
+ * This request's view of each sealed state: what its cookie held, opened once (a JWE decryption each), or what the
+ * request has written or cleared since, so a screen rendered right after a write (the app's start, issue 23) reads
+ * the new state.
+ */
+function sealedOfRequest(c: AppContext): Map<string, Promise<unknown>> {
+  const states = c.get("sealed") ?? new Map<string, Promise<unknown>>();
+  c.set("sealed", states);
+  return states;
+}
+
+async function openSealed<N extends SealedCookieName>(c: AppContext, which: N): Promise<SealedState<N> | undefined> {
   const spec = sealedCookies[which];
   const token = getCookie(c, spec.name, "host");
   if (!token) return undefined;
   const data = await unseal(spec.name, token, parseSessionKeys(c.env.SESSION_KEYS));
   const parsed = spec.schema.safeParse(data);
   return parsed.success ? (parsed.data as SealedState<N>) : undefined;
+}
+
+export function readSealed<N extends SealedCookieName>(c: AppContext, which: N): Promise<SealedState<N> | undefined> {
+  const states = sealedOfRequest(c);
+  const state = (states.get(which) as Promise<SealedState<N> | undefined> | undefined) ?? openSealed(c, which);
+  states.set(which, state);
+  return state;
 }
 
 /** Seals a state into its cookie; `maxAgeSeconds` may shorten (never lengthen) the cookie's lifetime. */
@@ -89,10 +104,12 @@ export async function writeSealed<N extends SealedCookieName>(
   if (line.length > COOKIE_SIZE_LIMIT)
     throw new CookieTooLargeError(`${spec.name} cookie would be ${line.length} bytes`);
   c.header("Set-Cookie", line, { append: true });
+  sealedOfRequest(c).set(which, Promise.resolve(data));
 }
 
 export function clearSealed(c: AppContext, which: SealedCookieName): void {
   deleteCookie(c, sealedCookies[which].name, { prefix: "host", path: "/", secure: true });
+  sealedOfRequest(c).set(which, Promise.resolve(undefined));
 }
 
 /** Sign-out: every sealed state, the device id and the last service go (Clear-Site-Data says the same). */

@@ -14,9 +14,18 @@ export interface SealOptions {
 
 const utf8 = new TextEncoder();
 
-function aesKey({ secret }: SessionKey, usage: KeyUsage): Promise<CryptoKey> {
-  if (secret.length !== 32) throw new Error("A256GCM takes a 32-byte key");
-  return crypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, "AES-GCM", false, [usage]);
+/** Each session key imported once per isolate and usage (parseSessionKeys keeps the same key objects). */
+const imported = new WeakMap<SessionKey, Map<KeyUsage, Promise<CryptoKey>>>();
+
+function aesKey(key: SessionKey, usage: KeyUsage): Promise<CryptoKey> {
+  if (key.secret.length !== 32) throw new Error("A256GCM takes a 32-byte key");
+  const usages = imported.get(key) ?? new Map<KeyUsage, Promise<CryptoKey>>();
+  imported.set(key, usages);
+  const cryptoKey =
+    usages.get(usage) ??
+    crypto.subtle.importKey("raw", key.secret as Uint8Array<ArrayBuffer>, "AES-GCM", false, [usage]);
+  usages.set(usage, cryptoKey);
+  return cryptoKey;
 }
 
 export async function seal(
