@@ -91,10 +91,15 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
     url: async () => page.url(),
     fill: async (target, text) => {
       const handle = await first(target);
-      await handle.evaluate((input) => {
-        (input as HTMLInputElement).value = "";
-      });
-      await handle.type(text);
+      // With JavaScript off no page script can see the keys (a BiDi key action per character costs about a second a
+      // field): the field gets the value typing would leave. With it on, the islands hear real keys.
+      await handle.evaluate(
+        (input, value) => {
+          (input as HTMLInputElement).value = value;
+        },
+        javaScript ? "" : text,
+      );
+      if (javaScript) await handle.type(text);
     },
     click: async (target) => {
       checkErrors();
