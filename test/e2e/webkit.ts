@@ -70,6 +70,11 @@ function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
 }
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+/**
+ * The site's document that costs least to load (a static file: no worker, no page). WebDriver sets and deletes
+ * cookies for the current document's site, so the window goes there first.
+ */
+const SITE_FILE = "/blocked-tab.svg";
 
 async function call(url: string, method: string, body?: unknown): Promise<unknown> {
   const response = await fetch(url, {
@@ -190,7 +195,7 @@ export async function startWebKit(kind: WebKitKind) {
         setCookies: async (origin, cookies) => {
           // WebDriver adds cookies to the current document's site: the window goes to one of its pages first.
           site = origin;
-          await send("POST", "/url", { url: `${origin}/error` });
+          await send("POST", "/url", { url: `${origin}${SITE_FILE}` });
           for (const { name, value } of cookies)
             await send("POST", "/cookie", { cookie: { name, value, path: "/", secure: true, httpOnly: true } });
         },
@@ -227,7 +232,7 @@ export async function startWebKit(kind: WebKitKind) {
           // Cookies are deleted for the document's site, so the window goes back to one of its pages first. A
           // browser that cannot be cleaned is ended instead: the next journey starts a new one.
           try {
-            await send("POST", "/url", { url: `${site}/error` });
+            await send("POST", "/url", { url: `${site}${SITE_FILE}` });
             await send("DELETE", "/cookie");
             const left = (await send("GET", "/cookie")) as unknown[];
             if (left.length) throw new Error(`${left.length} cookies left`);
