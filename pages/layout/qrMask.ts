@@ -67,8 +67,6 @@ function flipsFor({ size, reservedBit }: BitMatrix): Uint8Array {
 // Scratch space, reused: a render is synchronous, and an isolate runs one at a time. 177 modules is version 40's side.
 /** Per module, bit `p` its colour (1 dark) under mask `p`. */
 let colours = new Uint8Array(0);
-/** One row or column of `colours`. */
-const line = new Uint8Array(177);
 /** N1 to N3 points by the set of masks they apply to. */
 const points = new Int32Array(256);
 /** Dark modules by the set of masks under which they are dark. */
@@ -79,20 +77,34 @@ function add(counts: Int32Array, masks: number, amount: number): void {
   counts[masks] = (counts[masks] ?? 0) + amount;
 }
 
-/** Per module of `line`: the masks under which a 1011101 pattern ends there, and four light modules. */
+/** Per module of a row or column: the masks under which 1011101 ends there, and four light modules. */
 const finders = new Uint8Array(177);
 const lights = new Uint8Array(177);
 
-/** N1 and N3 along one row or column (`line`, `size` modules) under all masks, into `points`. */
-function scoreLine(size: number): void {
-  const at = (k: number) => line[k] ?? 0;
+/** N1 and N3 into `points`, along the row or column of `size` modules of `colours` from `start`, `step` apart. */
+function scoreLine(start: number, step: number, size: number): void {
+  // The last seven modules, m0 the current one.
+  let m0 = colours[start] ?? 0;
+  let m1 = 0,
+    m2 = 0,
+    m3 = 0,
+    m4 = 0,
+    m5 = 0,
+    m6 = 0;
   // Masks under which module k − 1 has the colour of the one before it, and the same for k − 2 and k − 3.
-  let same1 = 0;
-  let same2 = 0;
-  let same3 = 0;
+  let same1 = 0,
+    same2 = 0,
+    same3 = 0;
   let fiveBefore = 0;
   for (let k = 1; k < size; k += 1) {
-    const same = ~(at(k) ^ at(k - 1)) & 0xff;
+    m6 = m5;
+    m5 = m4;
+    m4 = m3;
+    m3 = m2;
+    m2 = m1;
+    m1 = m0;
+    m0 = colours[start + k * step] ?? 0;
+    const same = ~(m0 ^ m1) & 0xff;
     // Masks under which modules k − 4 to k have one colour. A run of L ≥ 5 scores L − 2: 1 at each of its last
     // L − 4 modules, and 2 more at its fifth.
     const five = same & same1 & same2 & same3;
@@ -102,8 +114,8 @@ function scoreLine(size: number): void {
     same3 = same2;
     same2 = same1;
     same1 = same;
-    if (k >= 3) lights[k] = ~(at(k - 3) | at(k - 2) | at(k - 1) | at(k)) & 0xff;
-    if (k >= 6) finders[k] = at(k - 6) & ~at(k - 5) & at(k - 4) & at(k - 3) & at(k - 2) & ~at(k - 1) & at(k);
+    lights[k] = ~(m3 | m2 | m1 | m0) & 0xff;
+    finders[k] = m6 & ~m5 & m4 & m3 & m2 & ~m1 & m0;
     // 10111010000 or 00001011101 ending at k.
     if (k >= 10) {
       add(points, ((finders[k - 4] ?? 0) & (lights[k] ?? 0)) | ((lights[k - 7] ?? 0) & (finders[k] ?? 0)), 40);
@@ -116,10 +128,8 @@ function penalties(size: number): number[] {
   points.fill(0);
   darkModules.fill(0);
   for (let a = 0; a < size; a += 1) {
-    for (let b = 0; b < size; b += 1) line[b] = colours[a * size + b] ?? 0;
-    scoreLine(size);
-    for (let b = 0; b < size; b += 1) line[b] = colours[b * size + a] ?? 0;
-    scoreLine(size);
+    scoreLine(a * size, 1, size);
+    scoreLine(a, size, size);
   }
   for (let i = 0; i < colours.length; i += 1) add(darkModules, colours[i] ?? 0, 1);
   // N2: each block of four, by its bottom right module i.
