@@ -64,7 +64,7 @@ function flipsFor({ size, reservedBit }: BitMatrix): Uint8Array {
   return flips;
 }
 
-// Scratch space, reused: a render is synchronous, and an isolate runs one at a time. 177 modules is version 40's side.
+// Scratch space, reused: applyBestMask runs to its end without yielding, so no two calls share it at once.
 /** Per module, bit `p` its colour (1 dark) under mask `p`. */
 let colours = new Uint8Array(0);
 /** N1 to N3 points by the set of masks they apply to. */
@@ -77,7 +77,10 @@ function add(counts: Int32Array, masks: number, amount: number): void {
   counts[masks] = (counts[masks] ?? 0) + amount;
 }
 
-/** Per module of a row or column: the masks under which 1011101 ends there, and four light modules. */
+/**
+ * Per module of a row or column (177, version 40's side): the masks under which 1011101 ends there, and four light
+ * modules.
+ */
 const finders = new Uint8Array(177);
 const lights = new Uint8Array(177);
 
