@@ -1,5 +1,6 @@
-import type { QRCodeSegment } from "qrcode";
+import type { BitMatrix, QRCodeSegment } from "qrcode";
 import { create } from "qrcode/lib/core/qrcode.js";
+import { applyBestMask } from "./qrMask";
 
 const QUIET_ZONE = 4;
 
@@ -11,7 +12,7 @@ const ALPHANUMERIC_RUN = /[0-9A-Z $%*+\-./:]{12,}/y;
  * its base32 secret) in that mode, the rest as bytes. Gives the same symbol version as the library's own optimal
  * segmentation, which costs twice as long (a graph search per render, on the worker's CPU time).
  */
-function segments(text: string): QRCodeSegment[] {
+export function qrSegments(text: string): QRCodeSegment[] {
   const found: QRCodeSegment[] = [];
   const utf8 = new TextEncoder();
   let bytes = "";
@@ -33,12 +34,22 @@ function segments(text: string): QRCodeSegment[] {
 }
 
 /**
+ * The symbol for `text` at error correction level M, with the mask qrcode's own search would choose: the library
+ * draws it once, with mask 0, and pages/layout/qrMask.ts finds and applies the best one (the search in qrcode builds
+ * and scores all eight symbols, most of a TOTP setup page's render).
+ */
+export function qrSymbol(text: string): { modules: BitMatrix; maskPattern: number } {
+  const { modules } = create(qrSegments(text), { errorCorrectionLevel: "M", maskPattern: 0 });
+  return { modules, maskPattern: applyBestMask(modules) };
+}
+
+/**
  * The modules of a QR code as one SVG path to stroke, one horizontal line a module thick per run of dark modules:
  * `M<x> <y>.5h<run>` starts a row, `m<gap> 0h<run>` goes on along it. Half the bytes of a rectangle per run
  * (`M…h…v1h…z`), on the largest page this site renders. No script, no markup strings.
  */
 function modulePath(text: string): { size: number; path: string } {
-  const { modules } = create(segments(text), { errorCorrectionLevel: "M" });
+  const { modules } = qrSymbol(text);
   const parts: string[] = [];
   for (let row = 0; row < modules.size; row += 1) {
     let col = 0;

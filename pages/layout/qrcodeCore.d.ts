@@ -4,3 +4,8 @@ declare module "qrcode/lib/core/qrcode.js" {
   import type { QRCode, QRCodeOptions, QRCodeSegment } from "qrcode";
   export function create(text: string | QRCodeSegment[], options?: QRCodeOptions): QRCode;
 }
+
+// The (15, 5) BCH-coded format information of a level and mask, as the symbol's 15 format bits (bit 0 first).
+declare module "qrcode/lib/core/format-info.js" {
+  export function getEncodedBits(errorCorrectionLevel: { bit: number }, mask: number): number;
+}

@@ -4,10 +4,10 @@ import { MfaSetup, MfaSetupDone } from "../../pages/MfaSetup";
 import { MfaSetupSms, MfaSetupSmsWarning, SMS_WARNING_PATH } from "../../pages/MfaSetupSms";
 import { MfaSetupTotp, type TotpSecretResult } from "../../pages/MfaSetupTotp";
 import { brandById } from "../../themes/brands";
-import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
 import { accountFailure } from "../flow/account";
 import { appAuthorizeUrl } from "../flow/authorization";
+import { otpauthUri } from "../flow/otpauthUri";
 import { signedInScreen } from "../flow/signedIn";
 import { freshTokens } from "../flow/tokens";
 import { emptyForm, ruleField } from "../formFields";
@@ -46,13 +46,6 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
     loading ??= load();
     return loading;
   };
-}
-
-/** The Key URI authenticator apps read: otpauth://totp/{brand}:{email}?secret&issuer (brand = display name). */
-export function otpauthUri(brand: Brand, account: string | undefined, secret: string): string {
-  const issuer = encodeURIComponent(brand.displayName);
-  const label = account ? `${issuer}:${encodeURIComponent(account)}` : issuer;
-  return `otpauth://totp/${label}?secret=${secret}&issuer=${issuer}`;
 }
 
 function shownSecret(c: AppContext, key: string, account: string | undefined): TotpSecretResult {
