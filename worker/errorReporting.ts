@@ -36,8 +36,19 @@ export function scrubEvent<E extends Sentry.Event>(event: E): E {
   return event;
 }
 
+/** The options last made, for the variables they were made from: made once per isolate, not per request. */
+let made:
+  | { dsn: string | undefined; appEnv: string | undefined; options: Sentry.CloudflareOptions | undefined }
+  | undefined;
+
 /** The SDK's options for this environment; `undefined` (nothing sent) when SENTRY_DSN is not set. */
 export function sentryOptions(env: Env): Sentry.CloudflareOptions | undefined {
+  if (!made || made.dsn !== env.SENTRY_DSN || made.appEnv !== env.APP_ENV)
+    made = { dsn: env.SENTRY_DSN, appEnv: env.APP_ENV, options: optionsFor(env) };
+  return made.options;
+}
+
+function optionsFor(env: Env): Sentry.CloudflareOptions | undefined {
   const dsn = env.SENTRY_DSN?.trim();
   if (!dsn) return undefined;
   const environment = deployEnvironment(env);

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import type { Result, Router } from "hono/router";
 import { Hono } from "hono/tiny";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { common } from "../messages/ja";
@@ -24,6 +25,36 @@ import { routeTable } from "./routes";
 const FORM_BODY_LIMIT = 32 * 1024;
 
 export const app = new Hono<AppEnv>();
+
+/**
+ * The pattern router (hono/tiny, for the upload's size) tries every handler of the route table in turn, some 500
+ * patterns for each request: the handlers it found for a method and path are kept for the next request to the same
+ * path, at most MATCHES_KEPT of them (the oldest go first), short paths only (a path is what a client sends).
+ */
+const MATCHES_KEPT = 512;
+function keptMatches<T>(router: Router<T>): Router<T> {
+  const kept = new Map<string, Result<T>>();
+  return {
+    name: router.name,
+    add(method, path, handler) {
+      kept.clear();
+      router.add(method, path, handler);
+    },
+    match(method, path) {
+      const key = `${method} ${path}`;
+      let result = kept.get(key);
+      if (result === undefined) {
+        result = router.match(method, path);
+        if (path.length <= 256) {
+          if (kept.size >= MATCHES_KEPT) kept.delete(kept.keys().next().value as string);
+          kept.set(key, result);
+        }
+      }
+      return result;
+    },
+  };
+}
+app.router = keptMatches(app.router);
 
 // Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a configuration
 // that can seal cookies, the operators' maintenance switch, a body limit.

@@ -8,13 +8,16 @@ export function logEvent(level: Level, event: string, fields: Record<string, Fie
   console[level](JSON.stringify({ level, event, ...fields }));
 }
 
-/** One upstream call of a request: the call's method and path (never its query), its status and latency. */
-export interface UpstreamCall {
+/**
+ * One upstream call of a request: the call's method and path (never its query), its status and latency. A type, not
+ * an interface, so that the summary line takes the calls as they are (a log field).
+ */
+export type UpstreamCall = {
   call: string;
   /** The HTTP status, or `timeout` / `unreachable` when none came. */
   status: number | "timeout" | "unreachable";
   ms: number;
-}
+};
 
 /** What a request's summary line says beyond its status, filled in as the request goes. */
 export interface RequestLog {

@@ -6,6 +6,7 @@ import type { IslandsManifest } from "../../islands/vite-plugin";
 import { common } from "../../messages/ja";
 import { appUpdate } from "../../messages/modals";
 import { themeCss } from "../../themes/css";
+import type { Brand } from "../../themes/schema";
 import { IconSprite } from "./IconSprite";
 import { PageContext, type PageEnvironment } from "./PageContext";
 import siteCss from "./site.css?raw";
@@ -25,6 +26,18 @@ const updatePrompt = {
   actionLabel: appUpdate.actionLabel,
   later: common.later,
 };
+
+/** The head's style element content per brand (its theme tokens, then the site's CSS), built once per isolate. */
+const stylesheets = new WeakMap<Brand, { __html: string }>();
+
+function stylesheetOf(brand: Brand): { __html: string } {
+  let stylesheet = stylesheets.get(brand);
+  if (!stylesheet) {
+    stylesheet = { __html: themeCss(brand) + siteCss };
+    stylesheets.set(brand, stylesheet);
+  }
+  return stylesheet;
+}
 
 /** After the page's content, so the islands it rendered are known: the field icons' symbols where a field is. */
 function FieldIconSprite({ islands }: { islands: Set<IslandName> }) {
@@ -67,7 +80,7 @@ export function Document({ page, nonce, manifest, islands, children }: DocumentP
         <title>{`${common.titlePrefix}${brand.displayName}`}</title>
         <link rel="icon" href={brand.favicon} type="image/svg+xml" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet and theme tokens validated as hex colours */}
-        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: themeCss(brand) + siteCss }} />
+        <style nonce={nonce} dangerouslySetInnerHTML={stylesheetOf(brand)} />
       </head>
       <body>
         <PageContext.Provider value={page}>

@@ -27,7 +27,7 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
       status,
       outcome: log.outcome ?? outcomeOfStatus(status),
       rateLimit: log.rateLimit,
-      upstream: log.upstream.map((call) => ({ ...call })),
+      upstream: log.upstream,
       durationMs: Math.round(performance.now() - started),
     });
   };

@@ -9,5 +9,8 @@ export function encodeBase64url(bytes: Uint8Array): string {
 /** Throws on anything that is not base64url (`+` and `/` included: that is base64's alphabet). */
 export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> {
   if (/[+/]/.test(text)) throw new TypeError("not base64url");
-  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }

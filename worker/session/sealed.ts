@@ -13,6 +13,19 @@ export interface SealOptions {
 }
 
 const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** A key's protected header, encoded once per isolate: every token it seals starts with the same one. */
+const headers = new WeakMap<SessionKey, string>();
+
+function headerOf(key: SessionKey): string {
+  let header = headers.get(key);
+  if (header === undefined) {
+    header = encodeBase64url(utf8.encode(JSON.stringify({ alg: "dir", enc: "A256GCM", kid: key.kid })));
+    headers.set(key, header);
+  }
+  return header;
+}
 
 /** Each session key imported once per isolate and usage (parseSessionKeys keeps the same key objects). */
 const imported = new WeakMap<SessionKey, Map<KeyUsage, Promise<CryptoKey>>>();
@@ -36,7 +49,7 @@ export async function seal(
   const [current] = keys;
   if (!current) throw new Error("no session key");
   const iat = Math.floor(now / 1000);
-  const header = encodeBase64url(utf8.encode(JSON.stringify({ alg: "dir", enc: "A256GCM", kid: current.kid })));
+  const header = headerOf(current);
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = new Uint8Array(
     await crypto.subtle.encrypt(
@@ -57,18 +70,23 @@ export async function unseal(purpose: string, token: string, keys: SessionKey[],
     const parts = token.split(".");
     const [header = "", encryptedKey, iv = "", ciphertext = "", tag = ""] = parts;
     if (parts.length !== 5 || encryptedKey !== "") return undefined;
-    const { alg, enc, kid, zip, crit } = JSON.parse(new TextDecoder().decode(decodeBase64url(header)));
+    const { alg, enc, kid, zip, crit } = JSON.parse(fromUtf8.decode(decodeBase64url(header)));
     if (alg !== "dir" || enc !== "A256GCM" || zip !== undefined || crit !== undefined) return undefined;
     const key = keys.find((candidate) => candidate.kid === kid);
     const ivBytes = decodeBase64url(iv);
     const tagBytes = decodeBase64url(tag);
     if (!key || ivBytes.length !== 12 || tagBytes.length !== 16) return undefined;
+    // WebCrypto takes the tag after the ciphertext, in one buffer.
+    const encrypted = decodeBase64url(ciphertext);
+    const sealed = new Uint8Array(encrypted.length + tagBytes.length);
+    sealed.set(encrypted);
+    sealed.set(tagBytes, encrypted.length);
     const plaintext = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv: ivBytes, additionalData: utf8.encode(header), tagLength: 128 },
       await aesKey(key, "decrypt"),
-      new Uint8Array([...decodeBase64url(ciphertext), ...tagBytes]),
+      sealed,
     );
-    const claims = JSON.parse(new TextDecoder().decode(plaintext));
+    const claims = JSON.parse(fromUtf8.decode(plaintext));
     // RFC 7519 §4.1.4: expired once the current time reaches `exp`; a sealed token always has one.
     if (claims.pur !== purpose || typeof claims.exp !== "number" || claims.exp <= Math.floor(now / 1000)) {
       return undefined;

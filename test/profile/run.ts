@@ -1,0 +1,499 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { sampleClientIds } from "../../themes/data/clients";
+import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
+import { parseSessionKeys } from "../../worker/session/keys";
+import { seal } from "../../worker/session/sealed";
+import { appStart } from "../support/appStart";
+import { type ScreenState, screenCases } from "../support/screens";
+import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
+import { load, startWorkerd } from "./workerd";
+
+// `npm run profile` (docs/performance.md): where a request's time goes in the built worker. Two builds of the same
+// source: dist/ (minified, what ships) is timed; .profile-build/ (the same with function names kept) is profiled
+// with V8's sampling profiler and summarised by stage (test/profile/stages.ts). Four parts, each optional:
+//
+//   node-timing      SSR time in Node, in process, as the bench measures it (median, p99) and CPU per request
+//   node-profile     the same requests under the profiler, by stage, and the WebCrypto, rate-limit and log calls
+//   throughput       requests per second of each scenario on the local workerd against a static asset
+//   workerd-profile  the worker's own isolate on workerd under load, by stage
+//
+//   --parts a,b           these parts alone (default: all four)
+//   --no-build            reuse both builds
+//   --rounds N            rounds of the timing parts (default 7 in Node, 5 on workerd), scenarios interleaved
+//   --samples N           requests per scenario and round in Node (default 400)
+//   --seconds N           seconds per scenario and round on workerd (default 3)
+//   --profile-requests N  requests per scenario under the profiler in Node (default 3000)
+//   --only a,b            these scenarios alone
+//   --sentry              SENTRY_DSN set (its transport answered here): Sentry's share of a request
+//   --bench-env           the bench's variables as built (APP_ENV=dev, PASSKEYS=on, the public development key)
+
+const ROOT = process.cwd();
+/** Frames of this file are the harness (its URL as profiles name it). */
+const HARNESS_FILE = import.meta.url;
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const list = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1]!.split(",") : undefined);
+const PARTS = list("--parts") ?? ["node-timing", "node-profile", "throughput", "workerd-profile"];
+const ONLY = list("--only");
+const SAMPLES = option("--samples", 400);
+const SECONDS = option("--seconds", 3);
+const PROFILE_REQUESTS = option("--profile-requests", 3000);
+const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+const STATIC_ASSET = `/brands/${BRAND.serviceId}/logo.svg`;
+const INSPECTOR_PORT = Number(process.env.PROFILE_INSPECTOR_PORT ?? 9471);
+/** The unminified build the profiling parts load (`--profile-build dir`). */
+const PROFILE_BUILD = args.includes("--profile-build") ? args[args.indexOf("--profile-build") + 1]! : ".profile-build";
+
+/** The harness's own output: console is the worker's log sink here. */
+const print = (...parts: string[]) => process.stdout.write(`${parts.join(" ")}\n`);
+
+interface WorkerModule {
+  default: { fetch(request: Request, env: Record<string, unknown>, ctx: unknown): Promise<Response> };
+}
+
+interface Scenario {
+  name: string;
+  path: string;
+  cookie: string;
+  status: number;
+}
+
+function build(outDir: string, config?: string) {
+  const result = spawnSync("npx", ["vite", "build", ...(config ? ["--config", config] : [])], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      CLOUDFLARE_ENV: "dev",
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
+  });
+  if (result.status !== 0) throw new Error(`vite build into ${outDir} failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const range = (values: number[], digits: number) =>
+  `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+
+interface BuiltConfig {
+  vars: Record<string, string>;
+  ratelimits?: Array<{ name: string }>;
+}
+
+const builtConfig = (outDir: string) =>
+  JSON.parse(readFileSync(join(ROOT, outDir, "signin_site/wrangler.json"), "utf8")) as BuiltConfig;
+
+/**
+ * The variables the worker runs with: production's where they differ from the dev build's (wrangler.toml [vars]),
+ * and a session key that is not the public development one, so that the configuration check runs as in production.
+ */
+function variables(outDir: string): Record<string, string> {
+  const production: Record<string, string> = {
+    APP_ENV: "prod",
+    PASSKEYS: "off",
+    SESSION_KEYS: `k1:${Buffer.from("profile-session-key-32-bytes-ok!").toString("base64url")}`,
+  };
+  const vars: Record<string, string> = { ...builtConfig(outDir).vars, ...(flag("--bench-env") ? {} : production) };
+  if (flag("--sentry")) vars.SENTRY_DSN = "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1";
+  return vars;
+}
+
+/**
+ * The identity API: the authorization endpoint answers the site's own authorization with its login URL on the
+ * site's origin (the app's start then renders the sign-in screen in place); every other call is a 503.
+ */
+async function identity(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname !== "/oauth2/auth") return new Response("{}", { status: 503 });
+  const site = `${request.headers.get("X-Forwarded-Proto")}://${request.headers.get("X-Forwarded-Host")}`;
+  const login = new URLSearchParams({
+    login_challenge: `challenge-${crypto.randomUUID()}`,
+    client_id: url.searchParams.get("client_id") ?? "",
+    view: "signIn",
+  });
+  return new Response(null, { status: 302, headers: { Location: `${site}/?${login}` } });
+}
+
+/** The bindings the worker gets in Node: variables, assets, the identity API, rate limiters that let all through. */
+function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KEYS?: string } {
+  if (flag("--sentry")) {
+    // The SDK's transport sends envelopes with fetch: answered here, as the ingest would.
+    globalThis.fetch = async () => new Response("{}", { status: 200 });
+  }
+  return {
+    ...variables(outDir),
+    ASSETS: { fetch: async () => new Response("asset", { status: 200 }) },
+    IDENTITY: { fetch: (input: RequestInfo, init?: RequestInit) => identity(new Request(input, init)) },
+    ...Object.fromEntries(
+      (builtConfig(outDir).ratelimits ?? []).map(({ name }) => [
+        name,
+        {
+          async limit() {
+            return { success: true };
+          },
+        },
+      ]),
+    ),
+  };
+}
+
+async function scenarios(sessionKeys: string): Promise<Scenario[]> {
+  const keys = parseSessionKeys(sessionKeys);
+  const sealed = async (state: ScreenState) =>
+    (
+      await Promise.all(
+        Object.entries(state).map(async ([which, value]) => {
+          const spec = sealedCookies[which as SealedCookieName];
+          return `__Host-${spec.name}=${await seal(spec.name, value, { keys, ttlSeconds: 3600 })}`;
+        }),
+      )
+    ).join("; ");
+  const cases = screenCases(BRAND);
+  const screen = async (name: string) => {
+    const found = cases.find((candidate) => candidate.name === name)!;
+    // The brand a browser keeps from earlier in its journey, as the bench sends it.
+    const cookie = [await sealed(found.state), `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    return { name, path: found.path, cookie, status: found.status };
+  };
+  const start = await appStart(BRAND, "signIn");
+  const all: Scenario[] = [
+    await screen("reset-password"),
+    await screen("sign-in"),
+    { name: "app-start-sign-in", path: start.path, cookie: "", status: 200 },
+    { name: "health", path: "/health", cookie: "", status: 200 },
+  ];
+  return all.filter((scenario) => !ONLY || ONLY.includes(scenario.name));
+}
+
+/** The log lines the worker writes go here, serialised as in production, then dropped (Node's stdout is not measured). */
+function installLogSink() {
+  const logSink = (..._line: unknown[]) => {};
+  for (const level of ["log", "info", "warn", "error"] as const) console[level] = logSink;
+}
+
+const COUNTED = [
+  "decrypt",
+  "encrypt",
+  "importKey",
+  "digest",
+  "getRandomValues",
+  "rateLimit",
+  "log",
+  "stringify",
+  "newURL",
+  "headersSet",
+  "encode",
+] as const;
+type Counts = Record<(typeof COUNTED)[number], number>;
+
+/**
+ * Per request, over `n` requests: WebCrypto calls (each sealed cookie opened is one decrypt), random bytes drawn,
+ * rate-limit binding calls, log lines, JSON.stringify calls, URLs parsed, headers set on a Headers object, and
+ * TextEncoder.encode calls (React encodes each chunk of HTML). The harness's own request and response count too
+ * (one URL, no header set).
+ */
+async function countPerRequest(one: () => Promise<unknown>, env: Record<string, unknown>, n: number): Promise<Counts> {
+  const counts = Object.fromEntries(COUNTED.map((name) => [name, 0])) as Counts;
+  const restore: Array<() => void> = [];
+  const wrap = <O extends object>(owner: O, name: keyof O & string, counter: keyof Counts) => {
+    const original = owner[name] as (...a: unknown[]) => unknown;
+    (owner as Record<string, unknown>)[name] = function (this: unknown, ...a: unknown[]) {
+      counts[counter]++;
+      return original.apply(this, a);
+    };
+    restore.push(() => {
+      (owner as Record<string, unknown>)[name] = original;
+    });
+  };
+  for (const name of ["decrypt", "encrypt", "importKey", "digest"] as const)
+    wrap(Object.getPrototypeOf(crypto.subtle), name, name);
+  wrap(Object.getPrototypeOf(crypto), "getRandomValues", "getRandomValues");
+  wrap(TextEncoder.prototype, "encode", "encode");
+  wrap(JSON, "stringify", "stringify");
+  wrap(Headers.prototype, "set", "headersSet");
+  const OriginalURL = URL;
+  globalThis.URL = new Proxy(OriginalURL, {
+    construct(target, a, newTarget) {
+      counts.newURL++;
+      return Reflect.construct(target, a, newTarget);
+    },
+  });
+  restore.push(() => {
+    globalThis.URL = OriginalURL;
+  });
+  for (const [name, binding] of Object.entries(env))
+    if (name.startsWith("RL_")) wrap(binding as object, "limit" as never, "rateLimit");
+  for (const level of ["log", "info", "warn", "error"] as const) wrap(console, level, "log");
+  try {
+    for (let i = 0; i < n; i++) await one();
+  } finally {
+    for (const undo of restore.reverse()) undo();
+  }
+  return Object.fromEntries(COUNTED.map((name) => [name, counts[name] / n])) as Counts;
+}
+
+async function inNode(outDir: string) {
+  const built = (await import(join(ROOT, outDir, "signin_site/index.js"))) as WorkerModule;
+  const env = nodeEnvironment(outDir);
+  const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
+  const cases = await scenarios(env.SESSION_KEYS ?? "");
+  /** One request of the scenario, its page read to the end (and answered with `keep`). */
+  function requester(scenario: Scenario, keep = false): () => Promise<string> {
+    return async function oneRequest() {
+      const request = new Request(`https://bench.test${scenario.path}`, {
+        headers: scenario.cookie ? { Cookie: scenario.cookie } : {},
+      });
+      const response = await built.default.fetch(request, env, ctx);
+      const text = await response.text();
+      if (response.status !== scenario.status)
+        throw new Error(`${scenario.name}: status ${response.status}, expected ${scenario.status}`);
+      return keep ? text : "";
+    };
+  }
+  return { env, cases, requester };
+}
+
+/** The builds the timing parts compare (`--builds a,b`), dist/ alone by default. */
+const BUILDS = list("--builds") ?? ["dist"];
+
+/** A page as it would be in any response: the nonce, the CSRF-free random parts and request ids left out. */
+const comparable = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
+
+async function nodeTiming() {
+  const rounds = option("--rounds", 7);
+  const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
+  const cases = builds[0]!.cases;
+  // Every build answers every scenario with the same page.
+  for (const scenario of cases) {
+    const pages = await Promise.all(builds.map(async (build) => comparable(await build.requester(scenario, true)())));
+    if (pages.some((page) => page !== pages[0]))
+      print(`NOTE: ${scenario.name} differs between ${BUILDS.join(" and ")}`);
+  }
+  const key = (outDir: string, name: string) => `${name}${BUILDS.length > 1 ? ` [${outDir}]` : ""}`;
+  const times = new Map<string, { medians: number[]; p99s: number[]; cpu: number[] }>();
+  for (const scenario of cases)
+    for (const build of builds) {
+      times.set(key(build.outDir, scenario.name), { medians: [], p99s: [], cpu: [] });
+      for (let i = 0; i < 300; i++) await build.requester(scenario)();
+    }
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of cases) {
+      for (const build of round % 2 ? [...builds].reverse() : builds) {
+        const one = build.requester(scenario);
+        const samples: number[] = [];
+        const cpuBefore = process.cpuUsage();
+        for (let i = 0; i < SAMPLES; i++) {
+          const started = performance.now();
+          await one();
+          samples.push(performance.now() - started);
+        }
+        const cpu = process.cpuUsage(cpuBefore);
+        samples.sort((a, b) => a - b);
+        const entry = times.get(key(build.outDir, scenario.name))!;
+        entry.medians.push(percentile(samples, 50));
+        entry.p99s.push(percentile(samples, 99));
+        entry.cpu.push((cpu.user + cpu.system) / SAMPLES);
+      }
+    }
+  }
+  print(
+    `\n## SSR in Node, in process (${BUILDS.join(", ")}): ${rounds} rounds × ${SAMPLES} requests per scenario, ${process.version}`,
+  );
+  print("median over the rounds (min–max of the rounds); CPU: process CPU time per request, µs\n");
+  print("| scenario | median ms | p99 ms | CPU µs |\n| --- | ---: | ---: | ---: |");
+  for (const [name, { medians, p99s, cpu }] of times) {
+    print(
+      `| ${name} | ${median(medians).toFixed(3)} (${range(medians, 3)}) | ${median(p99s).toFixed(3)} (${range(p99s, 3)}) | ${median(cpu).toFixed(0)} (${range(cpu, 0)}) |`,
+    );
+  }
+  if (builds.length < 2) return;
+  // Paired by round (the same moment of a shared machine): each later build's figures over the first build's.
+  print(`\npaired by round, over ${BUILDS[0]}: median of the rounds' ratios (min–max)\n`);
+  print("| scenario | build | median ratio | CPU ratio |\n| --- | --- | ---: | ---: |");
+  for (const scenario of cases) {
+    const base = times.get(key(BUILDS[0]!, scenario.name))!;
+    for (const outDir of BUILDS.slice(1)) {
+      const other = times.get(key(outDir, scenario.name))!;
+      const ratios = (a: number[], b: number[]) => a.map((value, i) => value / b[i]!);
+      const medianRatios = ratios(other.medians, base.medians);
+      const cpuRatios = ratios(other.cpu, base.cpu);
+      print(
+        `| ${scenario.name} | ${outDir} | ${median(medianRatios).toFixed(2)} (${range(medianRatios, 2)}) | ${median(cpuRatios).toFixed(2)} (${range(cpuRatios, 2)}) |`,
+      );
+    }
+  }
+}
+
+function stageTable(title: string, summary: ProfileSummary, requests: number) {
+  const lines = [
+    `\n### ${title}: ${requests} requests, ${(summary.totalUs / requests).toFixed(1)} µs sampled per request\n`,
+  ];
+  lines.push("| stage | µs per request | share |\n| --- | ---: | ---: |");
+  for (const stage of STAGES) {
+    const us = summary.stages.get(stage) ?? 0;
+    if (us === 0) continue;
+    lines.push(`| ${stage} | ${(us / requests).toFixed(1)} | ${((100 * us) / summary.totalUs).toFixed(1)} % |`);
+  }
+  const top = (map: Map<string, number>, count: number) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([label, us]) => `    ${(us / requests).toFixed(1).padStart(7)} µs  ${label}`);
+  lines.push("\n  self time, top functions (µs per request):", ...top(summary.selfByFunction, 20));
+  lines.push("\n  total time (on the stack), top functions (µs per request):", ...top(summary.totalByFunction, 30));
+  return lines.join("\n");
+}
+
+const profileFile = (where: string, name: string) => {
+  mkdirSync(join(ROOT, ".profile-run/profiles"), { recursive: true });
+  const tag = `${PROFILE_BUILD === ".profile-build" ? "" : `-${PROFILE_BUILD.replace(/\W/g, "")}`}${flag("--sentry") ? "-sentry" : ""}`;
+  return join(ROOT, ".profile-run/profiles", `${where}-${name}${tag}.cpuprofile`);
+};
+
+async function nodeProfile() {
+  const outDir = PROFILE_BUILD;
+  const { env, cases, requester } = await inNode(outDir);
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 50 });
+  const countLines: string[] = [];
+  const bundleOf = (url: string) => {
+    if (!url.startsWith("file://")) return undefined;
+    const file = fileURLToPath(url);
+    return file.startsWith(join(ROOT, outDir, "signin_site")) ? file : undefined;
+  };
+  print(`\n## Profile in Node, in process (${outDir}/, unminified), sampled every 50 µs`);
+  for (const scenario of cases) {
+    const one = requester(scenario);
+    for (let i = 0; i < 500; i++) await one();
+    const counts = await countPerRequest(one, env, 50);
+    countLines.push(`| ${scenario.name} | ${COUNTED.map((name) => counts[name]).join(" | ")} |`);
+    await session.post("Profiler.start");
+    for (let i = 0; i < PROFILE_REQUESTS; i++) await one();
+    const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+    writeFileSync(profileFile("node", scenario.name), JSON.stringify(profile));
+    print(stageTable(`Node: ${scenario.name}`, summarise(profile, bundleOf, HARNESS_FILE), PROFILE_REQUESTS));
+  }
+  print(`\nper request (Node): | scenario | ${COUNTED.join(" | ")} |`);
+  print(`| --- |${COUNTED.map(() => " ---: |").join("")}`);
+  for (const line of countLines) print(line);
+}
+
+async function onWorkerd(outDir: string, inspectorPort?: number) {
+  const vars = variables(outDir);
+  const site = await startWorkerd(outDir, vars, identity, inspectorPort);
+  return { site, cases: await scenarios(vars.SESSION_KEYS ?? "") };
+}
+
+async function throughput() {
+  const rounds = option("--rounds", 5);
+  const sites = [];
+  for (const outDir of BUILDS) sites.push({ outDir, ...(await onWorkerd(outDir)) });
+  try {
+    const cases = sites[0]!.cases;
+    const all = [{ name: "static asset", path: STATIC_ASSET, cookie: "", status: 200 }, ...cases];
+    const key = (outDir: string, name: string) => `${name}${BUILDS.length > 1 ? ` [${outDir}]` : ""}`;
+    const figures = new Map<string, { rps: number[]; ratio: number[]; cpu: number[]; cpuRatio: number[] }>();
+    for (const { outDir, site } of sites)
+      for (const scenario of all) {
+        figures.set(key(outDir, scenario.name), { rps: [], ratio: [], cpu: [], cpuRatio: [] });
+        await load(`${site.url}${scenario.path}`, scenario.cookie, scenario.status, 1);
+      }
+    let wrong = 0;
+    for (let round = 0; round < rounds; round++) {
+      for (const { outDir, site } of round % 2 ? [...sites].reverse() : sites) {
+        let asset = { rps: 0, cpu: 0 };
+        for (const scenario of all) {
+          const cpuBefore = site.cpuSeconds();
+          const result = await load(`${site.url}${scenario.path}`, scenario.cookie, scenario.status, SECONDS);
+          const cpu = ((site.cpuSeconds() - cpuBefore) * 1e6) / result.requests;
+          if (scenario.path === STATIC_ASSET) asset = { rps: result.rps, cpu };
+          wrong += result.wrong;
+          const entry = figures.get(key(outDir, scenario.name))!;
+          entry.rps.push(result.rps);
+          entry.ratio.push(result.rps / asset.rps);
+          entry.cpu.push(cpu);
+          entry.cpuRatio.push(asset.cpu / cpu);
+        }
+      }
+    }
+    print(
+      `\n## Throughput on the local workerd (Miniflare; ${BUILDS.join(", ")}), 8 connections, ${rounds} rounds × ${SECONDS} s per scenario (load generator on the same cores)`,
+    );
+    print(
+      "median over the rounds (min–max). ratio: the scenario's requests per second over the static asset's in the same round; workerd CPU: the workerd process's CPU time per request (every worker of it, the asset server, logging), µs; CPU ratio: the static asset's CPU per request over the scenario's\n",
+    );
+    print("| scenario | req/s | ratio to static | workerd CPU µs | CPU ratio |\n| --- | ---: | ---: | ---: | ---: |");
+    for (const [name, { rps, ratio, cpu, cpuRatio }] of figures) {
+      print(
+        `| ${name} | ${median(rps).toFixed(0)} (${range(rps, 0)}) | ${median(ratio).toFixed(2)} (${range(ratio, 2)}) | ${median(cpu).toFixed(0)} (${range(cpu, 0)}) | ${median(cpuRatio).toFixed(2)} (${range(cpuRatio, 2)}) |`,
+      );
+    }
+    if (wrong) print(`\n${wrong} answers with an unexpected status`);
+  } finally {
+    for (const { site } of sites) await site.stop();
+  }
+}
+
+async function workerdProfile() {
+  const { site, cases } = await onWorkerd(PROFILE_BUILD, INSPECTOR_PORT);
+  try {
+    print(
+      `\n## Profile on workerd (the site worker's isolate, ${PROFILE_BUILD}/), ${SECONDS * 2} s of load per scenario, sampled every 50 µs`,
+    );
+    for (const scenario of cases) {
+      const url = `${site.url}${scenario.path}`;
+      await load(url, scenario.cookie, scenario.status, 1);
+      const linesBefore = site.logLines();
+      const { result, profile } = await site.profile(50, () =>
+        load(url, scenario.cookie, scenario.status, SECONDS * 2),
+      );
+      writeFileSync(profileFile("workerd", scenario.name), JSON.stringify(profile));
+      const summary = summarise(profile as CpuProfile, site.bundleOf);
+      print(
+        stageTable(
+          `workerd: ${scenario.name} (${result.rps.toFixed(0)} req/s under the profiler)`,
+          summary,
+          result.requests,
+        ),
+      );
+      print(`\n  log lines per request: ${((site.logLines() - linesBefore) / result.requests).toFixed(2)}`);
+    }
+  } finally {
+    await site.stop();
+  }
+}
+
+async function main() {
+  installLogSink();
+  if (!flag("--no-build")) {
+    build("dist");
+    build(".profile-build", "test/profile/vite.config.ts");
+  }
+  print(
+    `variables: ${flag("--bench-env") ? "the bench's (the dev build's)" : "production's on the dev build"}${flag("--sentry") ? ", SENTRY_DSN set" : ""}`,
+  );
+  if (PARTS.includes("node-timing")) await nodeTiming();
+  if (PARTS.includes("node-profile")) await nodeProfile();
+  if (PARTS.includes("throughput")) await throughput();
+  if (PARTS.includes("workerd-profile")) await workerdProfile();
+}
+
+await main();
