@@ -114,6 +114,13 @@ describe("redirects from the app's start to the first screen", () => {
     expect(await end.text()).not.toContain(location);
   });
 
+  it("an OAuth2 server at its own attempt cap (429): the too-many-attempts modal", async () => {
+    await emulator.fault({ method: "GET", pathPattern: "/oauth2/auth", status: 429 });
+    const { end } = await navigate(new Journey(), await startPath(GUNGNIR, "signIn"));
+    expect(end.status).toBe(429);
+    expect(await end.text()).toContain("試行回数の上限に達しました");
+  });
+
   it("an OAuth2 server that refuses the authorization (4xx): the parameter problem, not the server's page", async () => {
     await emulator.fault({ method: "GET", pathPattern: "/oauth2/auth", status: 400, body: "<h1>bad request</h1>" });
     const { hops, end } = await navigate(new Journey(), await startPath(GUNGNIR, "signIn"));

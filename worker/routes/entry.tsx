@@ -97,8 +97,9 @@ async function startAuthorization(
     return renderPage(c, loaded.page);
   }
   await writeSealed(c, "authRequest", authRequest);
-  if (!asked.ok)
-    return errorPage(c, asked.status >= 400 && asked.status < 500 ? { modal: "parameterError" } : failure(asked));
+  // A refusal of the authorization (4xx but the server's own attempt cap) is the parameter problem, not its page.
+  const refused = asked.status >= 400 && asked.status < 500 && asked.status !== 429;
+  if (!asked.ok) return errorPage(c, refused ? { modal: "parameterError" } : failure(asked));
   return towardsApp(asked.data.location, authRequest.redirectUri, new URL(c.req.url).origin)
     ? c.redirect(asked.data.location, 302)
     : errorPage(c, { modal: "unexpectedError", status: 502 });
