@@ -30,6 +30,11 @@ import { load, startWorkerd } from "./workerd";
 //   --only a,b            these scenarios alone
 //   --sentry              SENTRY_DSN set (its transport answered here): Sentry's share of a request
 //   --bench-env           the bench's variables as built (APP_ENV=dev, PASSKEYS=on, the public development key)
+//   --builds a,b          the timing parts compare these builds (each a `vite build` output directory), paired by round
+//   --profile-builds a,b  the profiling parts load and compare these unminified builds (default .profile-build)
+//   --repeats N           profiles per scenario and build, the builds' turns alternating (default 1), added up
+//   --functions           the profiles' top functions too
+//   --summarise f,g       only print the stage tables of saved profiles (.profile-run/profiles/*.cpuprofile)
 
 const ROOT = process.cwd();
 /** Frames of this file are the harness (its URL as profiles name it). */
@@ -49,8 +54,12 @@ const PROFILE_REQUESTS = option("--profile-requests", 3000);
 const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const STATIC_ASSET = `/brands/${BRAND.serviceId}/logo.svg`;
 const INSPECTOR_PORT = Number(process.env.PROFILE_INSPECTOR_PORT ?? 9471);
-/** The unminified build the profiling parts load (`--profile-build dir`). */
-const PROFILE_BUILD = args.includes("--profile-build") ? args[args.indexOf("--profile-build") + 1]! : ".profile-build";
+/** The unminified builds the profiling parts load and compare (`--profile-builds a,b`). */
+const PROFILE_BUILDS = list("--profile-builds") ?? [".profile-build"];
+/** V8's sampling interval. */
+const SAMPLING_US = option("--sampling-us", 100);
+/** Profiles per scenario and build, the builds' turns alternating (`--repeats N`), added up. */
+const REPEATS = option("--repeats", 1);
 
 /** The harness's own output: console is the worker's log sink here. */
 const print = (...parts: string[]) => process.stdout.write(`${parts.join(" ")}\n`);
@@ -198,13 +207,15 @@ const COUNTED = [
   "stringify",
   "newURL",
   "headersSet",
+  "regexExec",
   "encode",
 ] as const;
 type Counts = Record<(typeof COUNTED)[number], number>;
 
 /**
  * Per request, over `n` requests: WebCrypto calls (each sealed cookie opened is one decrypt), random bytes drawn,
- * rate-limit binding calls, log lines, JSON.stringify calls, URLs parsed, headers set on a Headers object, and
+ * rate-limit binding calls, log lines, JSON.stringify calls, URLs parsed, headers set on a Headers object, regular
+ * expressions run with exec (RegExp.prototype.test and String methods call it too: V8's own fast paths do not), and
  * TextEncoder.encode calls (React encodes each chunk of HTML). The harness's own request and response count too
  * (one URL, no header set).
  */
@@ -227,6 +238,7 @@ async function countPerRequest(one: () => Promise<unknown>, env: Record<string, 
   wrap(TextEncoder.prototype, "encode", "encode");
   wrap(JSON, "stringify", "stringify");
   wrap(Headers.prototype, "set", "headersSet");
+  wrap(RegExp.prototype, "exec", "regexExec");
   const OriginalURL = URL;
   globalThis.URL = new Proxy(OriginalURL, {
     construct(target, a, newTarget) {
@@ -340,56 +352,159 @@ async function nodeTiming() {
   }
 }
 
-function stageTable(title: string, summary: ProfileSummary, requests: number) {
-  const lines = [
-    `\n### ${title}: ${requests} requests, ${(summary.totalUs / requests).toFixed(1)} µs sampled per request\n`,
-  ];
-  lines.push("| stage | µs per request | share |\n| --- | ---: | ---: |");
+/** What the profiles of one scenario and build add up to. */
+interface Profiled {
+  build: string;
+  summary: ProfileSummary;
+  requests: number;
+  /** CPU time per request just before, unprofiled (Node: this process; workerd: the workerd process). */
+  cpuUs: number;
+}
+
+function addUp(into: Profiled | undefined, next: Profiled): Profiled {
+  if (!into) return next;
+  const sum = (a: Map<string, number>, b: Map<string, number>) => {
+    for (const [key, us] of b) a.set(key, (a.get(key) ?? 0) + us);
+  };
+  sum(into.summary.stages, next.summary.stages);
+  sum(into.summary.selfByFunction, next.summary.selfByFunction);
+  sum(into.summary.totalByFunction, next.summary.totalByFunction);
+  const requests = into.requests + next.requests;
+  return {
+    build: into.build,
+    summary: { ...into.summary, totalUs: into.summary.totalUs + next.summary.totalUs },
+    requests,
+    cpuUs: (into.cpuUs * into.requests + next.cpuUs * next.requests) / requests,
+  };
+}
+
+/**
+ * One scenario's stages, per build: the stage's share of the sampled time and, with `cpuColumn`, that share of the
+ * CPU time a request takes unprofiled. V8 samples on wall time, so a busy machine stretches every sample alike (the
+ * shares hold, the sampled microseconds do not), and the profiler's own work makes a profiled request several times
+ * slower: hence the CPU time measured without it, just before.
+ */
+function stageTable(title: string, builds: Profiled[], cpuColumn: boolean) {
+  const lines = [`\n### ${title}\n`];
+  for (const { build, requests, summary, cpuUs } of builds)
+    lines.push(
+      `- ${build}: ${requests} requests profiled (${(summary.totalUs / requests).toFixed(0)} µs sampled each); ${cpuUs.toFixed(0)} µs CPU per request unprofiled`,
+    );
+  const columns = cpuColumn ? " share | CPU µs |" : " share |";
+  const rule = cpuColumn ? " ---: | ---: |" : " ---: |";
+  lines.push(`\n| stage |${builds.map(() => columns).join("")}\n| --- |${builds.map(() => rule).join("")}`);
   for (const stage of STAGES) {
-    const us = summary.stages.get(stage) ?? 0;
-    if (us === 0) continue;
-    lines.push(`| ${stage} | ${(us / requests).toFixed(1)} | ${((100 * us) / summary.totalUs).toFixed(1)} % |`);
+    const shares = builds.map(({ summary }) => (summary.stages.get(stage) ?? 0) / summary.totalUs);
+    if (shares.every((share) => share === 0)) continue;
+    const cells = shares.map(
+      (share, i) => ` ${(100 * share).toFixed(1)} % |${cpuColumn ? ` ${(share * builds[i]!.cpuUs).toFixed(1)} |` : ""}`,
+    );
+    lines.push(`| ${stage} |${cells.join("")}`);
   }
-  const top = (map: Map<string, number>, count: number) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, count)
-      .map(([label, us]) => `    ${(us / requests).toFixed(1).padStart(7)} µs  ${label}`);
-  lines.push("\n  self time, top functions (µs per request):", ...top(summary.selfByFunction, 20));
-  lines.push("\n  total time (on the stack), top functions (µs per request):", ...top(summary.totalByFunction, 30));
+  if (flag("--functions"))
+    for (const { build, requests, summary } of builds) {
+      const top = (map: Map<string, number>, count: number) =>
+        [...map]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, count)
+          .map(([label, us]) => `    ${((100 * us) / summary.totalUs).toFixed(1).padStart(5)} %  ${label}`);
+      lines.push(`\n  ${build}, ${requests} requests: self time, top functions (share of the sampled time):`);
+      lines.push(
+        ...top(summary.selfByFunction, 20),
+        "\n  total time (on the stack):",
+        ...top(summary.totalByFunction, 30),
+      );
+    }
   return lines.join("\n");
 }
 
-const profileFile = (where: string, name: string) => {
+const profileFile = (where: string, name: string, build: string, repeat: number) => {
   mkdirSync(join(ROOT, ".profile-run/profiles"), { recursive: true });
-  const tag = `${PROFILE_BUILD === ".profile-build" ? "" : `-${PROFILE_BUILD.replace(/\W/g, "")}`}${flag("--sentry") ? "-sentry" : ""}`;
-  return join(ROOT, ".profile-run/profiles", `${where}-${name}${tag}.cpuprofile`);
+  const tag = `${build.replace(/\W/g, "")}${flag("--sentry") ? "-sentry" : ""}-${repeat}`;
+  return join(ROOT, ".profile-run/profiles", `${where}-${name}-${tag}.cpuprofile`);
 };
 
+interface ProfileNote {
+  requests: number;
+  build: string;
+  where: "node" | "workerd";
+  cpuUs: number;
+}
+
+/** The profile (for Chrome DevTools or `--summarise`) and, beside it, what it covers. */
+function saveProfile(file: string, profile: unknown, note: ProfileNote) {
+  writeFileSync(file, JSON.stringify(profile));
+  writeFileSync(`${file}.json`, JSON.stringify(note));
+}
+
+/** Bundle files as a profile of `where` names them (Node: file URLs; workerd: paths inside the worker). */
+function bundleResolver(where: ProfileNote["where"], outDir: string) {
+  const worker = join(ROOT, outDir, "signin_site");
+  return (url: string) => {
+    if (where === "node") {
+      if (!url.startsWith("file://")) return undefined;
+      const file = fileURLToPath(url);
+      return file.startsWith(worker) ? file : undefined;
+    }
+    const relative = url.replace(/^file:\/\//, "").replace(/^.*signin_site\//, "");
+    return /^(index|assets\/[\w-]+)\.js$/.test(relative) ? join(worker, relative) : undefined;
+  };
+}
+
+/** `--summarise a.cpuprofile,b.cpuprofile`: the stage tables of saved profiles again (after stages.ts changed). */
+function summariseSaved(files: string[]) {
+  for (const file of files) {
+    const note = JSON.parse(readFileSync(`${file}.json`, "utf8")) as ProfileNote;
+    const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+    const summary = summarise(profile, bundleResolver(note.where, note.build), HARNESS_FILE);
+    const profiled = { build: note.build, summary, requests: note.requests, cpuUs: note.cpuUs };
+    print(stageTable(`${note.where}: ${file}`, [profiled], note.where === "node"));
+  }
+}
+
 async function nodeProfile() {
-  const outDir = PROFILE_BUILD;
-  const { env, cases, requester } = await inNode(outDir);
+  const builds = [];
+  for (const outDir of PROFILE_BUILDS) builds.push({ outDir, ...(await inNode(outDir)) });
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 50 });
+  await session.post("Profiler.setSamplingInterval", { interval: SAMPLING_US });
   const countLines: string[] = [];
-  const bundleOf = (url: string) => {
-    if (!url.startsWith("file://")) return undefined;
-    const file = fileURLToPath(url);
-    return file.startsWith(join(ROOT, outDir, "signin_site")) ? file : undefined;
-  };
-  print(`\n## Profile in Node, in process (${outDir}/, unminified), sampled every 50 µs`);
-  for (const scenario of cases) {
-    const one = requester(scenario);
-    for (let i = 0; i < 500; i++) await one();
-    const counts = await countPerRequest(one, env, 50);
-    countLines.push(`| ${scenario.name} | ${COUNTED.map((name) => counts[name]).join(" | ")} |`);
-    await session.post("Profiler.start");
-    for (let i = 0; i < PROFILE_REQUESTS; i++) await one();
-    const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
-    writeFileSync(profileFile("node", scenario.name), JSON.stringify(profile));
-    print(stageTable(`Node: ${scenario.name}`, summarise(profile, bundleOf, HARNESS_FILE), PROFILE_REQUESTS));
+  print(
+    `\n## Profile in Node, in process (${PROFILE_BUILDS.join(", ")}; unminified): ${REPEATS} × ${PROFILE_REQUESTS} requests per scenario and build, sampled every ${SAMPLING_US} µs`,
+  );
+  for (const scenario of builds[0]!.cases) {
+    const profiled = new Map<string, Profiled>();
+    for (const { outDir, env, requester } of builds) {
+      const one = requester(scenario);
+      for (let i = 0; i < 500; i++) await one();
+      const counts = await countPerRequest(one, env, 50);
+      countLines.push(`| ${scenario.name} [${outDir}] | ${COUNTED.map((name) => counts[name]).join(" | ")} |`);
+    }
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      for (const { outDir, requester } of repeat % 2 ? [...builds].reverse() : builds) {
+        const one = requester(scenario);
+        const cpuBefore = process.cpuUsage();
+        for (let i = 0; i < PROFILE_REQUESTS; i++) await one();
+        const cpu = process.cpuUsage(cpuBefore);
+        const cpuUs = (cpu.user + cpu.system) / PROFILE_REQUESTS;
+        await session.post("Profiler.start");
+        for (let i = 0; i < PROFILE_REQUESTS; i++) await one();
+        const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+        saveProfile(profileFile("node", scenario.name, outDir, repeat), profile, {
+          requests: PROFILE_REQUESTS,
+          build: outDir,
+          where: "node",
+          cpuUs,
+        });
+        const summary = summarise(profile, bundleResolver("node", outDir), HARNESS_FILE);
+        profiled.set(
+          outDir,
+          addUp(profiled.get(outDir), { build: outDir, summary, requests: PROFILE_REQUESTS, cpuUs }),
+        );
+      }
+    }
+    print(stageTable(`Node: ${scenario.name}`, [...profiled.values()], true));
   }
   print(`\nper request (Node): | scenario | ${COUNTED.join(" | ")} |`);
   print(`| --- |${COUNTED.map(() => " ---: |").join("")}`);
@@ -453,35 +568,52 @@ async function throughput() {
 }
 
 async function workerdProfile() {
-  const { site, cases } = await onWorkerd(PROFILE_BUILD, INSPECTOR_PORT);
+  const sites = [];
+  for (const [i, outDir] of PROFILE_BUILDS.entries())
+    sites.push({ outDir, inspectorPort: INSPECTOR_PORT + i, ...(await onWorkerd(outDir, INSPECTOR_PORT + i)) });
   try {
     print(
-      `\n## Profile on workerd (the site worker's isolate, ${PROFILE_BUILD}/), ${SECONDS * 2} s of load per scenario, sampled every 50 µs`,
+      `\n## Profile on workerd (the site worker's isolate; ${PROFILE_BUILDS.join(", ")}): ${REPEATS} × ${SECONDS * 2} s of load per scenario and build, sampled every ${SAMPLING_US} µs; the CPU is the whole workerd process's (its entry and asset workers too), so no CPU column`,
     );
-    for (const scenario of cases) {
-      const url = `${site.url}${scenario.path}`;
-      await load(url, scenario.cookie, scenario.status, 1);
-      const linesBefore = site.logLines();
-      const { result, profile } = await site.profile(50, () =>
-        load(url, scenario.cookie, scenario.status, SECONDS * 2),
-      );
-      writeFileSync(profileFile("workerd", scenario.name), JSON.stringify(profile));
-      const summary = summarise(profile as CpuProfile, site.bundleOf);
+    for (const scenario of sites[0]!.cases) {
+      const profiled = new Map<string, Profiled>();
+      const logLines = new Map<string, number>();
+      for (let repeat = 0; repeat < REPEATS; repeat++) {
+        for (const { outDir, site } of repeat % 2 ? [...sites].reverse() : sites) {
+          const url = `${site.url}${scenario.path}`;
+          await load(url, scenario.cookie, scenario.status, 1);
+          const cpuBefore = site.cpuSeconds();
+          const unprofiled = await load(url, scenario.cookie, scenario.status, SECONDS);
+          const cpuUs = ((site.cpuSeconds() - cpuBefore) * 1e6) / unprofiled.requests;
+          const linesBefore = site.logLines();
+          const { result, profile } = await site.profile(SAMPLING_US, () =>
+            load(url, scenario.cookie, scenario.status, SECONDS * 2),
+          );
+          logLines.set(outDir, (site.logLines() - linesBefore) / result.requests);
+          saveProfile(profileFile("workerd", scenario.name, outDir, repeat), profile, {
+            requests: result.requests,
+            build: outDir,
+            where: "workerd",
+            cpuUs,
+          });
+          const summary = summarise(profile as CpuProfile, bundleResolver("workerd", outDir));
+          const next = { build: outDir, summary, requests: result.requests, cpuUs };
+          profiled.set(outDir, addUp(profiled.get(outDir), next));
+        }
+      }
+      print(stageTable(`workerd: ${scenario.name}`, [...profiled.values()], false));
       print(
-        stageTable(
-          `workerd: ${scenario.name} (${result.rps.toFixed(0)} req/s under the profiler)`,
-          summary,
-          result.requests,
-        ),
+        `\n  log lines per request: ${[...logLines].map(([build, lines]) => `${lines.toFixed(2)} (${build})`).join(", ")}`,
       );
-      print(`\n  log lines per request: ${((site.logLines() - linesBefore) / result.requests).toFixed(2)}`);
     }
   } finally {
-    await site.stop();
+    for (const { site } of sites) await site.stop();
   }
 }
 
 async function main() {
+  const saved = list("--summarise");
+  if (saved) return summariseSaved(saved);
   installLogSink();
   if (!flag("--no-build")) {
     build("dist");

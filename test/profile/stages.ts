@@ -28,6 +28,7 @@ export const STAGES = [
   "hono context and request (c.header, c.body, c.req)",
   "requestId",
   "requestLog + logEvent (JSON line)",
+  "console call, native (workerd; inflated by the inspector)",
   "securityHeaders (nonce, CSP, baseline)",
   "configurationCheck + session keys",
   "maintenance",
@@ -233,6 +234,11 @@ export function summarise(
       }
       stage ??= frame.stage;
     }
+    // workerd's console is native code: with an inspector attached (as a profile needs) V8 keeps every console
+    // message for it, so that time is shown apart from the log line's own.
+    const leaf = byId.get(id)!.callFrame;
+    if (stage === "requestLog + logEvent (JSON line)" && leaf.url === "" && leaf.functionName === "")
+      stage = "console call, native (workerd; inflated by the inspector)";
     const final = stage ?? "Node runtime outside the site (streams, microtasks)";
     summary.stages.set(final, (summary.stages.get(final) ?? 0) + us);
   });

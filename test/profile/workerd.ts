@@ -19,8 +19,6 @@ export interface WorkerdScenario {
 
 export interface WorkerdSite {
   url: string;
-  /** The worker's bundle file, as the profile's frames name it. */
-  bundleOf(url: string): string | undefined;
   /** V8's sampling profiler on the site worker's isolate. */
   profile<T>(intervalUs: number, run: () => Promise<T>): Promise<{ result: T; profile: unknown }>;
   logLines(): number;
@@ -100,10 +98,6 @@ export async function startWorkerd(
   const url = (await mf.ready).href.replace(/\/$/, "");
   return {
     url,
-    bundleOf: (frameUrl) => {
-      const relative = frameUrl.replace(/^file:\/\//, "").replace(/^.*signin_site\//, "");
-      return /^(index|assets\/[\w-]+)\.js$/.test(relative) ? join(ROOT, outDir, "signin_site", relative) : undefined;
-    },
     async profile(intervalUs, run) {
       const inspector = await connect(`ws://127.0.0.1:${inspectorPort}/core:user:signin-site`);
       await inspector.post("Profiler.enable");
