@@ -6,11 +6,14 @@ import { request as httpsRequest } from "node:https";
 // npm scripts and vitest both run from the project root.
 const ROOT = process.cwd();
 
-/** Builds the site with wrangler's dev environment (the emulator included) for the browser tests. */
-export function buildForE2e(): void {
+/**
+ * Builds the site with wrangler's dev environment (the emulator included) for the browser tests; `config` names
+ * another Vite config (the profiling harness's unminified build).
+ */
+export function buildForE2e(config?: string): void {
   // NODE_ENV: vitest sets "test", which would ship React's development build to the browser.
   // Quiet when it works: the build's output is shown only when it fails.
-  const result = spawnSync("npx", ["vite", "build"], {
+  const result = spawnSync("npx", ["vite", "build", ...(config ? ["--config", config] : [])], {
     cwd: ROOT,
     encoding: "utf8",
     env: {
@@ -22,7 +25,9 @@ export function buildForE2e(): void {
     },
   });
   if (result.status !== 0)
-    throw new Error(`vite build for the e2e tests failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `vite build${config ? ` (${config})` : ""} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`,
+    );
 }
 
 export interface RunningServer {

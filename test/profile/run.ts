@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import { sampleClientIds } from "../../themes/data/clients";
 import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
+import { buildForE2e } from "../e2e/server";
 import { appStart } from "../support/appStart";
 import { type ScreenState, screenCases } from "../support/screens";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
@@ -73,21 +73,6 @@ interface Scenario {
   path: string;
   cookie: string;
   status: number;
-}
-
-function build(outDir: string, config?: string) {
-  const result = spawnSync("npx", ["vite", "build", ...(config ? ["--config", config] : [])], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      CLOUDFLARE_ENV: "dev",
-      WRANGLER_SEND_METRICS: "false",
-      CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    },
-  });
-  if (result.status !== 0) throw new Error(`vite build into ${outDir} failed:\n${result.stdout}\n${result.stderr}`);
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -616,8 +601,8 @@ async function main() {
   if (saved) return summariseSaved(saved);
   installLogSink();
   if (!flag("--no-build")) {
-    build("dist");
-    build(".profile-build", "test/profile/vite.config.ts");
+    buildForE2e();
+    buildForE2e("test/profile/vite.config.ts");
   }
   print(
     `variables: ${flag("--bench-env") ? "the bench's (the dev build's)" : "production's on the dev build"}${flag("--sentry") ? ", SENTRY_DSN set" : ""}`,

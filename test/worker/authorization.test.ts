@@ -1,10 +1,7 @@
-import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { unseal } from "../../worker/session/sealed";
 import { appStart as startQuery } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { PASSWORD } from "../support/emulatorClient";
@@ -56,18 +53,6 @@ async function consentLink(journey: Journey, from: Response): Promise<string> {
     step = await journey.request(location);
   }
   throw new Error(`no consent link; the journey stopped at ${step.status}`);
-}
-
-/** A sealed state the site left in the journey's cookies. */
-async function unsealedState(journey: Journey, which: "consent"): Promise<unknown> {
-  const name = `__Host-${sealedCookies[which].name}=`;
-  const token =
-    journey
-      .cookieHeader("/")
-      .split("; ")
-      .find((pair) => pair.startsWith(name))
-      ?.slice(name.length) ?? "";
-  return unseal(sealedCookies[which].name, token, parseSessionKeys(env.SESSION_KEYS));
 }
 
 beforeEach(async () => {
@@ -317,7 +302,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(stored.headers.get("Location")).toBe(
       `/${brands.partner.serviceId}/consent?client_id=${brands.partner.clientId}`,
     );
-    const consent = await unsealedState(journey, "consent");
+    const consent = await journey.sealed("consent");
     expect(consent).toMatchObject({ clientId: brands.partner.clientId, scope: "openid" });
   });
 
