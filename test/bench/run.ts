@@ -9,10 +9,10 @@ import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { emulatorClient, type Fault } from "../support/emulatorClient";
 import { type ScreenState, screenCases } from "../support/screens";
+import { workerdEntryBehind } from "../support/workerdEntry";
 import { benchmarkAddress, closedLoop, type LoadResult } from "./httpLoad";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
 import { pageScripts, productionWorkerSize, reactChunkUrl } from "./sizes";
-import { workerdEntryBehind } from "./workerdEntry";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page and /health against a static
 // file on the local workerd (issue 23). Figures are printed against test/bench/budgets.json; nothing here is a test.

@@ -22,7 +22,16 @@ export function launchFirefox({ javaScript = true } = {}): Promise<Browser> {
     headless: true,
     acceptInsecureCerts: true,
     defaultViewport: { width: 414, height: 896 },
-    extraPrefsFirefox: { "javascript.enabled": javaScript, "intl.accept_languages": "ja-JP" },
+    extraPrefsFirefox: {
+      "javascript.enabled": javaScript,
+      "intl.accept_languages": "ja-JP",
+      // One content process for the whole browser, none started ahead: every page here is of one site, so site
+      // isolation (Fission) and a spare process only cost CPU, about a fifth of firefox.test.ts's (docs/testing.md).
+      // What a page sees (DOM, script, cookies, layout) is the same; Firefox for Android runs without Fission too.
+      "fission.autostart": false,
+      "dom.ipc.processCount": 1,
+      "dom.ipc.processPrelaunch.enabled": false,
+    },
   });
 }
 
