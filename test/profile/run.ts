@@ -3,11 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
 import { sampleClientIds } from "../../themes/data/clients";
-import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
+import { type SealedCookieName, sealedCookies as sealedCookieSpecs } from "../../worker/session/cookies";
+import { parseSessionKeys, type SessionKey } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { appStart } from "../support/appStart";
+import type { Fault } from "../support/emulatorClient";
 import { type ScreenState, screenCases } from "../support/screens";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
 import { load, startWorkerd } from "./workerd";
@@ -21,7 +23,9 @@ import { load, startWorkerd } from "./workerd";
 //   throughput       requests per second of each scenario on the local workerd against a static asset
 //   workerd-profile  the worker's own isolate on workerd under load, by stage
 //
-//   --parts a,b           these parts alone (default: all four)
+//   pages            (only when asked for) every screen of the bench's list rendered by each of --builds, compared
+//
+//   --parts a,b           these parts alone (default: the four above `pages`)
 //   --no-build            reuse both builds
 //   --rounds N            rounds of the timing parts (default 7 in Node, 5 on workerd), scenarios interleaved
 //   --samples N           requests per scenario and round in Node (default 400)
@@ -123,12 +127,22 @@ function variables(outDir: string): Record<string, string> {
   return vars;
 }
 
+/** How the identity API answers the screen being rendered (the `pages` part: a screen case's `upstream`). */
+let upstream: Fault[] = [];
+
 /**
- * The identity API: the authorization endpoint answers the site's own authorization with its login URL on the
+ * The identity API: a screen case's calls as the case says (the `pages` part); the authorization endpoint answers the site's own authorization with its login URL on the
  * site's origin (the app's start then renders the sign-in screen in place); every other call is a 503.
  */
 async function identity(request: Request): Promise<Response> {
   const url = new URL(request.url);
+  const fault = upstream.find(
+    (call) => call.pathPattern === url.pathname && (call.method ?? "POST") === request.method,
+  );
+  if (fault) {
+    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    return Response.json(fault.body ?? {}, { status: fault.status ?? 200 });
+  }
   if (url.pathname !== "/oauth2/auth") return new Response("{}", { status: 503 });
   const site = `${request.headers.get("X-Forwarded-Proto")}://${request.headers.get("X-Forwarded-Host")}`;
   const login = new URLSearchParams({
@@ -162,17 +176,20 @@ function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KE
   };
 }
 
+/** A screen's journey state as the browser would send it: each sealed cookie of it. */
+async function sealedCookies(state: ScreenState, keys: SessionKey[]): Promise<string> {
+  const parts = await Promise.all(
+    Object.entries(state).map(async ([which, value]) => {
+      const spec = sealedCookieSpecs[which as SealedCookieName];
+      return `__Host-${spec.name}=${await seal(spec.name, value, { keys, ttlSeconds: 3600 })}`;
+    }),
+  );
+  return parts.join("; ");
+}
+
 async function scenarios(sessionKeys: string): Promise<Scenario[]> {
   const keys = parseSessionKeys(sessionKeys);
-  const sealed = async (state: ScreenState) =>
-    (
-      await Promise.all(
-        Object.entries(state).map(async ([which, value]) => {
-          const spec = sealedCookies[which as SealedCookieName];
-          return `__Host-${spec.name}=${await seal(spec.name, value, { keys, ttlSeconds: 3600 })}`;
-        }),
-      )
-    ).join("; ");
+  const sealed = (state: ScreenState) => sealedCookies(state, keys);
   const cases = screenCases(BRAND);
   const screen = async (name: string) => {
     const found = cases.find((candidate) => candidate.name === name)!;
@@ -279,6 +296,43 @@ async function inNode(outDir: string) {
     };
   }
   return { env, cases, requester };
+}
+
+/**
+ * `pages`: every screen of the bench's list (test/support/screens.ts) rendered by each of `--builds`, the pages
+ * compared (the nonce aside): a change to how pages are rendered must leave every byte as it was. The TOTP setup
+ * screen is also rendered for a browser that runs script, its secret arriving 30 ms late, so that React streams
+ * the late part (Suspense) after the shell.
+ */
+async function samePages() {
+  const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
+  const keys = parseSessionKeys(builds[0]!.env.SESSION_KEYS);
+  const cases = screenCases(BRAND);
+  const totp = cases.find((screen) => screen.name === "mfa-setup-totp");
+  const streamed = totp && {
+    ...totp,
+    name: "mfa-setup-totp (script: streamed)",
+    upstream: (totp.upstream ?? []).map((fault) => ({ ...fault, delayMs: 30 })),
+  };
+  let differing = 0;
+  for (const screen of streamed ? [...cases, streamed] : cases) {
+    upstream = screen.upstream ?? [];
+    const sealed = await sealedCookies(screen.state, keys);
+    const marker = screen === streamed ? `__Host-${SCRIPT_MARKER_COOKIE}=1` : "";
+    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`, marker].filter(Boolean).join("; ");
+    const scenario = { name: screen.name, path: screen.path, cookie, status: screen.status };
+    const pages: string[] = [];
+    for (const build of builds) pages.push(comparable(await build.requester(scenario, true)()));
+    const same = pages.every((page) => page === pages[0]);
+    if (!same) differing++;
+    print(`${same ? "same" : "DIFFERENT"}  ${screen.name} (${pages[0]!.length} characters)`);
+  }
+  upstream = [];
+  print(
+    differing
+      ? `\n${differing} screen(s) differ between ${BUILDS.join(" and ")}`
+      : `\nevery screen the same in ${BUILDS.join(" and ")}`,
+  );
 }
 
 /** The builds the timing parts compare (`--builds a,b`), dist/ alone by default. */
@@ -622,6 +676,7 @@ async function main() {
   print(
     `variables: ${flag("--bench-env") ? "the bench's (the dev build's)" : "production's on the dev build"}${flag("--sentry") ? ", SENTRY_DSN set" : ""}`,
   );
+  if (PARTS.includes("pages")) await samePages();
   if (PARTS.includes("node-timing")) await nodeTiming();
   if (PARTS.includes("node-profile")) await nodeProfile();
   if (PARTS.includes("throughput")) await throughput();
