@@ -24,6 +24,7 @@ import { load, startWorkerd } from "./workerd";
 //   workerd-profile  the worker's own isolate on workerd under load, by stage
 //
 //   pages            (only when asked for) every screen of the bench's list rendered by each of --builds, compared
+//   screens          (only when asked for) the SSR median and p99 of every screen of that list, per build
 //
 //   --parts a,b           these parts alone (default: the four above `pages`)
 //   --no-build            reuse both builds
@@ -333,6 +334,54 @@ async function samePages() {
       ? `\n${differing} screen(s) differ between ${BUILDS.join(" and ")}`
       : `\nevery screen the same in ${BUILDS.join(" and ")}`,
   );
+}
+
+/**
+ * `screens`: the SSR time of every screen of the bench's list (as `npm run bench` measures it: a request in, the page
+ * read to its end) for each of `--builds`, rounds of `--samples` requests, builds and screens interleaved.
+ */
+async function screenTimes() {
+  const rounds = option("--rounds", 7);
+  const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
+  const keys = parseSessionKeys(builds[0]!.env.SESSION_KEYS);
+  const screens = [];
+  for (const screen of screenCases(BRAND)) {
+    const sealed = await sealedCookies(screen.state, keys);
+    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    screens.push({ screen, scenario: { name: screen.name, path: screen.path, cookie, status: screen.status } });
+  }
+  const times = new Map(
+    screens.map(({ screen }) => [screen.name, builds.map(() => ({ medians: [] as number[], p99s: [] as number[] }))]),
+  );
+  for (let round = 0; round < rounds; round++)
+    for (const { screen, scenario } of screens) {
+      upstream = screen.upstream ?? [];
+      for (const [b, build] of round % 2 ? [...builds.entries()].reverse() : [...builds.entries()]) {
+        const one = build.requester(scenario);
+        for (let i = 0; i < 20; i++) await one();
+        const samples: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          const started = performance.now();
+          await one();
+          samples.push(performance.now() - started);
+        }
+        samples.sort((x, y) => x - y);
+        const entry = times.get(screen.name)![b]!;
+        entry.medians.push(percentile(samples, 50));
+        entry.p99s.push(percentile(samples, 99));
+      }
+    }
+  upstream = [];
+  print(
+    `\n## SSR of every screen in Node (${BUILDS.join(", ")}): ${rounds} rounds × ${SAMPLES} requests, ${process.version}; ms, median over the rounds of each round's median and p99\n`,
+  );
+  print(
+    `| screen |${BUILDS.map((build) => ` median (${build}) | p99 |`).join("")}\n| --- |${BUILDS.map(() => " ---: | ---: |").join("")}`,
+  );
+  for (const [name, perBuild] of times)
+    print(
+      `| ${name} |${perBuild.map(({ medians, p99s }) => ` ${median(medians).toFixed(3)} | ${median(p99s).toFixed(3)} |`).join("")}`,
+    );
 }
 
 /** The builds the timing parts compare (`--builds a,b`), dist/ alone by default. */
@@ -677,6 +726,7 @@ async function main() {
     `variables: ${flag("--bench-env") ? "the bench's (the dev build's)" : "production's on the dev build"}${flag("--sentry") ? ", SENTRY_DSN set" : ""}`,
   );
   if (PARTS.includes("pages")) await samePages();
+  if (PARTS.includes("screens")) await screenTimes();
   if (PARTS.includes("node-timing")) await nodeTiming();
   if (PARTS.includes("node-profile")) await nodeProfile();
   if (PARTS.includes("throughput")) await throughput();
