@@ -28,8 +28,10 @@ function byteLengthOfChunk(chunk) {
 function stringToPrecomputedChunk(content) {
   return content;
 }
+var nonAsciiHtml = /[^\\0-\\x7f]/;
 function byteLengthOfChunk(chunk) {
   if ("string" !== typeof chunk) return chunk.byteLength;
+  if (!nonAsciiHtml.test(chunk)) return chunk.length;
   for (var bytes = chunk.length, i = 0; i < chunk.length; i++) {
     var code = chunk.charCodeAt(i);
     128 > code || (2048 > code ? bytes++ : 55296 <= code && 56320 > code ? ((bytes += 2), i++) : (bytes += 2));
