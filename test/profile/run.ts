@@ -529,6 +529,9 @@ const profileFile = (where: string, name: string, build: string, repeat: number)
 
 interface ProfileNote {
   requests: number;
+  scenario?: string;
+  /** The harness's file URL in a Node profile (its frames are the harness stage). */
+  harness?: string;
   build: string;
   where: "node" | "workerd";
   cpuUs: number;
@@ -555,14 +558,24 @@ function bundleResolver(where: ProfileNote["where"], outDir: string) {
 }
 
 /** `--summarise a.cpuprofile,b.cpuprofile`: the stage tables of saved profiles again (after stages.ts changed). */
+/**
+ * `--summarise a.cpuprofile,b.cpuprofile`: the stage tables of saved profiles again (after stages.ts changed), the
+ * profiles of one scenario and place added up per build, a column per build.
+ */
 function summariseSaved(files: string[]) {
+  const tables = new Map<string, Map<string, Profiled>>();
   for (const file of files) {
     const note = JSON.parse(readFileSync(`${file}.json`, "utf8")) as ProfileNote;
     const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
-    const summary = summarise(profile, bundleResolver(note.where, note.build), HARNESS_FILE);
-    const profiled = { build: note.build, summary, requests: note.requests, cpuUs: note.cpuUs };
-    print(stageTable(`${note.where}: ${file}`, [profiled], note.where === "node"));
+    const harness = note.where === "node" ? (note.harness ?? HARNESS_FILE) : undefined;
+    const summary = summarise(profile, bundleResolver(note.where, note.build), harness);
+    const scenario = note.scenario ?? file;
+    const table = tables.get(`${note.where}: ${scenario}`) ?? new Map<string, Profiled>();
+    tables.set(`${note.where}: ${scenario}`, table);
+    const next = { build: note.build, summary, requests: note.requests, cpuUs: note.cpuUs };
+    table.set(note.build, addUp(table.get(note.build), next));
   }
+  for (const [title, table] of tables) print(stageTable(title, [...table.values()], title.startsWith("node")));
 }
 
 async function nodeProfile() {
@@ -596,6 +609,8 @@ async function nodeProfile() {
         const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
         saveProfile(profileFile("node", scenario.name, outDir, repeat), profile, {
           requests: PROFILE_REQUESTS,
+          scenario: scenario.name,
+          harness: HARNESS_FILE,
           build: outDir,
           where: "node",
           cpuUs,
@@ -695,6 +710,7 @@ async function workerdProfile() {
           logLines.set(outDir, (site.logLines() - linesBefore) / result.requests);
           saveProfile(profileFile("workerd", scenario.name, outDir, repeat), profile, {
             requests: result.requests,
+            scenario: scenario.name,
             build: outDir,
             where: "workerd",
             cpuUs,
