@@ -4,6 +4,7 @@ import { defineConfig, loadEnv } from "vite";
 import { CLIENT_ENTRY, islandsManifestPlugin, islandsWithoutPreloadHelper } from "./islands/vite-plugin";
 import { brandDataPlugin } from "./themes/vite-plugin";
 import { localHttps } from "./worker/localHttps.vite-plugin";
+import { reactStringChunks } from "./worker/reactStringChunks.vite-plugin";
 import { releasePlugin } from "./worker/release.vite-plugin";
 
 const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
@@ -34,6 +35,8 @@ export default defineConfig(({ command, mode }) => {
       islandsManifestPlugin(),
       islandsWithoutPreloadHelper(),
       releasePlugin(),
+      // The worker's React writes each page as strings, encoded once a flush (worker/reactStringChunks.vite-plugin.ts).
+      reactStringChunks(),
       cloudflare({
         configPath: "./wrangler.toml",
         // The servers the tests start (test/e2e/server.ts sets TEST_SERVER=1) keep the emulator's state in memory, not

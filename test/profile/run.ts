@@ -2,12 +2,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
 import { sampleClientIds } from "../../themes/data/clients";
-import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
+import { type SealedCookieName, sealedCookies as sealedCookieSpecs } from "../../worker/session/cookies";
+import { parseSessionKeys, type SessionKey } from "../../worker/session/keys";
 import { seal } from "../../worker/session/sealed";
 import { buildForE2e } from "../e2e/server";
 import { appStart } from "../support/appStart";
+import type { Fault } from "../support/emulatorClient";
 import { type ScreenState, screenCases } from "../support/screens";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
 import { load, startWorkerd } from "./workerd";
@@ -21,7 +23,10 @@ import { load, startWorkerd } from "./workerd";
 //   throughput       requests per second of each scenario on the local workerd against a static asset
 //   workerd-profile  the worker's own isolate on workerd under load, by stage
 //
-//   --parts a,b           these parts alone (default: all four)
+//   pages            (only when asked for) every screen of the bench's list rendered by each of --builds, compared
+//   screens          (only when asked for) the SSR median and p99 of every screen of that list, per build
+//
+//   --parts a,b           these parts alone (default: the four above `pages`)
 //   --no-build            reuse both builds
 //   --rounds N            rounds of the timing parts (default 7 in Node, 5 on workerd), scenarios interleaved
 //   --samples N           requests per scenario and round in Node (default 400)
@@ -108,12 +113,22 @@ function variables(outDir: string): Record<string, string> {
   return vars;
 }
 
+/** How the identity API answers the screen being rendered (the `pages` part: a screen case's `upstream`). */
+let upstream: Fault[] = [];
+
 /**
- * The identity API: the authorization endpoint answers the site's own authorization with its login URL on the
+ * The identity API: a screen case's calls as the case says (the `pages` part); the authorization endpoint answers the site's own authorization with its login URL on the
  * site's origin (the app's start then renders the sign-in screen in place); every other call is a 503.
  */
 async function identity(request: Request): Promise<Response> {
   const url = new URL(request.url);
+  const fault = upstream.find(
+    (call) => call.pathPattern === url.pathname && (call.method ?? "POST") === request.method,
+  );
+  if (fault) {
+    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    return Response.json(fault.body ?? {}, { status: fault.status ?? 200 });
+  }
   if (url.pathname !== "/oauth2/auth") return new Response("{}", { status: 503 });
   const site = `${request.headers.get("X-Forwarded-Proto")}://${request.headers.get("X-Forwarded-Host")}`;
   const login = new URLSearchParams({
@@ -147,17 +162,20 @@ function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KE
   };
 }
 
+/** A screen's journey state as the browser would send it: each sealed cookie of it. */
+async function sealedCookies(state: ScreenState, keys: SessionKey[]): Promise<string> {
+  const parts = await Promise.all(
+    Object.entries(state).map(async ([which, value]) => {
+      const spec = sealedCookieSpecs[which as SealedCookieName];
+      return `__Host-${spec.name}=${await seal(spec.name, value, { keys, ttlSeconds: 3600 })}`;
+    }),
+  );
+  return parts.join("; ");
+}
+
 async function scenarios(sessionKeys: string): Promise<Scenario[]> {
   const keys = parseSessionKeys(sessionKeys);
-  const sealed = async (state: ScreenState) =>
-    (
-      await Promise.all(
-        Object.entries(state).map(async ([which, value]) => {
-          const spec = sealedCookies[which as SealedCookieName];
-          return `__Host-${spec.name}=${await seal(spec.name, value, { keys, ttlSeconds: 3600 })}`;
-        }),
-      )
-    ).join("; ");
+  const sealed = (state: ScreenState) => sealedCookies(state, keys);
   const cases = screenCases(BRAND);
   const screen = async (name: string) => {
     const found = cases.find((candidate) => candidate.name === name)!;
@@ -264,6 +282,91 @@ async function inNode(outDir: string) {
     };
   }
   return { env, cases, requester };
+}
+
+/**
+ * `pages`: every screen of the bench's list (test/support/screens.ts) rendered by each of `--builds`, the pages
+ * compared (the nonce aside): a change to how pages are rendered must leave every byte as it was. The TOTP setup
+ * screen is also rendered for a browser that runs script, its secret arriving 30 ms late, so that React streams
+ * the late part (Suspense) after the shell.
+ */
+async function samePages() {
+  const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
+  const keys = parseSessionKeys(builds[0]!.env.SESSION_KEYS);
+  const cases = screenCases(BRAND);
+  const totp = cases.find((screen) => screen.name === "mfa-setup-totp");
+  const streamed = totp && {
+    ...totp,
+    name: "mfa-setup-totp (script: streamed)",
+    upstream: (totp.upstream ?? []).map((fault) => ({ ...fault, delayMs: 30 })),
+  };
+  let differing = 0;
+  for (const screen of streamed ? [...cases, streamed] : cases) {
+    upstream = screen.upstream ?? [];
+    const sealed = await sealedCookies(screen.state, keys);
+    const marker = screen === streamed ? `__Host-${SCRIPT_MARKER_COOKIE}=1` : "";
+    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`, marker].filter(Boolean).join("; ");
+    const scenario = { name: screen.name, path: screen.path, cookie, status: screen.status };
+    const pages: string[] = [];
+    for (const build of builds) pages.push(comparable(await build.requester(scenario, true)()));
+    const same = pages.every((page) => page === pages[0]);
+    if (!same) differing++;
+    print(`${same ? "same" : "DIFFERENT"}  ${screen.name} (${pages[0]!.length} characters)`);
+  }
+  upstream = [];
+  print(
+    differing
+      ? `\n${differing} screen(s) differ between ${BUILDS.join(" and ")}`
+      : `\nevery screen the same in ${BUILDS.join(" and ")}`,
+  );
+}
+
+/**
+ * `screens`: the SSR time of every screen of the bench's list (as `npm run bench` measures it: a request in, the page
+ * read to its end) for each of `--builds`, rounds of `--samples` requests, builds and screens interleaved.
+ */
+async function screenTimes() {
+  const rounds = option("--rounds", 7);
+  const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
+  const keys = parseSessionKeys(builds[0]!.env.SESSION_KEYS);
+  const screens = [];
+  for (const screen of screenCases(BRAND)) {
+    const sealed = await sealedCookies(screen.state, keys);
+    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    screens.push({ screen, scenario: { name: screen.name, path: screen.path, cookie, status: screen.status } });
+  }
+  const times = new Map(
+    screens.map(({ screen }) => [screen.name, builds.map(() => ({ medians: [] as number[], p99s: [] as number[] }))]),
+  );
+  for (let round = 0; round < rounds; round++)
+    for (const { screen, scenario } of screens) {
+      upstream = screen.upstream ?? [];
+      for (const [b, build] of round % 2 ? [...builds.entries()].reverse() : [...builds.entries()]) {
+        const one = build.requester(scenario);
+        for (let i = 0; i < 20; i++) await one();
+        const samples: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          const started = performance.now();
+          await one();
+          samples.push(performance.now() - started);
+        }
+        samples.sort((x, y) => x - y);
+        const entry = times.get(screen.name)![b]!;
+        entry.medians.push(percentile(samples, 50));
+        entry.p99s.push(percentile(samples, 99));
+      }
+    }
+  upstream = [];
+  print(
+    `\n## SSR of every screen in Node (${BUILDS.join(", ")}): ${rounds} rounds × ${SAMPLES} requests, ${process.version}; ms, median over the rounds of each round's median and p99\n`,
+  );
+  print(
+    `| screen |${BUILDS.map((build) => ` median (${build}) | p99 |`).join("")}\n| --- |${BUILDS.map(() => " ---: | ---: |").join("")}`,
+  );
+  for (const [name, perBuild] of times)
+    print(
+      `| ${name} |${perBuild.map(({ medians, p99s }) => ` ${median(medians).toFixed(3)} | ${median(p99s).toFixed(3)} |`).join("")}`,
+    );
 }
 
 /** The builds the timing parts compare (`--builds a,b`), dist/ alone by default. */
@@ -411,6 +514,9 @@ const profileFile = (where: string, name: string, build: string, repeat: number)
 
 interface ProfileNote {
   requests: number;
+  scenario?: string;
+  /** The harness's file URL in a Node profile (its frames are the harness stage). */
+  harness?: string;
   build: string;
   where: "node" | "workerd";
   cpuUs: number;
@@ -437,14 +543,24 @@ function bundleResolver(where: ProfileNote["where"], outDir: string) {
 }
 
 /** `--summarise a.cpuprofile,b.cpuprofile`: the stage tables of saved profiles again (after stages.ts changed). */
+/**
+ * `--summarise a.cpuprofile,b.cpuprofile`: the stage tables of saved profiles again (after stages.ts changed), the
+ * profiles of one scenario and place added up per build, a column per build.
+ */
 function summariseSaved(files: string[]) {
+  const tables = new Map<string, Map<string, Profiled>>();
   for (const file of files) {
     const note = JSON.parse(readFileSync(`${file}.json`, "utf8")) as ProfileNote;
     const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
-    const summary = summarise(profile, bundleResolver(note.where, note.build), HARNESS_FILE);
-    const profiled = { build: note.build, summary, requests: note.requests, cpuUs: note.cpuUs };
-    print(stageTable(`${note.where}: ${file}`, [profiled], note.where === "node"));
+    const harness = note.where === "node" ? (note.harness ?? HARNESS_FILE) : undefined;
+    const summary = summarise(profile, bundleResolver(note.where, note.build), harness);
+    const scenario = note.scenario ?? file;
+    const table = tables.get(`${note.where}: ${scenario}`) ?? new Map<string, Profiled>();
+    tables.set(`${note.where}: ${scenario}`, table);
+    const next = { build: note.build, summary, requests: note.requests, cpuUs: note.cpuUs };
+    table.set(note.build, addUp(table.get(note.build), next));
   }
+  for (const [title, table] of tables) print(stageTable(title, [...table.values()], title.startsWith("node")));
 }
 
 async function nodeProfile() {
@@ -478,6 +594,8 @@ async function nodeProfile() {
         const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
         saveProfile(profileFile("node", scenario.name, outDir, repeat), profile, {
           requests: PROFILE_REQUESTS,
+          scenario: scenario.name,
+          harness: HARNESS_FILE,
           build: outDir,
           where: "node",
           cpuUs,
@@ -577,6 +695,7 @@ async function workerdProfile() {
           logLines.set(outDir, (site.logLines() - linesBefore) / result.requests);
           saveProfile(profileFile("workerd", scenario.name, outDir, repeat), profile, {
             requests: result.requests,
+            scenario: scenario.name,
             build: outDir,
             where: "workerd",
             cpuUs,
@@ -607,6 +726,8 @@ async function main() {
   print(
     `variables: ${flag("--bench-env") ? "the bench's (the dev build's)" : "production's on the dev build"}${flag("--sentry") ? ", SENTRY_DSN set" : ""}`,
   );
+  if (PARTS.includes("pages")) await samePages();
+  if (PARTS.includes("screens")) await screenTimes();
   if (PARTS.includes("node-timing")) await nodeTiming();
   if (PARTS.includes("node-profile")) await nodeProfile();
   if (PARTS.includes("throughput")) await throughput();

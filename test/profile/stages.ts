@@ -27,8 +27,7 @@ export const STAGES = [
   "hono (dispatch, compose, router)",
   "hono context and request (c.header, c.body, c.req)",
   "requestId",
-  "requestLog + logEvent (JSON line)",
-  "console call, native (workerd; inflated by the inspector)",
+  "requestLog + logEvent (JSON line, console call)",
   "securityHeaders (nonce, CSP, baseline)",
   "configurationCheck + session keys",
   "maintenance",
@@ -51,7 +50,7 @@ export const STAGES = [
   "React SSR (render)",
   "React SSR (flush/encode chunks)",
   "harness (request loop, body read)",
-  "Node runtime outside the site (streams, microtasks)",
+  "runtime, no site frame (streams, microtasks)",
   "garbage collection",
   "V8 (program)",
 ] as const;
@@ -101,11 +100,14 @@ const REACT_FLUSH =
 function stageOfModule(module: string, functionName: string): Stage | undefined {
   if (module.startsWith("node_modules/@sentry/") || module === "worker/errorReporting.ts")
     return "error reporting (Sentry)";
-  if (module === "worker/index.tsx")
-    return functionName === "routeName" ? "routeName" : "worker entry (fetch, Sentry check)";
+  if (module === "worker/index.tsx") {
+    if (functionName === "routeName") return "routeName";
+    // The kept matches in front of hono's router (worker/index.tsx) are routing.
+    return functionName === "match" ? "hono (dispatch, compose, router)" : "worker entry (fetch, Sentry check)";
+  }
   if (module === "worker/middleware/requestId.ts") return "requestId";
   if (module === "worker/middleware/requestLog.ts" || module === "worker/log.ts")
-    return "requestLog + logEvent (JSON line)";
+    return "requestLog + logEvent (JSON line, console call)";
   if (module === "worker/middleware/securityHeaders.ts") return "securityHeaders (nonce, CSP, baseline)";
   if (module === "worker/middleware/configurationCheck.tsx" || module === "worker/session/keys.ts")
     return "configurationCheck + session keys";
@@ -190,7 +192,7 @@ export function summarise(
     if (url.endsWith(harnessFile)) {
       info = { stage: "harness (request loop, body read)", label: `${name} (harness)` };
       // The harness's stand-ins for the platform: the log sink and the rate-limit bindings.
-      if (functionName === "logSink") info.stage = "requestLog + logEvent (JSON line)";
+      if (functionName === "logSink") info.stage = "requestLog + logEvent (JSON line, console call)";
       if (functionName === "limit") info.stage = "rate limit (overLimit + binding)";
     } else if (bundle) {
       let low = 0;
@@ -234,12 +236,7 @@ export function summarise(
       }
       stage ??= frame.stage;
     }
-    // workerd's console is native code: with an inspector attached (as a profile needs) V8 keeps every console
-    // message for it, so that time is shown apart from the log line's own.
-    const leaf = byId.get(id)!.callFrame;
-    if (stage === "requestLog + logEvent (JSON line)" && leaf.url === "" && leaf.functionName === "")
-      stage = "console call, native (workerd; inflated by the inspector)";
-    const final = stage ?? "Node runtime outside the site (streams, microtasks)";
+    const final = stage ?? "runtime, no site frame (streams, microtasks)";
     summary.stages.set(final, (summary.stages.get(final) ?? 0) + us);
   });
   return summary;
