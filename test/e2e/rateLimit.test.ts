@@ -164,7 +164,7 @@ describe("429 on the page's own layout for the read class", () => {
   /**
    * Spends an address's read budget: until refused, and at most 2 × limit + 1 requests (fixed windows split). The
    * requests go to workerd's own socket behind the preview where it can be found: the same worker and limiter, without
-   * the preview's Node hop, which doubled the flood's CPU (docs/testing.md).
+   * the preview's Node hop, which made the flood some 40 % slower (docs/testing.md).
    */
   async function flood(address: string): Promise<number> {
     const target = (await workerdEntryBehind(baseUrl)) ?? baseUrl;
