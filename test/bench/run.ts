@@ -3,12 +3,10 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { NATIVE_APP_UA_PRODUCT } from "../../islands/nativeBridgeProtocol";
 import { sampleClientIds } from "../../themes/data/clients";
-import { type SealedCookieName, sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { seal } from "../../worker/session/sealed";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { emulatorClient, type Fault } from "../support/emulatorClient";
-import { type ScreenState, screenCases } from "../support/screens";
+import { sealedCookieHeader } from "../support/forms";
+import { screenCases } from "../support/screens";
 import { workerdEntryBehind } from "../support/workerdEntry";
 import { benchmarkAddress, closedLoop, type LoadResult } from "./httpLoad";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
@@ -36,17 +34,6 @@ interface WorkerModule {
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function cookieHeader(state: ScreenState, keys: string): Promise<string> {
-  const parsed = parseSessionKeys(keys);
-  const parts = await Promise.all(
-    Object.entries(state).map(async ([which, value]) => {
-      const spec = sealedCookies[which as SealedCookieName];
-      return `__Host-${spec.name}=${await seal(spec.name, value, { keys: parsed, ttlSeconds: 3600 })}`;
-    }),
-  );
-  return parts.join("; ");
 }
 
 /**
@@ -188,7 +175,7 @@ async function main() {
   for (const screen of screenCases(BRAND)) {
     upstream = screen.upstream ?? [];
     // The brand a browser keeps from earlier in its journey, as the screens test gives it (ARCHITECTURE §6).
-    const sealed = await cookieHeader(screen.state, vars.SESSION_KEYS ?? "");
+    const sealed = await sealedCookieHeader(vars.SESSION_KEYS ?? "", screen.state);
     const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
     const request = (userAgent?: string) =>
       new Request(`https://bench.test${screen.path}`, {

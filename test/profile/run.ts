@@ -4,12 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
 import { sampleClientIds } from "../../themes/data/clients";
-import { type SealedCookieName, sealedCookies as sealedCookieSpecs } from "../../worker/session/cookies";
-import { parseSessionKeys, type SessionKey } from "../../worker/session/keys";
-import { seal } from "../../worker/session/sealed";
 import { buildForE2e } from "../e2e/server";
 import { appStart } from "../support/appStart";
 import type { Fault } from "../support/emulatorClient";
+import { sealedCookieHeader } from "../support/forms";
 import { type ScreenState, screenCases } from "../support/screens";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
 import { load, startWorkerd } from "./workerd";
@@ -162,20 +160,8 @@ function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KE
   };
 }
 
-/** A screen's journey state as the browser would send it: each sealed cookie of it. */
-async function sealedCookies(state: ScreenState, keys: SessionKey[]): Promise<string> {
-  const parts = await Promise.all(
-    Object.entries(state).map(async ([which, value]) => {
-      const spec = sealedCookieSpecs[which as SealedCookieName];
-      return `__Host-${spec.name}=${await seal(spec.name, value, { keys, ttlSeconds: 3600 })}`;
-    }),
-  );
-  return parts.join("; ");
-}
-
 async function scenarios(sessionKeys: string): Promise<Scenario[]> {
-  const keys = parseSessionKeys(sessionKeys);
-  const sealed = (state: ScreenState) => sealedCookies(state, keys);
+  const sealed = (state: ScreenState) => sealedCookieHeader(sessionKeys, state);
   const cases = screenCases(BRAND);
   const screen = async (name: string) => {
     const found = cases.find((candidate) => candidate.name === name)!;
@@ -292,7 +278,7 @@ async function inNode(outDir: string) {
  */
 async function samePages() {
   const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
-  const keys = parseSessionKeys(builds[0]!.env.SESSION_KEYS);
+  const sessionKeys = builds[0]!.env.SESSION_KEYS ?? "";
   const cases = screenCases(BRAND);
   const totp = cases.find((screen) => screen.name === "mfa-setup-totp");
   const streamed = totp && {
@@ -303,7 +289,7 @@ async function samePages() {
   let differing = 0;
   for (const screen of streamed ? [...cases, streamed] : cases) {
     upstream = screen.upstream ?? [];
-    const sealed = await sealedCookies(screen.state, keys);
+    const sealed = await sealedCookieHeader(sessionKeys, screen.state);
     const marker = screen === streamed ? `__Host-${SCRIPT_MARKER_COOKIE}=1` : "";
     const cookie = [sealed, `__Host-service=${BRAND.serviceId}`, marker].filter(Boolean).join("; ");
     const scenario = { name: screen.name, path: screen.path, cookie, status: screen.status };
@@ -328,10 +314,10 @@ async function samePages() {
 async function screenTimes() {
   const rounds = option("--rounds", 7);
   const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
-  const keys = parseSessionKeys(builds[0]!.env.SESSION_KEYS);
+  const sessionKeys = builds[0]!.env.SESSION_KEYS ?? "";
   const screens = [];
   for (const screen of screenCases(BRAND)) {
-    const sealed = await sealedCookies(screen.state, keys);
+    const sealed = await sealedCookieHeader(sessionKeys, screen.state);
     const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
     screens.push({ screen, scenario: { name: screen.name, path: screen.path, cookie, status: screen.status } });
   }

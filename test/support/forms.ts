@@ -27,6 +27,20 @@ export async function sealedCookie<N extends SealedCookieName>(
   return `__Host-${spec.name}=${token}`;
 }
 
+/** A Cookie header value holding every sealed state of a journey's state (a screen's, say), as the worker would. */
+export async function sealedCookieHeader(
+  sessionKeys: string,
+  state: { [N in SealedCookieName]?: SealedState<N> },
+  ttlSeconds = 3600,
+): Promise<string> {
+  const cookies = await Promise.all(
+    Object.entries(state).map(([which, value]) =>
+      sealedCookie(sessionKeys, which as SealedCookieName, value as never, ttlSeconds),
+    ),
+  );
+  return cookies.join("; ");
+}
+
 /** The hidden fields of a page's forms, by name, as the browser sends them (the HTML's escapes undone). */
 export function hiddenFields(html: string): Record<string, string> {
   const unescaped = (text: string) =>
