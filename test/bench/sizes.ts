@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -16,18 +16,24 @@ export interface WorkerSize {
   gzipBytes: number;
 }
 
+/** Where a build leaves the Cloudflare plugin's pointer to its output, which `vite preview` and wrangler follow. */
+const DEPLOY_POINTER = ".wrangler/deploy/config.json";
+
 /**
  * Builds production (no CLOUDFLARE_ENV: no emulator, no dev-only code) into its own folder and measures every
- * module wrangler would upload, as `wrangler deploy` counts them (its "Total Upload … gzip").
+ * module wrangler would upload, as `wrangler deploy` counts them (its "Total Upload … gzip"). The build's pointer
+ * is put back as it was, so that `vite preview` (`npm run bench -- --no-build`) still serves the last site build.
  */
 export function productionWorkerSize(outDir = ".bench-build/prod"): WorkerSize {
   rmSync(outDir, { recursive: true, force: true });
+  const pointer = existsSync(DEPLOY_POINTER) ? readFileSync(DEPLOY_POINTER) : undefined;
   // An empty CLOUDFLARE_ENV is wrangler's top-level (production) environment, as test/e2e/productionBuild.test.ts builds it.
   const env = { ...process.env, NODE_ENV: "production", CLOUDFLARE_ENV: "", WRANGLER_SEND_METRICS: "false" };
   const build = spawnSync("npx", ["vite", "build", "--outDir", outDir, "--logLevel", "warn"], {
     env,
     stdio: "inherit",
   });
+  if (pointer) writeFileSync(DEPLOY_POINTER, pointer);
   if (build.status !== 0) throw new Error(`production build failed (exit ${build.status})`);
   const workerDir = join(outDir, "signin_site");
   const modules = readdirSync(workerDir).filter((name) => /\.(m?js|wasm)$/.test(name));

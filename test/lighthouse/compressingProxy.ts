@@ -31,8 +31,14 @@ function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" | undefi
 /**
  * Listens on `port` (127.0.0.1) and forwards every request to `upstream`. The Host header passes unchanged, so the
  * worker sees the origin the browser uses (its redirects and Origin checks name the proxy's address).
+ * `withoutHeaders` (lower-case names) are taken off every answer: a measurement of what a header costs the browser,
+ * never a setting of the site (`LIGHTHOUSE_WITHOUT_HEADERS`, docs/benchmarks.md).
  */
-export async function startCompressingProxy(port: number, upstream: string): Promise<CompressingProxy> {
+export async function startCompressingProxy(
+  port: number,
+  upstream: string,
+  withoutHeaders: readonly string[] = [],
+): Promise<CompressingProxy> {
   const target = new URL(upstream);
   const server = createServer((incoming, outgoing) => {
     const headers: IncomingHttpHeaders = { ...incoming.headers };
@@ -47,6 +53,7 @@ export async function startCompressingProxy(port: number, upstream: string): Pro
         headers,
       },
       (answer) => {
+        for (const name of withoutHeaders) delete answer.headers[name];
         const status = answer.statusCode ?? 502;
         const type = String(answer.headers["content-type"] ?? "");
         const encoding = encodingFor(incoming.headers["accept-encoding"]);

@@ -146,7 +146,11 @@ function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KE
   return {
     ...variables(outDir),
     ASSETS: { fetch: async () => new Response("asset", { status: 200 }) },
-    IDENTITY: { fetch: (input: RequestInfo, init?: RequestInit) => identity(new Request(input, init)) },
+    // As the bench's (test/bench/run.ts): the worker's Request itself, not a copy.
+    IDENTITY: {
+      fetch: (input: RequestInfo, init?: RequestInit) =>
+        identity(input instanceof Request && !init ? input : new Request(input, init)),
+    },
     ...Object.fromEntries(
       (builtConfig(outDir).ratelimits ?? []).map(({ name }) => [
         name,
