@@ -3,8 +3,11 @@ import type { MiddlewareHandler } from "hono";
 import type { ReactElement } from "react";
 import type { z } from "zod/mini";
 import { fieldPresets } from "../forms/fields";
+import type { RuleContext } from "../forms/rules";
 import { type FieldMessageKey, fieldMessages } from "../messages/ja";
+import type { Brand } from "../themes/schema";
 import type { AppContext, AppEnv } from "./context";
+import { brandRules } from "./formFields";
 import { formBodyOnly } from "./middleware/formBodyOnly";
 import { overLimit, type RateLimitClass, RETRY_AFTER_SECONDS } from "./rateLimit";
 import { errorPage, type Outcome, parameterProblem, renderPage, type Show } from "./render";
@@ -35,7 +38,11 @@ function notShown(c: AppContext, loaded: Refusal | undefined) {
 }
 
 /** How a form's fields are checked; a function, as the rules may depend on the brand (SPEC §5). */
-export type FormSchema = (c: AppContext) => z.ZodMiniType;
+/**
+ * A form's fields, from the request's brand's rule context (SPEC §5: the one thing a form's rules vary by), so that
+ * they are built once per brand and route, not per POST.
+ */
+export type FormSchema = (rules: RuleContext) => z.ZodMiniType;
 
 /** What a form route does with its screen's state and the checked fields; `show` renders the screen again. */
 export type FormHandler<S, F extends FormSchema> = (
@@ -197,6 +204,23 @@ export function form<S, F extends FormSchema>(
 ): RouteEntry {
   const loadedScreen = new WeakMap<AppContext, Screen<S>>();
   const rateLimit = options.rateLimit ?? "read";
+  // One validator per brand, made on the brand's first POST: its fields follow the brand's rules alone (FormSchema).
+  const validators = new WeakMap<Brand, MiddlewareHandler<AppEnv>>();
+  const validatorFor = (c: AppContext) => {
+    const brand = c.get("brand");
+    let validator = validators.get(brand);
+    if (!validator) {
+      const check = zValidator("form", step.form(brandRules(c)), (result, hookContext) => {
+        const c = hookContext as AppContext;
+        const loaded = loadedScreen.get(c);
+        if (result.success || !loaded) return undefined;
+        return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
+      });
+      validator = check as unknown as MiddlewareHandler<AppEnv>;
+      validators.set(brand, validator);
+    }
+    return validator;
+  };
   return pageRoute("POST", path, name, options, [
     formBodyOnly(),
     async function loadScreen(c, next) {
@@ -206,12 +230,7 @@ export function form<S, F extends FormSchema>(
       await next();
     },
     function checkForm(c, next) {
-      const check = zValidator("form", step.form(c), (result) => {
-        const loaded = loadedScreen.get(c);
-        if (result.success || !loaded) return undefined;
-        return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
-      });
-      return (check as unknown as MiddlewareHandler<AppEnv>)(c, next);
+      return validatorFor(c)(c, next);
     },
     async function submitForm(c) {
       const loaded = loadedScreen.get(c);

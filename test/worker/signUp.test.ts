@@ -233,6 +233,22 @@ describe("POST /signUp/inputPassword", () => {
     expect(await emulator.outbox("lemon.user@example.com")).toHaveLength(1);
   });
 
+  it("keeps each brand's own rules whichever brand posted first (the form's checks are made once per brand)", async () => {
+    // liqueur-lemon first, so its relaxed rules are the ones made first; gungnir's standard rules must still hold.
+    const lemon = await openSignUp(LEMON);
+    await lemon.journey.postForm("/signUp/checkEmail", { email: "lemon.first@example.com" });
+    expectRedirect(
+      await lemon.journey.postForm("/signUp/inputPassword", { password: "Abcdefgh1" }),
+      "/signUp/confirmMail",
+    );
+    const gungnir = await openSignUp();
+    await gungnir.journey.postForm("/signUp/checkEmail", { email: "gungnir.second@example.com" });
+    const refused = await gungnir.journey.postForm("/signUp/inputPassword", { password: "Abcdefgh1" });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain(escapeHtml(fieldMessages["password.symbol"]));
+    expect(await emulator.outbox("gungnir.second@example.com")).toEqual([]);
+  });
+
   it("takes the e-mail from the sign-up state, never from the form", async () => {
     const screen = await openSignUp();
     await screen.journey.postForm("/signUp/checkEmail", { email: "state.email@example.com" });

@@ -1,9 +1,8 @@
 import { z } from "zod/mini";
 import { ChangePassword } from "../../pages/ChangePassword";
-import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";
 import { signedInScreen } from "../flow/signedIn";
-import { brandRules, ruleField } from "../formFields";
+import { ruleField } from "../formFields";
 import { changePassword as changePasswordCall } from "../identity/client";
 import { formStep } from "../routeKinds";
 import { deviceId } from "../session/cookies";
@@ -15,10 +14,10 @@ import { deviceId } from "../session/cookies";
 
 export const changePassword = formStep({
   ...signedInScreen(<ChangePassword />),
-  form: (c: AppContext) =>
+  form: (rules) =>
     z.object({
-      currentPassword: ruleField("passwordForChange", brandRules(c)),
-      newPassword: ruleField("passwordForChange", brandRules(c)),
+      currentPassword: ruleField("passwordForChange", rules),
+      newPassword: ruleField("passwordForChange", rules),
     }),
   subject: ({ state }) => accountSubject(state),
   submit: async (c, { state, form, show }) => {

@@ -1,8 +1,7 @@
 import { z } from "zod/mini";
 import { ChangePasswordInForceChangePassword } from "../../pages/ChangePasswordInForceChangePassword";
-import type { AppContext } from "../context";
 import { loginStep } from "../flow/continueLogin";
-import { brandRules, ruleField } from "../formFields";
+import { ruleField } from "../formFields";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
@@ -24,7 +23,7 @@ const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
 
 export const forcedPassword = formStep({
   screen: forcedPasswordScreen,
-  form: (c: AppContext) => z.object({ newPassword: ruleField("password", brandRules(c)) }),
+  form: (rules) => z.object({ newPassword: ruleField("password", rules) }),
   subject: ({ state }) => state.forceChangePassword.session,
   submit: (c, { state, form, show }) => {
     const body = {

@@ -6,7 +6,7 @@ import { ResetPasswordSendMail } from "../../pages/ResetPasswordSendMail";
 import { registeredRedirectUris, serviceIdForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { forgetAuthRequest } from "../flow/forgetAuthRequest";
-import { brandRules, ruleField } from "../formFields";
+import { ruleField } from "../formFields";
 import { type Outcome, passwordConfirm, passwordForgot } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { logEvent } from "../log";
@@ -179,7 +179,7 @@ function newPassword(variant: NewPasswordVariant) {
     ...formStep({
       screen: screen.screen,
       // SPEC §5: reset and initiation name the rule a password breaks.
-      form: (c: AppContext) => z.object({ newPassword: ruleField("password", brandRules(c)) }),
+      form: (rules) => z.object({ newPassword: ruleField("password", rules) }),
       // The code is guessable (6 digits): counted per account, however its login ID is typed.
       subject: ({ state }) => normalisedSubject(state.username),
       submit: async (c, { state, form, show }) => {

@@ -7,7 +7,7 @@ import { clientIdFor } from "../flow/clientId";
 import { loginStep } from "../flow/continueLogin";
 import { passkeyPolicy, passkeyRequired, webAuthnRefused } from "../flow/passkeys";
 import { systemTransferNotice } from "../flow/systemTransfer";
-import { brandRules, jsonField, ruleField } from "../formFields";
+import { jsonField, ruleField } from "../formFields";
 import { failure, isRefusal, isSystemTransfer } from "../identity/outcomes";
 import { assertionCredentialSchema, passkeyAssertionOptions, passkeyAssertionResult } from "../identity/passkeys";
 import { continueTo } from "../identity/redirects";
@@ -59,10 +59,10 @@ const signInScreen: ScreenLoader<SignInState> = async (c) => signInScreenOf(c, a
 
 export const signIn = formStep({
   screen: signInScreen,
-  form: (c: AppContext) =>
+  form: (rules) =>
     z.object({
       username: ruleField("loginId"),
-      password: ruleField("password", brandRules(c)),
+      password: ruleField("password", rules),
       // The passkey island's mark: this browser can make a passkey (the enrolment may follow the login).
       webauthn: z.optional(z.literal("1")),
     }),

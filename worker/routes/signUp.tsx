@@ -4,7 +4,7 @@ import { SignUpConfirmMail } from "../../pages/SignUpConfirmMail";
 import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import type { AppContext } from "../context";
 import { RESTART_PATH } from "../flow/authorization";
-import { brandRules, emptyForm, ruleField } from "../formFields";
+import { emptyForm, ruleField } from "../formFields";
 import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
@@ -57,7 +57,7 @@ const inputPasswordScreen: ScreenLoader<WithEmail> = async (c) => {
 
 export const inputPassword = formStep({
   screen: inputPasswordScreen,
-  form: (c: AppContext) => z.object({ password: ruleField("password", brandRules(c)) }),
+  form: (rules) => z.object({ password: ruleField("password", rules) }),
   subject: ({ state }) => normalisedSubject(state.email),
   submit: async (c, { state: { loginChallenge, email }, form, show }) => {
     const outcome = await register(c, loginChallenge, email, form.password);
