@@ -5,6 +5,19 @@ import { seal } from "../../worker/session/sealed";
 // How a browser posts the site's forms and what state the site would have left in its cookies: one definition
 // for the workerd and the browser tests.
 
+/**
+ * One password for each rule of the standard set that it alone breaks (forms/rules.ts), with the message key the
+ * form answers: the weak-password cases of every form that chooses a password.
+ */
+export const WEAK_PASSWORDS = [
+  ["Ab1!", "password.length"],
+  ["ABCDEFG1!", "password.lowercase"],
+  ["abcdefg1!", "password.uppercase"],
+  ["Abcdefgh1", "password.symbol"],
+  ["Abcdefgh!", "password.digit"],
+  ["Abcdefg1!é", "password.allowedCharacters"],
+] as const;
+
 /** A form POST as a browser sends it from one of the site's own pages. */
 export function formPost(form: Record<string, string>, headers: Record<string, string> = {}): RequestInit {
   return {

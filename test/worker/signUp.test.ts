@@ -10,6 +10,7 @@ import { unseal } from "../../worker/session/sealed";
 import { type SignUpSession, signUpSessionSchema } from "../../worker/session/state";
 import type { AppBrand } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
+import { WEAK_PASSWORDS } from "../support/forms";
 import { emulator, ORIGIN, optionsForFault, PAST_SHORT_TIMEOUT_MS, postForm, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
@@ -199,14 +200,7 @@ describe("POST /signUp/checkEmail", () => {
 });
 
 describe("POST /signUp/inputPassword", () => {
-  it.each([
-    ["Ab1!", "password.length"],
-    ["ABCDEFG1!", "password.lowercase"],
-    ["abcdefg1!", "password.uppercase"],
-    ["Abcdefgh1", "password.symbol"],
-    ["Abcdefgh!", "password.digit"],
-    ["Abcdefg1!é", "password.allowedCharacters"],
-  ] as const)("refuses %j with its own message (422) and never echoes it", async (password, message) => {
+  it.each(WEAK_PASSWORDS)("refuses %j with its own message (422) and never echoes it", async (password, message) => {
     const screen = await openSignUp();
     // One address per case: the mail limit counts sign-ups per address (ARCHITECTURE §8).
     const email = `weak.${message.replace("password.", "")}@example.com`;
