@@ -37,10 +37,9 @@ function notShown(c: AppContext, loaded: Refusal | undefined) {
   return loaded ? errorPage(c, loaded.refuse) : parameterProblem(c);
 }
 
-/** How a form's fields are checked; a function, as the rules may depend on the brand (SPEC §5). */
 /**
- * A form's fields, from the request's brand's rule context (SPEC §5: the one thing a form's rules vary by), so that
- * they are built once per brand and route, not per POST.
+ * How a form's fields are checked, from the request's brand's rule context (SPEC §5: the one thing a form's rules
+ * vary by), so that they are built once per brand and route, not per POST.
  */
 export type FormSchema = (rules: RuleContext) => z.ZodMiniType;
 
@@ -211,10 +210,11 @@ export function form<S, F extends FormSchema>(
     let validator = validators.get(brand);
     if (!validator) {
       const check = zValidator("form", step.form(brandRules(c)), (result, hookContext) => {
-        const c = hookContext as AppContext;
-        const loaded = loadedScreen.get(c);
+        // The POST being checked: not `c`, the brand's first POST, which made this validator.
+        const post = hookContext as AppContext;
+        const loaded = loadedScreen.get(post);
         if (result.success || !loaded) return undefined;
-        return showScreen(c, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
+        return showScreen(post, loaded.page, result.data)({ form: { values: {}, errors: fieldErrors(result.error) } });
       });
       validator = check as unknown as MiddlewareHandler<AppEnv>;
       validators.set(brand, validator);
