@@ -1,0 +1,50 @@
+import { expect } from "vitest";
+import { type ModalKey, modals } from "../../messages/modals";
+
+// The checks every layer makes of a page the site answered: one definition each, for the workerd and the browser tests.
+
+/** Text as React writes it into an HTML text node or attribute. */
+export const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+/**
+ * None of `secrets` (passwords, tokens, codes, verifiers) is in `html`. A missing secret fails: a check against
+ * `undefined` would pass whatever the page holds.
+ */
+export function expectNoSecrets(html: string, secrets: ReadonlyArray<string | undefined>): void {
+  expect(secrets.length, "no secrets given").toBeGreaterThan(0);
+  for (const [index, secret] of secrets.entries()) {
+    expect(secret, `secret ${index} is missing: the check would prove nothing`).toBeTruthy();
+    expect(html.includes(secret as string), `secret ${index} reached the page`).toBe(false);
+  }
+}
+
+/** A form's answer: 303 to exactly `location` (a path on the site, or an allow-listed URL). */
+export function expectRedirect(response: Response, location: string): void {
+  expect(response.status).toBe(303);
+  expect(response.headers.get("Location")).toBe(location);
+}
+
+/** The server-opened modal's markup (the dialog open at load), or fails when the page opened none. */
+export function openModal(html: string): string {
+  const found = /<dialog open=""[^>]*id="message-modal"[\s\S]*?<\/dialog>/.exec(html)?.[0];
+  expect(found, "no modal opened").toBeDefined();
+  return found ?? "";
+}
+
+/** `html` opened the modal `key` (SPEC §2/§8) with its title and body; answers the modal's markup. */
+export function expectModalIn(html: string, key: ModalKey): string {
+  const dialog = openModal(html);
+  const { title, body } = modals[key] as { title: unknown; body: unknown };
+  // A text made from the brand's names is checked by the test that knows them.
+  for (const text of [title, body]) if (typeof text === "string") expect(dialog).toContain(escapeHtml(text));
+  return dialog;
+}
+
+/** The response answered `status` and opened the modal `key`; answers the whole page. */
+export async function expectModal(response: Response, status: number, key: ModalKey): Promise<string> {
+  expect(response.status).toBe(status);
+  const html = await response.text();
+  expectModalIn(html, key);
+  return html;
+}

@@ -1,0 +1,24 @@
+import { sampleClientIds } from "../../themes/data/clients";
+import type { AppBrand } from "./appStart";
+
+// The tests' one vocabulary: the brands the tests open, the seeded users' passwords and the second factors' secrets.
+// Every layer (unit, workerd, the browsers, the bench and the fuzz) names them from here, so a brand's client id or
+// a secret is written once.
+
+export { PASSWORD } from "./emulatorClient";
+
+/** The brand most journeys use: every second factor allowed, passkeys on. */
+export const GUNGNIR: AppBrand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
+/** The partner service: its sign-in ends in the consent screen. */
+export const PARTNER: AppBrand = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
+/** A brand with the relaxed password rules of SPEC §5 and a transfer from an earlier service. */
+export const LEMON: AppBrand = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
+/** A brand without SMS: the authenticator app or no second factor (SPEC §6). */
+export const ASTRA: AppBrand = { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly };
+/** The site's own client ("client"), the neutral theme. */
+export const CLIENT: AppBrand = { serviceId: "client", clientId: sampleClientIds.client };
+
+/** The password a test changes to (meets every brand's rules). */
+export const NEW_PASSWORD = "N3w-Passw0rd!";
+/** The authenticator secret seeded for TOTP users (RFC 4648 base32, 160 bits). */
+export const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
