@@ -20,7 +20,7 @@ export function deployEnvironment(env: Env): DeployEnvironment {
   return ENVIRONMENTS.find((name) => name === env.APP_ENV) ?? "prod";
 }
 
-/** What a response shows on top of its screen: a modal of the catalogue, a rejected form, a status. */
+/** What a response shows on top of its screen: a modal of the catalogue, a rejected form, a status (an upstream call's result is a `CallResult`). */
 export interface Outcome {
   modal?: ModalKey | ActiveModal | undefined;
   form?: FormState | undefined;

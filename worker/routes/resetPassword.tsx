@@ -7,7 +7,7 @@ import { registeredRedirectUris, serviceIdForClientId } from "../../themes/brand
 import type { AppContext } from "../context";
 import { forgetAuthRequest } from "../flow/forgetAuthRequest";
 import { ruleField } from "../formFields";
-import { type Outcome, passwordConfirm, passwordForgot } from "../identity/client";
+import { type CallResult, passwordConfirm, passwordForgot } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { logEvent } from "../log";
 import { queryValue } from "../queryParams";
@@ -91,8 +91,8 @@ export function resetAnswerMs(env: { APP_ENV?: string | undefined; RESET_ANSWER_
 
 async function answeredAtFixedTime(
   c: AppContext,
-  call: Promise<Outcome<unknown>>,
-): Promise<Outcome<unknown> | undefined> {
+  call: Promise<CallResult<unknown>>,
+): Promise<CallResult<unknown> | undefined> {
   const answerMs = resetAnswerMs(c.env);
   // Dev only (resetAnswerMs): no fixed time, the upstream's outcome when it comes.
   if (answerMs === 0) return call;
