@@ -1,8 +1,8 @@
+import { decodeBase64url } from "../../islands/base64url";
 import { registeredRedirectUris } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
 import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
-import { decodeBase64url } from "../session/base64url";
 import { readSealed } from "../session/cookies";
 import { s256 } from "../session/digest";
 import { randomString } from "../session/random";

@@ -1,4 +1,4 @@
-import { decodeBase64url, encodeBase64url } from "./base64url";
+import { decodeBase64url, encodeBase64url } from "../../islands/base64url";
 import type { SessionKey } from "./keys";
 
 // Compact JWE (RFC 7516 §7.1: dir + A256GCM, RFC 7518 §4.5 and §5.3) carrying one purpose, an expiry and the data
