@@ -274,6 +274,5 @@ export type Brand = z.infer<typeof brandSchema>;
 /** A brand app's update rule: the version it should be on and its stores. */
 export type AppRelease = NonNullable<Brand["app"]>;
 export type BrandData = z.infer<typeof brandDataSchema>;
-export type RawSupport = z.infer<typeof rawSupportSchema>;
 export type RawBrand = z.input<typeof rawBrandSchema>;
 export type RawBrandData = z.input<typeof rawBrandDataSchema>;

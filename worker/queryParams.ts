@@ -14,6 +14,3 @@ export const challengeValue = bounded(1, 2048);
 export const scopeValue = bounded(0, 512);
 /** An OAuth2 state or the app's URL, as the auth request stores them. */
 export const stateValue = bounded(1, 512);
-
-/** The pages that need only the service's client_id (SPEC §2 ResetPassword, ResetPasswordSendMail). */
-export const clientIdQuery = z.object({ client_id: queryValue });

@@ -300,8 +300,3 @@ export function notFound(name: string, handler: MiddlewareHandler<AppEnv>): Rout
   const handlers = [counted("read", (c) => tooManyAttempts(c)), handler];
   return { method: "ALL", path: "*", name, surface: "page", pathTenant: false, rateLimit: "read", handlers };
 }
-
-/** A screen that needs no journey state: it always renders (what its form needs is checked when it posts). */
-export function plainScreen(page: ReactElement): { screen: ScreenLoader<undefined> } {
-  return { screen: async () => ({ state: undefined, page }) };
-}

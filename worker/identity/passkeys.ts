@@ -16,7 +16,6 @@ export const requestOptionsSchema = z.object({
   allowCredentials: z.array(z.object({ id: base64url(1024), type: z.literal("public-key") })).check(z.maxLength(0)),
   userVerification: z.literal("required"),
 });
-export type RequestOptions = z.infer<typeof requestOptionsSchema>;
 
 /** POST /auth/v1/passkeys/assertion/options: the same answer for everyone, bound to the login challenge. */
 export function passkeyAssertionOptions(c: AppContext, loginChallenge: string) {
