@@ -86,7 +86,7 @@ export const fieldRules = { email, password, passwordForChange, loginId, code, p
 export type FieldRuleName = keyof typeof fieldRules;
 
 /**
- * Every message each rule can answer. The server gives a field island the words of exactly these (issue 12: no
+ * Every message each rule can answer. The server gives a field island the words of exactly these (no
  * message module ships to the browser); forms/rules.test.ts runs every rule to prove the lists complete.
  */
 export const ruleMessageKeys = {

@@ -7,7 +7,7 @@ import { appSchemes, clients } from "./data/clients";
 import { type RawBrand, type RawClient, rawBrandDataSchema } from "./schema";
 import { type ThemeSource, type ThemeTokens, themeTokens } from "./tokens";
 
-// `npm run brands:check` (issue 12): everything a new or changed brand must satisfy before a deploy, each problem
+// `npm run brands:check`: everything a new or changed brand must satisfy before a deploy, each problem
 // naming the brand and the field. The schema is the build's own (themes/schema.ts); the rest is what a schema
 // cannot see: the support markup the sanitiser would change, the asset files, the redirect URIs' schemes and the
 // contrast of the colours as the pages' stylesheet really combines them.

@@ -1,4 +1,4 @@
-// Structured JSON logs (ARCHITECTURE §8, issue 11): one line per event and one summary line per request, never
+// Structured JSON logs (ARCHITECTURE §8): one line per event and one summary line per request, never
 // a password, code, token, cookie value or e-mail address. Fields are names, statuses, paths without their query,
 // and counts.
 type Level = "info" | "warn" | "error";

@@ -173,7 +173,7 @@ export const routeTable: readonly RouteEntry[] = [
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => errorPage(c, {})),
   bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
-  // An island's crash in the browser (islands/client.tsx), for the logs and error reporting (issue 11).
+  // An island's crash in the browser (islands/client.tsx), for the logs and error reporting.
   bare("POST", "/report/island", "islandReport", reportIslandCrash, "report"),
   bare("ALL", "/__emulator/*", "emulatorDev", relayToEmulator),
   // Dev only (__DEV_ROUTES__, vite.config.ts): every brand's sign-in card side by side; production builds drop it.

@@ -14,8 +14,8 @@ export const sampleClientIds = {
 
 /**
  * Custom URL schemes a brand's native app has registered with its platform, and the service whose app owns each.
- * A redirect URI that is not https must use one of these, and only for a client of that service (issue 12,
- * `npm run brands:check`), so no client can name another brand's app.
+ * A redirect URI that is not https must use one of these, and only for a client of that service
+ * (`npm run brands:check`), so no client can name another brand's app.
  */
 export const appSchemes: Record<string, string> = {
   "jp.example.aurora": "gungnir-aurora",

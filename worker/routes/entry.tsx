@@ -20,8 +20,8 @@ import { readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
 // login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service. The app's
-// start asks the authorization endpoint itself and answers the first screen with no redirect (issue 23,
-// docs/security.md "Redirects"). The login URL stays for every other client and case.
+// start asks the authorization endpoint itself and answers the first screen with no redirect (one hop less on a
+// slow phone; docs/security.md "Redirects"). The login URL stays for every other client and case.
 
 export const entryQuery = z.union([
   z.extend(appAuthQuerySchema, { login_challenge: z.optional(z.never()) }),

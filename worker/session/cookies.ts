@@ -63,7 +63,7 @@ export class CookieTooLargeError extends Error {
 
 /**
  * This request's view of each sealed state: what its cookie held, opened once (a JWE decryption each), or what the
- * request has written or cleared since, so a screen rendered right after a write (the app's start, issue 23) reads
+ * request has written or cleared since, so a screen rendered right after a write (the app's start, which answers its first screen with no redirect) reads
  * the new state.
  */
 function sealedOfRequest(c: AppContext): Map<string, Promise<unknown>> {
