@@ -13,7 +13,7 @@ export const FIELD_MAX_LENGTH = 256;
 export const BLANK = "blank" as const;
 export type RuleOutcome = null | typeof BLANK | FieldMessageKey;
 
-/** SPEC §5: one service's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
+/** SPEC §5: one brand's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
 export type PasswordRules = "standard" | "relaxed";
 
 export interface RuleContext {

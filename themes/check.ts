@@ -28,7 +28,7 @@ export interface BrandCheckInput {
   css: string;
   /** An asset's bytes by its public path (`/brands/…`), or undefined when there is no such file. */
   readAsset: (path: string) => Buffer | undefined;
-  /** Custom URL schemes and the service whose app owns each (themes/data/clients.ts). */
+  /** Custom URL schemes and the brand whose app owns each (themes/data/clients.ts). */
   appSchemes: Readonly<Record<string, string>>;
 }
 

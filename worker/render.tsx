@@ -35,7 +35,7 @@ function statusOf({ modal, form, status }: Outcome): ContentfulStatusCode {
 }
 
 /**
- * Streams a screen (with the default brand when a request failed before its tenant was resolved) as
+ * Streams a screen (with the default brand when a request failed before its brand was resolved) as
  * server-rendered React, with the outcome's modal and form state in the page context. Status, headers and
  * cookies are all set on the context before this is called: the shell is ready before the first byte leaves.
  */

@@ -98,7 +98,7 @@ async function ownAuthorizeUrl(
 
 /**
  * Restarting the app's authorization from a stored auth request (the sign-up 'fix the e-mail' link, the SMS
- * 'start over'): the very query the app sent to /{tenantId}/auth. Pages link to RESTART_PATH instead, so that
+ * 'start over'): the very query the app sent to /{serviceId}/auth. Pages link to RESTART_PATH instead, so that
  * the app's state and PKCE challenge never appear in HTML (ARCHITECTURE §8).
  */
 export function authStartHref({ serviceId, query }: AuthRequest): string {

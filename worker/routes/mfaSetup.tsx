@@ -162,7 +162,7 @@ interface SmsState {
   step: MfaSetupState | undefined;
 }
 
-/** SPEC §6: a service without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
+/** SPEC §6: a brand without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
 const SMS_NOT_OFFERED: Refusal = { refuse: { status: 403 } };
 const offersSms = (c: AppContext) => c.get("brand").mfaTypes.includes("SMS");
 
@@ -244,7 +244,7 @@ export const skipMfaSetup = formStep({
   },
   form: emptyForm,
   submit: (c, { state: authRequest, show }) => {
-    // The service of the app's request decides, not whichever brand the page was last shown in.
+    // The brand of the app's request decides, not whichever brand the page was last shown in.
     const brand = brandById(authRequest.serviceId) ?? c.get("brand");
     if (!brand.mfaTypes.includes("NONE")) return show({ status: 403 });
     if (authRequest.query.view === "mfaSetUp") return c.redirect(authRequest.redirectUri, 303);

@@ -18,7 +18,7 @@ import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 password reset and initiation: e-mail → mail sent → the mailed link's new-password page. The pages are
 // reached outside any app's authorization (a link, a mail), so a GET first forgets the stored auth request; the
-// service comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
+// brand comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
 // A mailed link's GET keeps the link in a sealed cookie and redirects to its page with client_id alone, so that no
 // page holds the code in its address (docs/browsers.md, "Differences found"). The forms carry the link's parameters
 // as hidden fields, checked again on every POST.
@@ -148,7 +148,7 @@ async function forgetLink(c: AppContext, link: LinkParams): Promise<void> {
     clearSealed(c, "resetLink");
 }
 
-/** SPEC §2 new-password pages: the link's code sets the new password; its client must be the path's service. */
+/** SPEC §2 new-password pages: the link's code sets the new password; its client must be the path's brand. */
 function newPassword(variant: NewPasswordVariant) {
   const page = (params: LinkParams) => (
     <NewPassword variant={variant} clientId={params.client_id} code={params.code} username={params.username} />
