@@ -14,7 +14,7 @@ const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
 const scrubText = (text: string) => text.replace(EMAIL, "[email]");
 
 /** Masks addresses in an event's texts and drops what a request could carry of the user's. */
-export function scrubEvent<E extends Sentry.Event>(event: E): E {
+function scrubEvent<E extends Sentry.Event>(event: E): E {
   if (event.request) {
     const url = event.request.url ? new URL(event.request.url) : undefined;
     event.request = {

@@ -44,7 +44,7 @@ function notShown(c: AppContext, loaded: Refusal | undefined) {
 export type FormSchema = (rules: RuleContext) => z.ZodMiniType;
 
 /** What a form route does with its screen's state and the checked fields; `show` renders the screen again. */
-export type FormHandler<S, F extends FormSchema> = (
+type FormHandler<S, F extends FormSchema> = (
   c: AppContext,
   input: { state: S; form: z.infer<ReturnType<F>>; show: Show },
 ) => Response | Promise<Response>;

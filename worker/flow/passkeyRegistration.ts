@@ -23,7 +23,7 @@ import type { PasskeyRegistration } from "../session/state";
 export const newCredentialField = jsonField(attestationCredentialSchema, 16_384);
 
 /** The longest creation options (JSON) the registration cookie keeps (worker/session/state.ts). */
-export const MAX_OPTIONS_LENGTH = 2200;
+const MAX_OPTIONS_LENGTH = 2200;
 
 /** The registration this browser has ready for `owner`, if any. */
 export async function registrationFor(c: AppContext, owner: string) {

@@ -10,7 +10,7 @@ import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 // The typed client of SPEC §7: every call the site makes, its body and the response it expects. A
 // call's result is a value (ok with data, or a problem); only a broken upstream contract is an exception.
 
-export const problemSchema = z.object({
+const problemSchema = z.object({
   type: z.optional(bounded(0, 128)),
   detail: z.optional(bounded(0, 1024)),
 });
@@ -324,7 +324,7 @@ export function logout(c: AppContext, accessToken: string | undefined) {
   });
 }
 
-export const profileResponse = z.object({
+const profileResponse = z.object({
   email_verified: z.boolean(),
   preferred_mfa_setting: z.enum(["totp", "sms", "none"]),
   /** Beyond SPEC §7's two fields: the account's address, which names the authenticator-app entry (MFA setup). */

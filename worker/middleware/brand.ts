@@ -25,7 +25,7 @@ const NOT_BRANDS = new Set([
 ]);
 const BRAND_ROUTE = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)\/(auth|consent|forgotPassword|initiatePassword|changeEmail)\/?$/;
 
-export interface BrandSources {
+interface BrandSources {
   path: string;
   clientId?: string | undefined;
   lastServiceId?: string | undefined;

@@ -72,7 +72,7 @@ const resetPath = (clientId: string) => `/resetPassword?${new URLSearchParams({ 
  * in the background. Longer than the upstream needs for a mail (the emulator: a few ms; a hosted provider: a few
  * hundred), so its failures are almost always known in time.
  */
-export const DEFAULT_RESET_ANSWER_MS = 1000;
+const DEFAULT_RESET_ANSWER_MS = 1000;
 /** The longest fixed time taken: a longer one is a mistake (a huge one would overflow the timer and answer at once). */
 const MAX_RESET_ANSWER_MS = 60_000;
 

@@ -57,7 +57,7 @@ export const sealedCookies = {
 export type SealedCookieName = keyof typeof sealedCookies;
 export type SealedState<N extends SealedCookieName> = z.infer<(typeof sealedCookies)[N]["schema"]>;
 
-export class CookieTooLargeError extends Error {
+class CookieTooLargeError extends Error {
   override name = "CookieTooLargeError";
 }
 

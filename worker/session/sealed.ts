@@ -6,7 +6,7 @@ import type { SessionKey } from "./keys";
 // from a retired key simply stops opening. WebCrypto's AES-GCM does the work: a general JOSE library would add
 // every other algorithm to the worker's upload. Only this module seals, so only its own form opens: the protected
 // header {alg, enc, kid} (no `zip`, no `crit`), an empty encrypted key, a 96-bit IV and a 128-bit tag.
-export interface SealOptions {
+interface SealOptions {
   keys: SessionKey[];
   ttlSeconds: number;
   now?: number;
