@@ -47,7 +47,7 @@ export default defineConfig(({ command, mode }) => {
       }),
     ],
     environments: {
-      // The worker's upload is budgeted (issue 12: ≤ 150 KB gzip, reported by `npm run bench`).
+      // The worker's upload is budgeted (≤ 150 KB gzip, reported by `npm run bench`).
       // __SENTRY_DEBUG__: the SDK's debug logging is dropped from the bundle (its documented tree-shaking flag).
       // __DEV_ROUTES__: the dev-only routes (/__gallery) exist in the dev environment only; elsewhere they and
       // their modules are tree-shaken away (test/e2e/productionBuild.test.ts checks the bundle).
@@ -66,7 +66,7 @@ export default defineConfig(({ command, mode }) => {
           modulePreload: false,
           rolldownOptions: {
             input: CLIENT_ENTRY,
-            // Issue 12: the React runtime is one chunk of its own, shared by every island page and cached for a
+            // The React runtime is one chunk of its own, shared by every island page and cached for a
             // year (public/_headers: /assets/* immutable); a page's own island code is the small rest.
             output: {
               codeSplitting: { groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },

@@ -141,7 +141,7 @@ describe("codes, phone and login ID", () => {
   });
 });
 
-describe("the messages a field island is given (issue 12)", () => {
+describe("the messages a field island is given (so no message module ships to the browser)", () => {
   // Values that break each rule in each way it can break, and values that pass.
   const samples = [
     "",

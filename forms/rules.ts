@@ -13,7 +13,7 @@ export const FIELD_MAX_LENGTH = 256;
 export const BLANK = "blank" as const;
 export type RuleOutcome = null | typeof BLANK | FieldMessageKey;
 
-/** SPEC §5: one service's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
+/** SPEC §5: one brand's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
 export type PasswordRules = "standard" | "relaxed";
 
 export interface RuleContext {
@@ -86,7 +86,7 @@ export const fieldRules = { email, password, passwordForChange, loginId, code, p
 export type FieldRuleName = keyof typeof fieldRules;
 
 /**
- * Every message each rule can answer. The server gives a field island the words of exactly these (issue 12: no
+ * Every message each rule can answer. The server gives a field island the words of exactly these (no
  * message module ships to the browser); forms/rules.test.ts runs every rule to prove the lists complete.
  */
 export const ruleMessageKeys = {

@@ -20,7 +20,7 @@ export interface PasswordWords {
  * toggle and, where a password is chosen (`words.checklist`), what `checklist` renders for the value under the
  * field, with the id the input names. Field.tsx gives it the checklist of SPEC §5; the browser's entry takes this
  * field without one, for every field that shows none (registry.ts), so that a page without a new password never
- * fetches the checklist's code (issue 12).
+ * fetches the checklist's code.
  */
 export function BaseField(
   props: FieldProps & { words?: PasswordWords; checklist?: ((value: string, id: string) => ReactNode) | undefined },

@@ -33,7 +33,7 @@ const warnBeforeSending: SendGuard = (form, warning, setSending, signal) => {
 
 /**
  * The SmsSendButton island in the browser: the submit button (SubmitButton.tsx) with the warning before the send.
- * Its own chunk, which only the SMS setup page loads (issue 12: the other form pages do not fetch it).
+ * Its own chunk, which only the SMS setup page loads (the other form pages do not fetch it).
  */
 export default function SmsSendButton(props: SubmitButtonProps) {
   return <SubmitButton {...props} guard={warnBeforeSending} />;

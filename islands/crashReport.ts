@@ -1,6 +1,6 @@
 import type { CrashPhase, CrashSource } from "./names";
 
-// An island that cannot load or render is reported to the worker (POST /report/island, issue 11): no Sentry SDK here.
+// An island that cannot load or render is reported to the worker (POST /report/island): no Sentry SDK here.
 
 const REPORT_PATH = "/report/island";
 

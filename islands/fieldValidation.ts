@@ -6,7 +6,7 @@ import { VALIDITY_EVENT } from "./host";
 
 /**
  * What a field island gets from the server (pages/layout/Field.tsx): its preset, words included, and the words of
- * every message its rule can answer, so that no message module ships to the browser (issue 12: island bytes).
+ * every message its rule can answer, so that no message module ships to the browser (island bytes are budgeted).
  */
 export interface FieldProps {
   preset: FieldPreset;

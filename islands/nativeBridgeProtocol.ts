@@ -75,7 +75,6 @@ export type GetNativeAppVersion = Envelope<"getNativeAppVersion">;
 export type GetWebAuthnSupport = Envelope<"getWebAuthnSupport">;
 
 export type BridgeRequest = OpenExternalBrowser | SendMail | GetNativeAppVersion | GetWebAuthnSupport;
-export type BridgeRequestType = BridgeRequest["type"];
 
 // ---- app → page: a `message` event whose data is the JSON text (or object) of a reply ----
 

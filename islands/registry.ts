@@ -6,7 +6,7 @@ import { SubmitButton } from "./SubmitButton";
 
 // Every island's component by name (hosts.ts is the server's side). The ones on nearly every page with script
 // (fields, submit buttons, the session guard) are in the client entry itself, so that a form page fetches one file
-// of its own; the others are chunks that a page loads only where it uses them (issue 12: at most 4 KB gzip of
+// of its own; the others are chunks that a page loads only where it uses them (the budget: at most 4 KB gzip of
 // island code per page, and every file has its overhead). What only some of those pages show is loaded where it
 // shows: a field's password checklist by the field's loader, which is given the island's props.
 // biome-ignore lint/suspicious/noExplicitAny: each island takes its own props, as JSON from its host element.

@@ -125,7 +125,7 @@ function withoutPreloadWrappers(code: string, program: Node): string {
  * Replaces Vite's runtime preloader in the client build with a pass-through, and takes its wrapper off the islands'
  * dynamic imports. Each page already preloads the chunks of its islands (`<link rel="modulepreload">` from the
  * manifest, pages/layout/Document.tsx), and no island imports CSS, so the helper (about 0.9 KB gzip of the entry)
- * would only repeat that work, and its call around each `import()` is bytes for nothing (issue 12: island code is
+ * would only repeat that work, and its call around each `import()` is bytes for nothing (island code is
  * budgeted per page). Vite wraps every `import()` after the plugins' transforms; the chunk is unwrapped as it is
  * rendered, before it is minified.
  */

@@ -2,18 +2,11 @@
 // the passkey islands of engines that lack `PublicKeyCredential.parse…FromJSON()` and `toJSON()`. PasskeySignIn and
 // PasskeyCreate load it only where one of them is missing (import()): a current browser never fetches it.
 
-export function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
-}
+import { decodeBase64url, encodeBase64url } from "./base64url";
 
-export function toBase64url(buffer: ArrayBuffer | null): string | null {
-  return (
-    buffer &&
-    btoa(String.fromCharCode(...new Uint8Array(buffer)))
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_")
-      .replace(/=+$/, "")
-  );
+/** A credential's binary field as base64url; WebAuthn gives `null` for an absent user handle. */
+function toBase64url(buffer: ArrayBuffer | null): string | null {
+  return buffer && encodeBase64url(new Uint8Array(buffer));
 }
 
 /** `PublicKeyCredential.toJSON()`: the credential around its `response`, whose binary fields the caller encoded. */
@@ -39,8 +32,8 @@ export interface RequestOptionsJSON
 export function requestOptionsFromJson(options: RequestOptionsJSON): PublicKeyCredentialRequestOptions {
   return {
     ...options,
-    challenge: fromBase64url(options.challenge),
-    allowCredentials: options.allowCredentials?.map((allowed) => ({ ...allowed, id: fromBase64url(allowed.id) })),
+    challenge: decodeBase64url(options.challenge),
+    allowCredentials: options.allowCredentials?.map((allowed) => ({ ...allowed, id: decodeBase64url(allowed.id) })),
   };
 }
 
@@ -67,9 +60,9 @@ export interface CreationOptionsJSON
 export function creationOptionsFromJson(options: CreationOptionsJSON): PublicKeyCredentialCreationOptions {
   return {
     ...options,
-    challenge: fromBase64url(options.challenge),
-    user: { ...options.user, id: fromBase64url(options.user.id) },
-    excludeCredentials: options.excludeCredentials?.map((known) => ({ ...known, id: fromBase64url(known.id) })),
+    challenge: decodeBase64url(options.challenge),
+    user: { ...options.user, id: decodeBase64url(options.user.id) },
+    excludeCredentials: options.excludeCredentials?.map((known) => ({ ...known, id: decodeBase64url(known.id) })),
   };
 }
 

@@ -70,7 +70,6 @@ export const buttonLabels = {
   agree: "同意する",
   move: "移動する",
 } as const;
-export type ButtonLabel = keyof typeof buttonLabels;
 
 export const common = {
   titlePrefix: "認証-",

@@ -75,7 +75,7 @@ export const modals = {
   information: { title: "", body: "", closable: true, after: "close", status: 200 },
   /**
    * SPEC §8 system transfer on the transferring service: sign-in is refused and an initiation mail is on its way,
-   * whose link leads to /{tenantId}/initiatePassword. Not closable: signing in again cannot work until then.
+   * whose link leads to /{serviceId}/initiatePassword. Not closable: signing in again cannot work until then.
    */
   requirePasswordInit: {
     title: "パスワードの再設定が必要です",

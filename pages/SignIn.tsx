@@ -46,7 +46,7 @@ export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProp
         </>
       ) : (
         <form method="post" action="/signIn" id="sign-in-form">
-          {/* The tenant middleware reads the brand from the form, so the POST keeps this screen's service. */}
+          {/* Brand resolution reads the client_id from the form, so the POST keeps this screen's brand. */}
           {clientId ? <input type="hidden" name="client_id" value={clientId} /> : null}
           <Field preset="loginId" value={username} />
           <Field preset="password" />

@@ -3,7 +3,7 @@ import {
   allBrands,
   brandById,
   brandForClientId,
-  clientIdsForService,
+  clientIdsForBrand,
   defaultBrand,
   serviceIdForClientId,
 } from "./brands";
@@ -32,12 +32,12 @@ describe("runtime brand accessors", () => {
   });
 
   test("list the client ids of a service in data order, as a copy", () => {
-    const lemonClients = clientIdsForService("liqueur-lemon");
+    const lemonClients = clientIdsForBrand("liqueur-lemon");
     expect(lemonClients).toEqual(Object.keys(clients).filter((id) => clients[id]?.serviceId === "liqueur-lemon"));
     expect(lemonClients[0]).toBe(sampleClientIds.lemon);
     lemonClients.pop();
-    expect(clientIdsForService("liqueur-lemon")).toHaveLength(2);
-    expect(clientIdsForService("gungnir-asagiri")).toEqual([]);
+    expect(clientIdsForBrand("liqueur-lemon")).toHaveLength(2);
+    expect(clientIdsForBrand("gungnir-asagiri")).toEqual([]);
   });
 
   test("serve the sanitised brands and the neutral default", () => {

@@ -8,7 +8,7 @@ for (const [clientId, { serviceId }] of clientsById) {
   clientIdsByServiceId.set(serviceId, [...(clientIdsByServiceId.get(serviceId) ?? []), clientId]);
 }
 
-/** The neutral black-and-white theme for requests no service resolves; no service has its id. */
+/** The neutral black-and-white theme for requests no brand resolves; no brand has its id. */
 export const defaultBrand: Brand = brandData.defaultBrand;
 
 export function brandById(serviceId: string): Brand | undefined {
@@ -33,8 +33,8 @@ export function allBrands(): readonly Brand[] {
   return brandData.brands;
 }
 
-/** The service's client ids in data order; a copy, so callers cannot change the shared table. */
-export function clientIdsForService(serviceId: string): string[] {
+/** The brand's client ids in data order; a copy, so callers cannot change the shared table. */
+export function clientIdsForBrand(serviceId: string): string[] {
   return [...(clientIdsByServiceId.get(serviceId) ?? [])];
 }
 

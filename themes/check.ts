@@ -7,7 +7,7 @@ import { appSchemes, clients } from "./data/clients";
 import { type RawBrand, type RawClient, rawBrandDataSchema } from "./schema";
 import { type ThemeSource, type ThemeTokens, themeTokens } from "./tokens";
 
-// `npm run brands:check` (issue 12): everything a new or changed brand must satisfy before a deploy, each problem
+// `npm run brands:check`: everything a new or changed brand must satisfy before a deploy, each problem
 // naming the brand and the field. The schema is the build's own (themes/schema.ts); the rest is what a schema
 // cannot see: the support markup the sanitiser would change, the asset files, the redirect URIs' schemes and the
 // contrast of the colours as the pages' stylesheet really combines them.
@@ -28,7 +28,7 @@ export interface BrandCheckInput {
   css: string;
   /** An asset's bytes by its public path (`/brands/…`), or undefined when there is no such file. */
   readAsset: (path: string) => Buffer | undefined;
-  /** Custom URL schemes and the service whose app owns each (themes/data/clients.ts). */
+  /** Custom URL schemes and the brand whose app owns each (themes/data/clients.ts). */
   appSchemes: Readonly<Record<string, string>>;
 }
 

@@ -13,8 +13,8 @@ export const mfaTypeSchema = z.enum(["TOTP", "SMS", "NONE"]);
 export type MfaType = z.infer<typeof mfaTypeSchema>;
 
 /**
- * SPEC §6: a service allows TOTP, SMS and NONE ('set up later'), except the ones whose data says
- * `smsSecondFactor: false` (the ASTOMO-like service and the default theme), which allow TOTP and NONE. A brand's
+ * SPEC §6: a brand allows TOTP, SMS and NONE ('set up later'), except the ones whose data says
+ * `smsSecondFactor: false` (the ASTOMO-like brand and the default theme), which allow TOTP and NONE. A brand's
  * `mfaTypes` is built from this rule, so no brand's list can drift from it.
  */
 export function allowedMfaTypes(smsSecondFactor: boolean): MfaType[] {
@@ -110,7 +110,7 @@ const brandFields = {
   backgroundImageUrl: brandAssetPathSchema,
   logoImageUrl: brandAssetPathSchema,
   favicon: brandAssetPathSchema,
-  /** SPEC §6: false for the services that offer no SMS second factor (TOTP and NONE only); see allowedMfaTypes. */
+  /** SPEC §6: false for the brands that offer no SMS second factor (TOTP and NONE only); see allowedMfaTypes. */
   smsSecondFactor: z.boolean().default(true),
   fallBackUrls: z.strictObject({ dev: httpsUrlSchema, stg: httpsUrlSchema, prod: httpsUrlSchema }),
   providerName: nameSchema,
@@ -118,7 +118,7 @@ const brandFields = {
   /** The partner-branded service: consent screen, no scope, no e-mail-verified or MFA checks. */
   consentTarget: z.boolean(),
   /**
-   * SPEC §5: "relaxed" skips the symbol and allowed-character checks of passwords (one service has it);
+   * SPEC §5: "relaxed" skips the symbol and allowed-character checks of passwords (one brand has it);
    * the worker, the islands and the emulator all read it from here.
    */
   passwordRules: z.enum(["standard", "relaxed"]).default("standard"),
@@ -129,8 +129,8 @@ const brandFields = {
    */
   passkeys: z.enum(["off", "offered", "required"]).default("offered"),
   /**
-   * SPEC §8 system transfer: this service's accounts are moving in from an earlier service. Its users are mailed
-   * a password-initiation link; users of other services are told that service's name. At most one brand has it.
+   * SPEC §8 system transfer: this brand's accounts are moving in from an earlier service. Its users are mailed
+   * a password-initiation link; users of other brands are told that service's name. At most one brand has it.
    */
   transfer: z.strictObject({ earlierServiceName: nameSchema }).optional(),
   /**
@@ -191,7 +191,7 @@ const redirectUriSchema = z
   )
   .refine((uri) => !uri.includes("#"), "redirect URI must not carry a fragment");
 
-/** An OAuth2 client: the service it belongs to and its app's registered redirect URIs. */
+/** An OAuth2 client: the brand it belongs to and its app's registered redirect URIs. */
 const clientSchema = z.strictObject({
   serviceId: serviceIdSchema,
   redirectUris: z.array(redirectUriSchema).min(1).max(10),
@@ -274,6 +274,5 @@ export type Brand = z.infer<typeof brandSchema>;
 /** A brand app's update rule: the version it should be on and its stores. */
 export type AppRelease = NonNullable<Brand["app"]>;
 export type BrandData = z.infer<typeof brandDataSchema>;
-export type RawSupport = z.infer<typeof rawSupportSchema>;
 export type RawBrand = z.input<typeof rawBrandSchema>;
 export type RawBrandData = z.input<typeof rawBrandDataSchema>;

@@ -3,7 +3,7 @@ import type { Brand } from "../themes/schema";
 import type { RequestLog } from "./log";
 
 /** Per-request values set by the middleware chain, typed once for every route. */
-export interface AppVariables {
+interface AppVariables {
   requestId: string;
   nonce: string;
   brand: Brand;

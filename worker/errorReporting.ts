@@ -3,7 +3,7 @@ import * as Sentry from "@sentry/cloudflare";
 import type { AppContext } from "./context";
 import { deployEnvironment } from "./render";
 
-// SPEC §9 error reporting (issue 11): with SENTRY_DSN set, unexpected outcomes go to Sentry under the build's
+// SPEC §9 error reporting: with SENTRY_DSN set, unexpected outcomes go to Sentry under the build's
 // release label; without it nothing is sent. Events carry no secret: no request body, cookies, headers or query,
 // and e-mail addresses are masked wherever they appear.
 
@@ -13,8 +13,8 @@ const IGNORED = [/(no|missing) current user|current user (is )?(missing|not foun
 const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
 const scrubText = (text: string) => text.replace(EMAIL, "[email]");
 
-/** Masks addresses in an event's texts and drops what a request could carry of the user's (issue 11). */
-export function scrubEvent<E extends Sentry.Event>(event: E): E {
+/** Masks addresses in an event's texts and drops what a request could carry of the user's. */
+function scrubEvent<E extends Sentry.Event>(event: E): E {
   if (event.request) {
     const url = event.request.url ? new URL(event.request.url) : undefined;
     event.request = {

@@ -11,13 +11,13 @@ import type { AppEnv } from "./context";
 import { reportError, sentryOptions } from "./errorReporting";
 import { logEvent } from "./log";
 import { appFormAction } from "./middleware/appFormAction";
+import { brandResolution } from "./middleware/brand";
 import { configurationCheck } from "./middleware/configurationCheck";
-import { knownPathTenant } from "./middleware/knownPathTenant";
+import { knownPathBrand } from "./middleware/knownPathBrand";
 import { maintenance } from "./middleware/maintenance";
 import { requestId } from "./middleware/requestId";
 import { requestLog } from "./middleware/requestLog";
 import { securityHeaders } from "./middleware/securityHeaders";
-import { tenant } from "./middleware/tenant";
 import { errorPage } from "./render";
 import type { RouteEntry } from "./routeKinds";
 import { routeTable } from "./routes";
@@ -56,8 +56,8 @@ function keptMatches<T>(router: Router<T>): Router<T> {
 }
 app.router = keptMatches(app.router);
 
-// Every response, whatever answers it: a request id, the security headers with a fresh CSP nonce, a configuration
-// that can seal cookies, the operators' maintenance switch, a body limit.
+// Every response, whatever answers it, in this order (docs/development.md): a request id, the request's log line, the
+// security headers with a fresh CSP nonce, a configuration that can seal cookies, the maintenance switch, a body limit.
 app.use(requestId());
 app.use(requestLog());
 app.use(securityHeaders());
@@ -75,7 +75,7 @@ app.use(
 /** The middleware a route of the table runs before its own handlers (ARCHITECTURE §2, §8). */
 function middlewareOf(route: RouteEntry): MiddlewareHandler<AppEnv>[] {
   if (route.surface === "bare") return [];
-  return [csrf(), tenant(), appFormAction(), ...(route.pathTenant ? [knownPathTenant()] : [])];
+  return [csrf(), brandResolution(), appFormAction(), ...(route.pathBrand ? [knownPathBrand()] : [])];
 }
 
 /** Names the row that answers in the request's log line (a row that passes on is followed by the one that answers). */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import basicSsl from "@vitejs/plugin-basic-ssl";
 import type { Connect, Plugin } from "vite";
 
-// `npm run dev:https` (README; issue 22): the site and the emulator over HTTPS on localhost, with a certificate
+// `npm run dev:https` (README): the site and the emulator over HTTPS on localhost, with a certificate
 // generated on this machine (@vitejs/plugin-basic-ssl, kept under node_modules/.vite), because WebKit drops every
 // Secure cookie, the site's __Host- cookies included, on http://localhost.
 

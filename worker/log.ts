@@ -1,4 +1,4 @@
-// Structured JSON logs (ARCHITECTURE §8, issue 11): one line per event and one summary line per request, never
+// Structured JSON logs (ARCHITECTURE §8): one line per event and one summary line per request, never
 // a password, code, token, cookie value or e-mail address. Fields are names, statuses, paths without their query,
 // and counts.
 type Level = "info" | "warn" | "error";
@@ -12,7 +12,7 @@ export function logEvent(level: Level, event: string, fields: Record<string, Fie
  * One upstream call of a request: the call's method and path (never its query), its status and latency. A type, not
  * an interface, so that the summary line takes the calls as they are (a log field).
  */
-export type UpstreamCall = {
+type UpstreamCall = {
   call: string;
   /** The HTTP status, or `timeout` / `unreachable` when none came. */
   status: number | "timeout" | "unreachable";

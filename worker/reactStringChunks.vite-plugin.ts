@@ -1,6 +1,6 @@
 import type { Plugin } from "vite";
 
-// Issue 23: React's streaming server (the edge build the worker bundles, vite.config.ts) encodes every piece of a
+// React's streaming server (the edge build the worker bundles, vite.config.ts) encodes every piece of a
 // page to UTF-8 by itself, a Uint8Array for each tag start, attribute name, attribute value and text (200 to 450 a
 // page), and copies each into a 4 KB buffer. This rewrites that build, at build time only, so that every piece stays
 // a string and a flush encodes what it wrote once: the pages are byte for byte the same (`npm run profile -- --parts

@@ -20,7 +20,7 @@ export function deployEnvironment(env: Env): DeployEnvironment {
   return ENVIRONMENTS.find((name) => name === env.APP_ENV) ?? "prod";
 }
 
-/** What a response shows on top of its screen: a modal of the catalogue, a rejected form, a status. */
+/** What a response shows on top of its screen: a modal of the catalogue, a rejected form, a status (an upstream call's result is a `CallResult`). */
 export interface Outcome {
   modal?: ModalKey | ActiveModal | undefined;
   form?: FormState | undefined;
@@ -35,7 +35,7 @@ function statusOf({ modal, form, status }: Outcome): ContentfulStatusCode {
 }
 
 /**
- * Streams a screen (with the default brand when a request failed before its tenant was resolved) as
+ * Streams a screen (with the default brand when a request failed before its brand was resolved) as
  * server-rendered React, with the outcome's modal and form state in the page context. Status, headers and
  * cookies are all set on the context before this is called: the shell is ready before the first byte leaves.
  */

@@ -44,7 +44,7 @@ function notShown(c: AppContext, loaded: Refusal | undefined) {
 export type FormSchema = (rules: RuleContext) => z.ZodMiniType;
 
 /** What a form route does with its screen's state and the checked fields; `show` renders the screen again. */
-export type FormHandler<S, F extends FormSchema> = (
+type FormHandler<S, F extends FormSchema> = (
   c: AppContext,
   input: { state: S; form: z.infer<ReturnType<F>>; show: Show },
 ) => Response | Promise<Response>;
@@ -59,15 +59,15 @@ export interface RouteEntry {
    * form-action; `bare`: the narrow upstream proxy and the health check, which answer JSON and need none of it.
    */
   surface: "page" | "bare";
-  /** A /{tenantId}/… path must name the brand the request resolved to, else 404. */
-  pathTenant: boolean;
+  /** A /{serviceId}/… path must name the brand the request resolved to, else 404. */
+  pathBrand: boolean;
   /** ARCHITECTURE §8: the brute-force class the route is counted in (worker/rateLimit.ts). */
   rateLimit: RateLimitClass;
   handlers: MiddlewareHandler<AppEnv>[];
 }
 
 interface Options {
-  pathTenant?: boolean;
+  pathBrand?: boolean;
   /** `read` unless said otherwise. */
   rateLimit?: RateLimitClass;
 }
@@ -136,7 +136,7 @@ function showScreen(c: AppContext, page: ReactElement, posted: unknown): Show {
     renderPage(c, page, { ...outcome, form: { values, errors: outcome.form?.errors ?? {} } });
 }
 
-/** A route of the site's own pages: the page middleware, the path-tenant check and a rate-limit class. */
+/** A route of the site's own pages: the page middleware, the path's brand check and a rate-limit class. */
 function pageRoute(
   method: "GET" | "POST",
   path: string,
@@ -144,8 +144,8 @@ function pageRoute(
   options: Options,
   handlers: MiddlewareHandler<AppEnv>[],
 ): RouteEntry {
-  const pathTenant = options.pathTenant ?? false;
-  return { method, path, name, surface: "page", pathTenant, rateLimit: options.rateLimit ?? "read", handlers };
+  const pathBrand = options.pathBrand ?? false;
+  return { method, path, name, surface: "page", pathBrand, rateLimit: options.rateLimit ?? "read", handlers };
 }
 
 /** A GET that acts (the entry, the callback): its query checked (else the parameter modal), then the handler. */
@@ -283,7 +283,7 @@ export function bare(
     path,
     name,
     surface: "bare",
-    pathTenant: false,
+    pathBrand: false,
     rateLimit,
     handlers: [
       counted(rateLimit, (c) => {
@@ -298,10 +298,5 @@ export function bare(
 /** The last route: every path no other route answered is the brand's not-found page. */
 export function notFound(name: string, handler: MiddlewareHandler<AppEnv>): RouteEntry {
   const handlers = [counted("read", (c) => tooManyAttempts(c)), handler];
-  return { method: "ALL", path: "*", name, surface: "page", pathTenant: false, rateLimit: "read", handlers };
-}
-
-/** A screen that needs no journey state: it always renders (what its form needs is checked when it posts). */
-export function plainScreen(page: ReactElement): { screen: ScreenLoader<undefined> } {
-  return { screen: async () => ({ state: undefined, page }) };
+  return { method: "ALL", path: "*", name, surface: "page", pathBrand: false, rateLimit: "read", handlers };
 }

@@ -7,7 +7,7 @@ import { changeEmail, changeEmailResult, emailChangeLinkQuery, followChangeEmail
 import { changePassword } from "./routes/changePassword";
 import { forcedPassword } from "./routes/changePasswordInForceChangePassword";
 import { consent, consentQuery, showConsent } from "./routes/consent";
-import { enter, entryQuery, type FirstScreens, startForTenant } from "./routes/entry";
+import { enter, entryQuery, type FirstScreens, startForBrand } from "./routes/entry";
 import { showGallery } from "./routes/gallery";
 import { reportIslandCrash } from "./routes/islandReport";
 import { logoutQuery, signOut, signOutForm } from "./routes/logout";
@@ -48,7 +48,7 @@ import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from 
 import { relayAllowedCall, relayToEmulator } from "./routes/upstreamProxy";
 import { appAuthQuerySchema } from "./session/authRequest";
 
-const inPath = { pathTenant: true } as const;
+const inPath = { pathBrand: true } as const;
 
 /** The screens the app's start answers itself, no redirect before the form (routes/entry.tsx). */
 const firstScreens: FirstScreens = { signIn: signIn.screen, signUp: checkEmail.screen };
@@ -70,7 +70,7 @@ export const routeTable: readonly RouteEntry[] = [
     followChangeEmailLink,
   ),
   // The narrow proxy the app and OAuth2 clients use (ARCHITECTURE §3). First: '/oauth2/auth' would otherwise
-  // be read as '/{tenantId}/auth' with a tenant 'oauth2'.
+  // be read as '/{serviceId}/auth' with a brand 'oauth2'.
   bare("ALL", "/auth/*", "identityProxy", relayAllowedCall),
   bare("ALL", "/oauth2/*", "oauth2Proxy", relayAllowedCall, "code"),
   bare("ALL", "/.well-known/*", "discoveryProxy", relayAllowedCall),
@@ -79,8 +79,11 @@ export const routeTable: readonly RouteEntry[] = [
   endpoint("/restart", "restartAuthorization", {}, restartAuthorization),
   // The app's start asks the authorization endpoint itself, so it is counted as the proxied endpoint was: `code`.
   endpoint("/", "entry", { query: entryQuery, rateLimit: "code" }, (c, query) => enter(c, query, firstScreens)),
-  endpoint("/:tenantId/auth", "authRedirect", { ...inPath, query: appAuthQuerySchema, rateLimit: "code" }, (c, query) =>
-    startForTenant(c, query, firstScreens),
+  endpoint(
+    "/:serviceId/auth",
+    "authRedirect",
+    { ...inPath, query: appAuthQuerySchema, rateLimit: "code" },
+    (c, query) => startForBrand(c, query, firstScreens),
   ),
   endpoint(
     "/callback",
@@ -119,23 +122,23 @@ export const routeTable: readonly RouteEntry[] = [
   form("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword, { rateLimit: "credential" }),
 
   // Consent of the partner service: the link's challenge moves into a cookie, then the screen.
-  endpoint("/:tenantId/consent", "consent", { ...inPath, query: consentQuery }, showConsent),
-  form("/:tenantId/consent", "consent", consent, inPath),
+  endpoint("/:serviceId/consent", "consent", { ...inPath, query: consentQuery }, showConsent),
+  form("/:serviceId/consent", "consent", consent, inPath),
 
   // Password reset and initiation (reached from mail links): the mail POST per address, the code POSTs per account.
   // A mailed link's GET moves its code into a cookie, then its page (both read: the GET checks no code).
   screen("/resetPassword", "resetPassword", resetPassword),
   form("/resetPassword", "resetPassword", resetPassword, { rateLimit: "mail" }),
   screen("/resetPassword/sendMail", "resetPasswordSendMail", resetMailSent),
-  endpoint("/:tenantId/forgotPassword", "forgotPassword", { ...inPath, query: newPasswordQuery }, forgotPassword.open),
-  form("/:tenantId/forgotPassword", "forgotPassword", forgotPassword, { ...inPath, rateLimit: "code" }),
+  endpoint("/:serviceId/forgotPassword", "forgotPassword", { ...inPath, query: newPasswordQuery }, forgotPassword.open),
+  form("/:serviceId/forgotPassword", "forgotPassword", forgotPassword, { ...inPath, rateLimit: "code" }),
   endpoint(
-    "/:tenantId/initiatePassword",
+    "/:serviceId/initiatePassword",
     "initiatePassword",
     { ...inPath, query: newPasswordQuery },
     initiatePassword.open,
   ),
-  form("/:tenantId/initiatePassword", "initiatePassword", initiatePassword, { ...inPath, rateLimit: "code" }),
+  form("/:serviceId/initiatePassword", "initiatePassword", initiatePassword, { ...inPath, rateLimit: "code" }),
 
   // Account changes for a signed-in user (the tokens cookie's bearer token); subjects: the user, or the address mailed.
   screen("/registerEmail", "registerEmail", registerEmail),
@@ -145,7 +148,7 @@ export const routeTable: readonly RouteEntry[] = [
   form("/changePassword", "changePassword", changePassword, { rateLimit: "credential" }),
   screen("/changeEmail", "changeEmail", changeEmail),
   form("/changeEmail", "changeEmail", changeEmail, { rateLimit: "mail" }),
-  screen("/:tenantId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
+  screen("/:serviceId/changeEmail", "changeEmailResult", { ...inPath, ...changeEmailResult }),
   // The user's passkeys (docs/passkeys.md): a recent sign-in first; deleting mails the account, adding needs a code.
   endpoint("/passkeys", "passkeys", { query: passkeysQuery }, showPasskeys),
   form("/passkeys/rename", "passkeysRename", renameStep),
@@ -173,7 +176,7 @@ export const routeTable: readonly RouteEntry[] = [
   // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => errorPage(c, {})),
   bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
-  // An island's crash in the browser (islands/client.tsx), for the logs and error reporting (issue 11).
+  // An island's crash in the browser (islands/client.tsx), for the logs and error reporting.
   bare("POST", "/report/island", "islandReport", reportIslandCrash, "report"),
   bare("ALL", "/__emulator/*", "emulatorDev", relayToEmulator),
   // Dev only (__DEV_ROUTES__, vite.config.ts): every brand's sign-in card side by side; production builds drop it.

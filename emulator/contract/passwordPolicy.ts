@@ -13,13 +13,11 @@ const details: Record<PasswordCheck, string> = {
   allowedCharacters: "Password contains unusable characters",
 };
 
-const relaxedServices = new Set(
-  rawBrands.filter((brand) => brand.passwordRules === "relaxed").map((brand) => brand.id),
-);
+const relaxedBrands = new Set(rawBrands.filter((brand) => brand.passwordRules === "relaxed").map((brand) => brand.id));
 
 /** The first SPEC §5 rule the password breaks, in words, or undefined; a relaxed service skips symbol and charset. */
 export function passwordProblem(password: string, serviceId: string | undefined): string | undefined {
-  const passwordRules = serviceId !== undefined && relaxedServices.has(serviceId) ? "relaxed" : "standard";
+  const passwordRules = serviceId !== undefined && relaxedBrands.has(serviceId) ? "relaxed" : "standard";
   const broken = passwordChecklist(password, { passwordRules }).find((row) => !row.ok);
   return broken && details[broken.check];
 }

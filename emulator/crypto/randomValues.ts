@@ -1,8 +1,8 @@
-import { base64url } from "./base64url";
+import { encodeBase64url } from "../../islands/base64url";
 
 /** Unguessable ids for challenges, verifiers, codes and tokens: 32 random bytes, base64url. */
 export function randomToken(bytes = 32): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+  return encodeBase64url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** A 6-digit code drawn without modulo bias, as the mails and SMS carry it. */

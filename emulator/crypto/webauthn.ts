@@ -5,7 +5,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { base64url, fromBase64url } from "./base64url";
+import { decodeBase64url, encodeBase64url } from "../../islands/base64url";
 
 export type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON };
 
@@ -56,7 +56,7 @@ export async function verifyRegistration(
       verified: true,
       value: {
         id: credential.id,
-        publicKey: base64url(credential.publicKey),
+        publicKey: encodeBase64url(credential.publicKey),
         counter: credential.counter,
         aaguid,
         backedUp: credentialBackedUp,
@@ -92,7 +92,7 @@ export async function verifyAssertion(
       expectedChallenge: ceremony.challenge,
       expectedOrigin: ceremony.origin,
       expectedRPID: ceremony.rpId,
-      credential: { id: credential.id, publicKey: fromBase64url(credential.publicKey), counter: 0 },
+      credential: { id: credential.id, publicKey: decodeBase64url(credential.publicKey), counter: 0 },
       requireUserVerification: true,
     });
     if (!result.verified) return { verified: false, reason: "The signature did not verify." };

@@ -1,4 +1,3 @@
-import type { Hono } from "hono";
 import type { SigningKey } from "../crypto/signingKey";
 import type { EmulatorEnv } from "../env";
 import type { Faults } from "../state/faults";
@@ -32,5 +31,3 @@ export interface EmulatorHono {
     now: number;
   };
 }
-
-export type EmulatorApp = Hono<EmulatorHono>;

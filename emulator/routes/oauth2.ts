@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { encodeBase64url } from "../../islands/base64url";
 import { type Authentication, acrValuesSupported } from "../contract/authentication";
 import { authorizationQuerySchema, needsFreshLogin, toAuthorizationRequest } from "../contract/authorizationRequest";
 import { findClient, registeredRedirectUris } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
-import { base64url } from "../crypto/base64url";
 import { randomToken } from "../crypto/randomValues";
 import { accessTokenLifetimeSeconds, newTokenId, signAccessToken, signIdToken } from "../crypto/tokens";
 import { sameCode, type TicketKinds } from "../state/tickets";
@@ -161,7 +161,7 @@ function tokenError(c: EmulatorContext, status: 400 | 401, error: string, descri
 }
 
 async function s256(verifier: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
 }
 
 async function token(c: EmulatorContext): Promise<Response> {

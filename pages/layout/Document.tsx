@@ -19,7 +19,7 @@ interface DocumentProps {
   children: ReactNode;
 }
 
-/** The bridge's update prompt, in words (islands get theirs from the server, issue 12). */
+/** The bridge's update prompt, in words (islands get theirs from the server, so no message module ships to the browser). */
 const updatePrompt = {
   title: appUpdate.title,
   body: appUpdate.body,

@@ -30,7 +30,7 @@ function passwordWords(preset: FieldPreset): PasswordWords {
 /**
  * One form field of SPEC §3 by its preset, as an island: after a rejected POST it shows what the user typed
  * (never a password) and the worker's message, both read from the page's form state. The island is given its
- * words here, so that the browser gets the rules but no message module (issue 12).
+ * words here, so that the browser gets the rules but no message module.
  */
 export function Field({ preset, value, readOnly }: { preset: FieldPresetName; value?: string; readOnly?: boolean }) {
   const { brand, form } = usePage();

@@ -10,7 +10,7 @@ const shapes: Record<IconName, string> = {
 };
 
 // The symbols as markup, made once per isolate: React would write the same ~40 attributes again on every page with
-// a field (issue 23).
+// a field.
 const symbols = {
   __html: Object.entries(shapes)
     .map(

@@ -33,9 +33,9 @@ export const STAGES = [
   "maintenance",
   "bodyLimit",
   "csrf",
-  "tenant (brand resolution)",
+  "brand resolution",
   "appFormAction",
-  "knownPathTenant",
+  "knownPathBrand",
   "routeName",
   "cookie header parsing (hono)",
   "sealed cookies (JWE open/seal)",
@@ -114,9 +114,9 @@ function stageOfModule(module: string, functionName: string): Stage | undefined 
   if (module === "worker/middleware/maintenance.tsx") return "maintenance";
   if (module.includes("hono/dist/middleware/body-limit")) return "bodyLimit";
   if (module.includes("hono/dist/middleware/csrf")) return "csrf";
-  if (module === "worker/middleware/tenant.ts" || module === "themes/brands.ts") return "tenant (brand resolution)";
+  if (module === "worker/middleware/brand.ts" || module === "themes/brands.ts") return "brand resolution";
   if (module === "worker/middleware/appFormAction.ts") return "appFormAction";
-  if (module === "worker/middleware/knownPathTenant.tsx") return "knownPathTenant";
+  if (module === "worker/middleware/knownPathBrand.tsx") return "knownPathBrand";
   if (module.includes("hono/dist/utils/cookie") || module.includes("hono/dist/helper/cookie"))
     return "cookie header parsing (hono)";
   if (/^worker\/session\/(cookies|sealed|base64url|state|authRequest)\.ts$/.test(module))

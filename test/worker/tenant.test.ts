@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allBrands, brandById, defaultBrand } from "../../themes/brands";
 import { sampleClientIds } from "../../themes/data/clients";
-import { resolveBrand } from "../../worker/middleware/tenant";
+import { resolveBrand } from "../../worker/middleware/brand";
 import { setCookies } from "../support/cookieJar";
 import { get, sealedCookie } from "./helpers";
 

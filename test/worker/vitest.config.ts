@@ -31,7 +31,6 @@ const PREBUNDLED = [
   "hono/cookie",
   "hono/csrf",
   "hono/http-exception",
-  "hono/secure-headers",
   "hono/tiny",
   "zod",
   "zod/mini",

@@ -249,7 +249,7 @@ export const rawBrands: RawBrand[] = [
     displayName: "アストラ・ネクスト",
     colorPattern: { primary: "#243b6b", secondary: "#f2c14e", link: "#2a4f9e" },
     ...brandImages("izarra-astra"),
-    // The ASTOMO-like service of SPEC §6: TOTP and NONE only.
+    // The ASTOMO-like brand of SPEC §6: TOTP and NONE only.
     smsSecondFactor: false,
     fallBackUrls: siteUrls("astra-next"),
     providerName: provider,
@@ -739,7 +739,7 @@ export const rawBrands: RawBrand[] = [
   },
 ];
 
-/** The neutral black-and-white theme used when no service resolves (SPEC §6: TOTP and NONE only). */
+/** The neutral black-and-white theme used when no brand resolves (SPEC §6: TOTP and NONE only). */
 export const defaultBrand: RawBrand = {
   id: "default",
   displayName: "ログイン",

@@ -1,6 +1,6 @@
 import type { RawClient } from "../schema";
 
-/** One client id per kind of service that tests and fixtures reach for by meaning. */
+/** One client id per kind of brand that tests and fixtures reach for by meaning. */
 export const sampleClientIds = {
   client: "dhumuqc8afmvbqhdsrlaji98w9",
   lemon: "irz7ag7wlvichh4nhcvnj8t5g7",
@@ -13,9 +13,9 @@ export const sampleClientIds = {
 } as const;
 
 /**
- * Custom URL schemes a brand's native app has registered with its platform, and the service whose app owns each.
- * A redirect URI that is not https must use one of these, and only for a client of that service (issue 12,
- * `npm run brands:check`), so no client can name another brand's app.
+ * Custom URL schemes a brand's native app has registered with its platform, and the brand whose app owns each.
+ * A redirect URI that is not https must use one of these, and only for a client of that brand
+ * (`npm run brands:check`), so no client can name another brand's app.
  */
 export const appSchemes: Record<string, string> = {
   "jp.example.aurora": "gungnir-aurora",
@@ -25,9 +25,9 @@ export const appSchemes: Record<string, string> = {
 const appCallback = (serviceId: string) => `https://app.${serviceId}.example/oauth/callback`;
 
 /**
- * External OAuth2 client id → its service and its app's registered redirect URIs (ARCHITECTURE §8: the entry
+ * External OAuth2 client id → its brand and its app's registered redirect URIs (ARCHITECTURE §8: the entry
  * accepts no other app_url + callback_path, and the emulator registers its clients from this same list).
- * Several services have a web and an app client; an app may also register its own URL scheme.
+ * Several brands have a web and an app client; an app may also register its own URL scheme.
  */
 export const clients: Record<string, RawClient> = {
   [sampleClientIds.client]: { serviceId: "client", redirectUris: [appCallback("client")] },

@@ -1,6 +1,6 @@
-import type { Outcome } from "../identity/client";
+import type { CallResult } from "../identity/client";
 import { failure } from "../identity/outcomes";
-import type { Outcome as Shown } from "../render";
+import type { Outcome } from "../render";
 import type { TokenState } from "../session/state";
 
 // What every account change of a signed-in user shares (SPEC §2 ChangePassword, ChangeEmail, RegisterEmail).
@@ -14,7 +14,7 @@ export function accountSubject(tokens: TokenState): string {
  * The SPEC §8 modal of a failed account call. The upstream refusing the bearer token (revoked, or expired by its
  * own clock) is the expiry modal of SPEC §4, as for a token the site sees expired; anything else the one table's.
  */
-export function accountFailure(outcome: Outcome<unknown>): Shown {
+export function accountFailure(outcome: CallResult<unknown>): Outcome {
   if (!outcome.ok && !outcome.unavailable && outcome.status === 401) return { modal: "tokenExpired" };
   return failure(outcome);
 }

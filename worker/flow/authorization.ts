@@ -1,8 +1,8 @@
+import { decodeBase64url } from "../../islands/base64url";
 import { registeredRedirectUris } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppContext } from "../context";
 import type { AppAuthQuery, AuthRequest } from "../session/authRequest";
-import { decodeBase64url } from "../session/base64url";
 import { readSealed } from "../session/cookies";
 import { s256 } from "../session/digest";
 import { randomString } from "../session/random";
@@ -10,12 +10,12 @@ import { randomString } from "../session/random";
 // ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
 
 const PKCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-export const PKCE_VERIFIER_LENGTH = 64;
+const PKCE_VERIFIER_LENGTH = 64;
 /** The site's own requests ask for this scope (SPEC §6); the partner service asks for none. */
-export const OWN_SCOPE = "user.write";
+const OWN_SCOPE = "user.write";
 
 /** SPEC §9: the PKCE verifier and the site's own state are random letters and digits. */
-export function newRandomString(length: number): string {
+function newRandomString(length: number): string {
   return randomString(PKCE_ALPHABET, length);
 }
 
@@ -29,7 +29,7 @@ export const siteCallbackUrl = (c: AppContext) => `${new URL(c.req.url).origin}/
  * client in the brand data, or undefined when that pair is not registered: the registered string is what the
  * site stores and redirects to, never the request's.
  */
-export function registeredAppRedirect(query: Pick<AppAuthQuery, "client_id" | "app_url" | "callback_path">) {
+function registeredAppRedirect(query: Pick<AppAuthQuery, "client_id" | "app_url" | "callback_path">) {
   if (!URL.canParse(query.callback_path ?? "", query.app_url)) return undefined;
   const asked = new URL(query.callback_path ?? "", query.app_url).toString();
   return registeredRedirectUris(query.client_id).find((registered) => registered === asked);
@@ -39,7 +39,7 @@ export function registeredAppRedirect(query: Pick<AppAuthQuery, "client_id" | "a
 const UNSAFE_SCHEMES = new Set(["javascript:", "data:", "blob:", "file:", "filesystem:", "about:"]);
 
 /** The origin a browser finally lands on for the app (for CSP form-action); an app's custom scheme gives its scheme. */
-export function appOriginForCsp(redirectUri: string): string | undefined {
+function appOriginForCsp(redirectUri: string): string | undefined {
   try {
     const url = new URL(redirectUri);
     if (url.protocol === "https:" || url.protocol === "http:") return url.origin;
@@ -98,7 +98,7 @@ async function ownAuthorizeUrl(
 
 /**
  * Restarting the app's authorization from a stored auth request (the sign-up 'fix the e-mail' link, the SMS
- * 'start over'): the very query the app sent to /{tenantId}/auth. Pages link to RESTART_PATH instead, so that
+ * 'start over'): the very query the app sent to /{serviceId}/auth. Pages link to RESTART_PATH instead, so that
  * the app's state and PKCE challenge never appear in HTML (ARCHITECTURE §8).
  */
 export function authStartHref({ serviceId, query }: AuthRequest): string {

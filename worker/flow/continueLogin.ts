@@ -1,5 +1,5 @@
 import type { AppContext } from "../context";
-import { type LoginBody, type LoginResponse, login, type Outcome } from "../identity/client";
+import { type CallResult, type LoginBody, type LoginResponse, login } from "../identity/client";
 import { failure, modalForFailure } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import type { Show } from "../render";
@@ -50,7 +50,7 @@ export async function loginStep(
   state: SignInChallenge,
   body: LoginBody,
   show: Show,
-  refused: (outcome: Outcome<unknown>) => Response | Promise<Response> | undefined,
+  refused: (outcome: CallResult<unknown>) => Response | Promise<Response> | undefined,
 ): Promise<Response> {
   const outcome = await login(c, state.loginChallenge, deviceId(c), body);
   if (outcome.ok) return continueLogin(c, state, outcome.data, show);

@@ -1,7 +1,7 @@
 import type { FieldMessageKey } from "../../messages/ja";
 import type { AppContext } from "../context";
 import { jsonField } from "../formFields";
-import type { Outcome } from "../identity/client";
+import type { CallResult } from "../identity/client";
 import { failure } from "../identity/outcomes";
 import {
   type AttestationCredential,
@@ -10,7 +10,7 @@ import {
   passkeyAttestationResult,
   type Registrant,
 } from "../identity/passkeys";
-import type { Outcome as Shown } from "../render";
+import type { Outcome } from "../render";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { PasskeyRegistration } from "../session/state";
 
@@ -23,7 +23,7 @@ import type { PasskeyRegistration } from "../session/state";
 export const newCredentialField = jsonField(attestationCredentialSchema, 16_384);
 
 /** The longest creation options (JSON) the registration cookie keeps (worker/session/state.ts). */
-export const MAX_OPTIONS_LENGTH = 2200;
+const MAX_OPTIONS_LENGTH = 2200;
 
 /** The registration this browser has ready for `owner`, if any. */
 export async function registrationFor(c: AppContext, owner: string) {
@@ -32,7 +32,7 @@ export async function registrationFor(c: AppContext, owner: string) {
 }
 
 /** The field message of a refused code, or undefined when the refusal is not about the code. */
-export function codeProblem(outcome: Outcome<unknown>): FieldMessageKey | undefined {
+export function codeProblem(outcome: CallResult<unknown>): FieldMessageKey | undefined {
   if (outcome.ok) return undefined;
   if (outcome.problem.type === "expired_code") return "code.expired";
   if (outcome.problem.type === "invalid_code" || outcome.problem.type === "email_code_required") return "code.wrong";
@@ -43,7 +43,7 @@ export function codeProblem(outcome: Outcome<unknown>): FieldMessageKey | undefi
  * What a refused registration shows: the ceremony is spent, so the page goes back to the code step with this modal
  * (the upstream's own modal when it failed, the 'not registered' one when it refused the credential).
  */
-export function registrationFailure(outcome: Outcome<unknown> | undefined): Shown {
+export function registrationFailure(outcome: CallResult<unknown> | undefined): Outcome {
   if (outcome && !outcome.ok && (outcome.unavailable || outcome.status >= 500)) return failure(outcome);
   if (outcome && !outcome.ok && outcome.problem.type === "credential_exists") return { modal: "passkeyExists" };
   return { modal: "passkeyNotRegistered" };

@@ -10,7 +10,7 @@ import { tokenClaims } from "./authorization";
 // token is checked before every use (ARCHITECTURE §8).
 
 /** The upstream's refresh-token lifetime (Hydra's default, and the emulator's); the cookie never outlives it. */
-export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

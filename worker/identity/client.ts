@@ -7,16 +7,17 @@ import { bounded } from "../queryParams";
 import { loggedPath, UpstreamUnavailableError, upstreamFetch } from "./upstream";
 import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 
-// The typed client of SPEC §7: every call the site makes, its body and the response it expects. An
-// outcome is a value (ok with data, or a problem); only a broken upstream contract is an exception.
+// The typed client of SPEC §7: every call the site makes, its body and the response it expects. A
+// call's result is a value (ok with data, or a problem); only a broken upstream contract is an exception.
 
-export const problemSchema = z.object({
+const problemSchema = z.object({
   type: z.optional(bounded(0, 128)),
   detail: z.optional(bounded(0, 1024)),
 });
 export type Problem = z.infer<typeof problemSchema>;
 
-export type Outcome<T> =
+/** An upstream call's result: ok with its data, or refused with a problem (or unavailable). What the user sees is `Outcome` (render.tsx). */
+export type CallResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; problem: Problem; unavailable?: "timeout" | "unreachable" | "malformed" };
 
@@ -51,7 +52,7 @@ async function send(c: AppContext, path: string, init: RequestInit & { headers: 
       path: loggedPath(path),
       timedOut: error.timedOut,
     });
-    const failed: Outcome<never> = {
+    const failed: CallResult<never> = {
       ok: false,
       status: 0,
       problem: {},
@@ -64,7 +65,7 @@ async function send(c: AppContext, path: string, init: RequestInit & { headers: 
 export async function callIdentity<S extends z.ZodMiniType>(
   c: AppContext,
   options: CallOptions<S>,
-): Promise<Outcome<z.infer<S>>> {
+): Promise<CallResult<z.infer<S>>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
   else if (options.enrolmentTicket) headers.Authorization = `PasskeyEnrolment ${options.enrolmentTicket}`;
@@ -216,7 +217,7 @@ export function passwordConfirm(c: AppContext, clientId: string, username: strin
  * with the browser's OAuth2 session and language. Answers where the server sends the browser (its redirect), or a
  * failure: an error status, a time-out, an answer that is no redirect (`malformed`).
  */
-export async function authorize(c: AppContext, pathAndQuery: string): Promise<Outcome<{ location: string }>> {
+export async function authorize(c: AppContext, pathAndQuery: string): Promise<CallResult<{ location: string }>> {
   const headers: Record<string, string> = { Accept: "text/html" };
   const language = c.req.header("accept-language");
   if (language) headers["Accept-Language"] = language;
@@ -323,7 +324,7 @@ export function logout(c: AppContext, accessToken: string | undefined) {
   });
 }
 
-export const profileResponse = z.object({
+const profileResponse = z.object({
   email_verified: z.boolean(),
   preferred_mfa_setting: z.enum(["totp", "sms", "none"]),
   /** Beyond SPEC §7's two fields: the account's address, which names the authenticator-app entry (MFA setup). */
@@ -402,7 +403,7 @@ export function confirmEmailCode(c: AppContext, accessToken: string, code: strin
 export async function followEmailChangeLink(
   c: AppContext,
   link: { token: string; clientId?: string | undefined },
-): Promise<Outcome<{ location: string }>> {
+): Promise<CallResult<{ location: string }>> {
   const query = new URLSearchParams({ token: link.token });
   if (link.clientId !== undefined) query.set("client_id", link.clientId);
   let response: Response;

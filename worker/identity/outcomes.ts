@@ -1,9 +1,9 @@
 import type { ModalKey } from "../../messages/modals";
-import type { Outcome as Shown } from "../render";
-import type { Outcome } from "./client";
+import type { Outcome } from "../render";
+import type { CallResult } from "./client";
 
 /** SPEC §8: the type and detail of the system-transfer refusal. */
-export function isSystemTransfer(outcome: Outcome<unknown>): boolean {
+export function isSystemTransfer(outcome: CallResult<unknown>): boolean {
   return (
     !outcome.ok && outcome.problem.type === "reject_login" && outcome.problem.detail === "System transfer in progress"
   );
@@ -13,7 +13,7 @@ export function isSystemTransfer(outcome: Outcome<unknown>): boolean {
  * The one table from a refused or failed upstream call to the SPEC §8 modal the user sees. Call-specific
  * refusals (a wrong password, an e-mail already registered) are handled by the routes before this.
  */
-export function modalForFailure(outcome: Outcome<unknown>): ModalKey {
+export function modalForFailure(outcome: CallResult<unknown>): ModalKey {
   if (outcome.ok) return "unexpectedError";
   if (outcome.problem.type === "maintenance" || outcome.status === 503) return "maintenance";
   // The identity provider's own attempt caps (resends, mails): the same words as the edge's limits.
@@ -23,13 +23,13 @@ export function modalForFailure(outcome: Outcome<unknown>): ModalKey {
 }
 
 /** What a page shows after a failed upstream call: its modal, at the modal's status (504 when it timed out). */
-export function failure(outcome: Outcome<unknown>): Shown {
+export function failure(outcome: CallResult<unknown>): Outcome {
   const modal = modalForFailure(outcome);
   return !outcome.ok && outcome.unavailable === "timeout" ? { modal, status: 504 } : { modal };
 }
 
 /** An upstream refusal about the call's own input (wrong password, wrong code) rather than the upstream's health or the session. */
-export function isRefusal(outcome: Outcome<unknown>): boolean {
+export function isRefusal(outcome: CallResult<unknown>): boolean {
   return (
     !outcome.ok &&
     !outcome.unavailable &&

@@ -9,14 +9,13 @@ import { callIdentity, loginResponse } from "./client";
 const base64url = (max: number) => bounded(1, max).check(z.regex(/^[A-Za-z0-9_-]+$/));
 
 /** What `navigator.credentials.get()` needs, as the upstream sends it; the ceremony's `session` stays on the server. */
-export const requestOptionsSchema = z.object({
+const requestOptionsSchema = z.object({
   challenge: base64url(128),
   timeout: z.optional(z.int().check(z.positive(), z.maximum(600_000))),
   rpId: bounded(1, 253),
   allowCredentials: z.array(z.object({ id: base64url(1024), type: z.literal("public-key") })).check(z.maxLength(0)),
   userVerification: z.literal("required"),
 });
-export type RequestOptions = z.infer<typeof requestOptionsSchema>;
 
 /** POST /auth/v1/passkeys/assertion/options: the same answer for everyone, bound to the login challenge. */
 export function passkeyAssertionOptions(c: AppContext, loginChallenge: string) {
@@ -43,7 +42,7 @@ export const assertionCredentialSchema = z.object({
   clientExtensionResults: z.optional(z.record(z.string(), z.unknown())),
   authenticatorAttachment: z.optional(z.nullable(bounded(0, 32))),
 });
-export type AssertionCredential = z.infer<typeof assertionCredentialSchema>;
+type AssertionCredential = z.infer<typeof assertionCredentialSchema>;
 
 /** POST /auth/v1/passkeys/assertion/result: on success the login is accepted (acr `phr`) and `redirect_to` follows. */
 export function passkeyAssertionResult(

@@ -1,9 +1,9 @@
 import type { AppContext } from "../context";
 
 /** Every upstream call gives up after this long (UPSTREAM_TIMEOUT_MS overrides); the user sees the SPEC §8 modal rather than a hang. */
-export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 
-export function upstreamTimeoutMs(env: Env): number {
+function upstreamTimeoutMs(env: Env): number {
   const configured = Number(env.UPSTREAM_TIMEOUT_MS);
   return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_UPSTREAM_TIMEOUT_MS;
 }

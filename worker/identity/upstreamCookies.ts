@@ -9,7 +9,7 @@ import type { AppContext } from "../context";
 
 const DEFAULT_SESSION_COOKIE = "oauth2_authentication_session";
 /** The session cookie's name in the browser. */
-export const SESSION_COOKIE = "__Host-oauth2-session";
+const SESSION_COOKIE = "__Host-oauth2-session";
 
 export function upstreamSessionCookieName(env: Env): string {
   return env.UPSTREAM_SESSION_COOKIE || DEFAULT_SESSION_COOKIE;

@@ -4,7 +4,7 @@ import { logEvent, newRequestLog, outcomeOfStatus } from "../log";
 import { deployEnvironment } from "../render";
 
 /**
- * One JSON line per request (issue 11): request id, environment, brand, route, status, outcome, the upstream
+ * One JSON line per request: request id, environment, brand, route, status, outcome, the upstream
  * calls with their latency, the rate-limit decision and the duration. The path is logged without its query,
  * which may hold codes, challenges or addresses.
  *

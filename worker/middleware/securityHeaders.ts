@@ -20,7 +20,7 @@ const CSP_FIXED = [
 ].join("; ");
 
 /** ARCHITECTURE §8: the policy for one response; form-action depends on what the route decided. */
-export function contentSecurityPolicy(nonce: string, formActionOrigins: readonly string[]): string {
+function contentSecurityPolicy(nonce: string, formActionOrigins: readonly string[]): string {
   let policy = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${CSP_FIXED}`;
   for (const origin of formActionOrigins) policy += ` ${origin}`;
   return policy;

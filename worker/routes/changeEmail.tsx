@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { ChangeEmail } from "../../pages/ChangeEmail";
 import { ChangeEmailResult, type ChangeEmailResultKind, changeEmailResults } from "../../pages/ChangeEmailResult";
-import { brandById, clientIdsForService } from "../../themes/brands";
+import { brandById, clientIdsForBrand } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";
 import { forgetAuthRequest, mailLinkScreen } from "../flow/forgetAuthRequest";
@@ -59,7 +59,7 @@ function resultPagePath(c: AppContext, location: string): { path?: string; resul
   if (!url || !isResult(result)) return {};
   const brand = brandById(/^\/([^/]+)\/changeEmail$/.exec(url.pathname)?.[1] ?? "");
   const clientId = url.searchParams.get("client_id") ?? "";
-  if (!brand || !clientIdsForService(brand.id).includes(clientId)) return { result };
+  if (!brand || !clientIdsForBrand(brand.id).includes(clientId)) return { result };
   return { path: `/${brand.id}/changeEmail?${new URLSearchParams({ client_id: clientId, result })}`, result };
 }
 

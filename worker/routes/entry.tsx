@@ -19,9 +19,9 @@ import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema } from "../sess
 import { readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
-// login URL (`?login_challenge&client_id&view`); `/{tenantId}/auth` is the app's start for a named service. The app's
-// start asks the authorization endpoint itself and answers the first screen with no redirect (issue 23,
-// docs/security.md "Redirects"). The login URL stays for every other client and case.
+// login URL (`?login_challenge&client_id&view`); `/{serviceId}/auth` is the app's start for a named brand. The app's
+// start asks the authorization endpoint itself and answers the first screen with no redirect (one hop less on a
+// slow phone; docs/security.md "Redirects"). The login URL stays for every other client and case.
 
 export const entryQuery = z.union([
   z.extend(appAuthQuerySchema, { login_challenge: z.optional(z.never()) }),
@@ -34,7 +34,7 @@ export async function enter(
   firstScreens: FirstScreens,
 ): Promise<Response> {
   if (query.login_challenge === undefined) {
-    // The app's start without a tenant in the path: the service comes from its client_id.
+    // The app's start without a brand in the path: the brand comes from its client_id.
     const brand = brandForClientId(query.client_id);
     return brand ? startAuthorization(c, brand, query, firstScreens) : parameterProblem(c);
   }
@@ -114,8 +114,8 @@ function towardsApp(location: string, redirectUri: string, site: string): boolea
   return target.protocol === app.protocol && target.host === app.host && target.pathname === app.pathname;
 }
 
-/** The app's start for the service in the path; its client_id must belong to that service. */
-export function startForTenant(c: AppContext, query: AppAuthQuery, firstScreens: FirstScreens): Promise<Response> {
+/** The app's start for the brand in the path; its client_id must belong to that brand. */
+export function startForBrand(c: AppContext, query: AppAuthQuery, firstScreens: FirstScreens): Promise<Response> {
   const brand = c.get("brand");
   if (brandForClientId(query.client_id)?.id !== brand.id) return parameterProblem(c);
   return startAuthorization(c, brand, query, firstScreens);

@@ -1,5 +1,5 @@
 import { Gallery } from "../../pages/Gallery";
-import { allBrands, clientIdsForService } from "../../themes/brands";
+import { allBrands, clientIdsForBrand } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { renderPage } from "../render";
 
@@ -8,6 +8,6 @@ import { renderPage } from "../render";
  * table under `__DEV_ROUTES__`, so production and staging builds carry neither the route nor this module.
  */
 export function showGallery(c: AppContext): Promise<Response> {
-  const brands = allBrands().map((brand) => ({ brand, clientId: clientIdsForService(brand.id)[0] }));
+  const brands = allBrands().map((brand) => ({ brand, clientId: clientIdsForBrand(brand.id)[0] }));
   return renderPage(c, <Gallery brands={brands} nonce={c.get("nonce")} />);
 }

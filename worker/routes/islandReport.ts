@@ -5,7 +5,7 @@ import type { AppEnv } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { logEvent } from "../log";
 
-// Issue 11: an island that crashes in the browser says so here (islands/client.tsx; issue 22: so does any uncaught
+// An island that crashes in the browser says so here (islands/client.tsx; so does any uncaught
 // error of a page), so the crash reaches the logs and error reporting without the Sentry browser SDK in the islands'
 // script. Only the site's own pages may report (Fetch Metadata or Origin), the body is small and checked, and the
 // route has its own rate-limit class.

@@ -11,14 +11,7 @@ import { otpauthUri } from "../flow/otpauthUri";
 import { signedInScreen } from "../flow/signedIn";
 import { freshTokens } from "../flow/tokens";
 import { emptyForm, ruleField } from "../formFields";
-import {
-  type Outcome as Call,
-  mfaConfirm,
-  mfaSetupSms,
-  mfaSetupTotp,
-  profile,
-  totpSecretCode,
-} from "../identity/client";
+import { type CallResult, mfaConfirm, mfaSetupSms, mfaSetupTotp, profile, totpSecretCode } from "../identity/client";
 import { deployEnvironment, renderPage, runsScript, type Show } from "../render";
 import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
@@ -52,7 +45,7 @@ function shownSecret(c: AppContext, key: string, account: string | undefined): T
   return { secret: { key, account, otpauthUri: otpauthUri(c.get("brand"), account, key) } };
 }
 
-type IssuedSecret = { ok: true; shown: TotpSecretResult } | { ok: false; failed: Call<unknown> };
+type IssuedSecret = { ok: true; shown: TotpSecretResult } | { ok: false; failed: CallResult<unknown> };
 
 /**
  * SPEC §7 POST user/mfa/setup (the upstream answers the pending secret while there is one), with the profile for
@@ -101,7 +94,12 @@ async function nextAfterSetup(c: AppContext): Promise<string> {
  * After `user/mfa/confirm` was refused as unknown: the setup may have been confirmed by an earlier submission of
  * the same form (a double submit without script), in which case the account now has this factor.
  */
-async function confirmedBefore(c: AppContext, factor: "totp" | "sms", outcome: Call<unknown>, tokens: TokenState) {
+async function confirmedBefore(
+  c: AppContext,
+  factor: "totp" | "sms",
+  outcome: CallResult<unknown>,
+  tokens: TokenState,
+) {
   if (outcome.ok || outcome.problem.type !== "challenge_not_found") return false;
   const account = await profile(c, tokens.accessToken);
   return account.ok && account.data.preferred_mfa_setting === factor;
@@ -111,7 +109,7 @@ async function confirmedBefore(c: AppContext, factor: "totp" | "sms", outcome: C
 async function afterConfirm(
   c: AppContext,
   factor: "totp" | "sms",
-  outcome: Call<unknown>,
+  outcome: CallResult<unknown>,
   tokens: TokenState,
   show: Show,
 ): Promise<Response> {
@@ -164,7 +162,7 @@ interface SmsState {
   step: MfaSetupState | undefined;
 }
 
-/** SPEC §6: a service without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
+/** SPEC §6: a brand without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
 const SMS_NOT_OFFERED: Refusal = { refuse: { status: 403 } };
 const offersSms = (c: AppContext) => c.get("brand").mfaTypes.includes("SMS");
 
@@ -246,7 +244,7 @@ export const skipMfaSetup = formStep({
   },
   form: emptyForm,
   submit: (c, { state: authRequest, show }) => {
-    // The service of the app's request decides, not whichever brand the page was last shown in.
+    // The brand of the app's request decides, not whichever brand the page was last shown in.
     const brand = brandById(authRequest.serviceId) ?? c.get("brand");
     if (!brand.mfaTypes.includes("NONE")) return show({ status: 403 });
     if (authRequest.query.view === "mfaSetUp") return c.redirect(authRequest.redirectUri, 303);

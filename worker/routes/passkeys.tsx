@@ -17,7 +17,7 @@ import {
 import { passkeyPolicy } from "../flow/passkeys";
 import { freshTokens } from "../flow/tokens";
 import { emptyForm, ruleField } from "../formFields";
-import type { Outcome } from "../identity/client";
+import type { CallResult } from "../identity/client";
 import {
   deletePasskey,
   listPasskeys,
@@ -142,11 +142,11 @@ function whenRecent<F>(submit: Submit<F>): Submit<F> {
 
 const backToList = (c: AppContext, query = "") => c.redirect(`${PASSKEYS_PATH}${query}`, 303);
 /** The upstream refused with this `type`. */
-const refusedAs = (outcome: Outcome<unknown>, type: string) => !outcome.ok && outcome.problem.type === type;
+const refusedAs = (outcome: CallResult<unknown>, type: string) => !outcome.ok && outcome.problem.type === type;
 /** The upstream's 5-minute rule: the sign-in is too old to add or delete a passkey. */
-const needsStepUp = (outcome: Outcome<unknown>) => refusedAs(outcome, "reauthentication_required");
+const needsStepUp = (outcome: CallResult<unknown>) => refusedAs(outcome, "reauthentication_required");
 /** A passkey the upstream does not know for this user (another's, or deleted meanwhile): try again, 404. */
-const unknownPasskey = (outcome: Outcome<unknown>) => refusedAs(outcome, "not_found");
+const unknownPasskey = (outcome: CallResult<unknown>) => refusedAs(outcome, "not_found");
 
 const passkeyId = bounded(1, 1364).check(z.regex(/^[A-Za-z0-9_-]+$/));
 const subject = ({ state }: { state: PasskeysState }) => state.owner;

@@ -7,7 +7,7 @@ import { registeredRedirectUris, serviceIdForClientId } from "../../themes/brand
 import type { AppContext } from "../context";
 import { forgetAuthRequest } from "../flow/forgetAuthRequest";
 import { ruleField } from "../formFields";
-import { type Outcome, passwordConfirm, passwordForgot } from "../identity/client";
+import { type CallResult, passwordConfirm, passwordForgot } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { logEvent } from "../log";
 import { queryValue } from "../queryParams";
@@ -18,7 +18,7 @@ import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 
 // SPEC §2 password reset and initiation: e-mail → mail sent → the mailed link's new-password page. The pages are
 // reached outside any app's authorization (a link, a mail), so a GET first forgets the stored auth request; the
-// service comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
+// brand comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
 // A mailed link's GET keeps the link in a sealed cookie and redirects to its page with client_id alone, so that no
 // page holds the code in its address (docs/browsers.md, "Differences found"). The forms carry the link's parameters
 // as hidden fields, checked again on every POST.
@@ -72,7 +72,7 @@ const resetPath = (clientId: string) => `/resetPassword?${new URLSearchParams({ 
  * in the background. Longer than the upstream needs for a mail (the emulator: a few ms; a hosted provider: a few
  * hundred), so its failures are almost always known in time.
  */
-export const DEFAULT_RESET_ANSWER_MS = 1000;
+const DEFAULT_RESET_ANSWER_MS = 1000;
 /** The longest fixed time taken: a longer one is a mistake (a huge one would overflow the timer and answer at once). */
 const MAX_RESET_ANSWER_MS = 60_000;
 
@@ -91,8 +91,8 @@ export function resetAnswerMs(env: { APP_ENV?: string | undefined; RESET_ANSWER_
 
 async function answeredAtFixedTime(
   c: AppContext,
-  call: Promise<Outcome<unknown>>,
-): Promise<Outcome<unknown> | undefined> {
+  call: Promise<CallResult<unknown>>,
+): Promise<CallResult<unknown> | undefined> {
   const answerMs = resetAnswerMs(c.env);
   // Dev only (resetAnswerMs): no fixed time, the upstream's outcome when it comes.
   if (answerMs === 0) return call;
@@ -148,7 +148,7 @@ async function forgetLink(c: AppContext, link: LinkParams): Promise<void> {
     clearSealed(c, "resetLink");
 }
 
-/** SPEC §2 new-password pages: the link's code sets the new password; its client must be the path's service. */
+/** SPEC §2 new-password pages: the link's code sets the new password; its client must be the path's brand. */
 function newPassword(variant: NewPasswordVariant) {
   const page = (params: LinkParams) => (
     <NewPassword variant={variant} clientId={params.client_id} code={params.code} username={params.username} />

@@ -148,7 +148,7 @@ export const signInPasskey = formStep({
       return show({ modal: c.get("brand").transfer ? "passkeyFailed" : "transferElsewhere" });
     const type = outcome.problem.type;
     if (type === "cloned_authenticator") {
-      // Logs and reports name the credential by its digest only (issue 21, attack surface).
+      // Logs and reports name the credential by its digest only: a log reader never learns an id that signs in.
       const credentialDigest = (await sha256Hex(form.credential.id)).slice(0, 16);
       logEvent("warn", "passkey_cloned", { requestId: c.get("requestId"), credentialDigest });
       reportUnexpected(c, "a cloned passkey authenticator was refused", { credentialDigest });

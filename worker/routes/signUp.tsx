@@ -5,7 +5,7 @@ import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import type { AppContext } from "../context";
 import { RESTART_PATH } from "../flow/authorization";
 import { emptyForm, ruleField } from "../formFields";
-import { type Outcome, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
+import { type CallResult, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { normalisedSubject } from "../rateLimit";
@@ -21,7 +21,7 @@ import type { SignUpSession } from "../session/state";
  * The SPEC §8 modal of a refused or failed upstream call. A challenge the upstream no longer knows ends the
  * sign-up state, so a repeated POST shows the parameter problem rather than the same upstream refusal.
  */
-function showFailure(c: AppContext, outcome: Outcome<unknown>, show: Show): Promise<Response> {
+function showFailure(c: AppContext, outcome: CallResult<unknown>, show: Show): Promise<Response> {
   const shown = failure(outcome);
   if (shown.modal === "retry") clearSealed(c, "signUp");
   return show(shown);

@@ -52,7 +52,7 @@ export type AppAuthQuery = z.infer<typeof appAuthQuerySchema>;
 
 export const authRequestSchema = z.object({
   query: appAuthQuerySchema,
-  /** The service of the app's client_id: after sign-in the brand comes from here, never from a later query. */
+  /** The brand of the app's client_id: after sign-in the brand comes from here, never from a later query. */
   serviceId: bounded(0, 64),
   /** The app's redirect URI as registered for its client (ARCHITECTURE §8): every redirect to the app uses it. */
   redirectUri: bounded(0, 512),

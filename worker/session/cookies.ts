@@ -57,13 +57,13 @@ export const sealedCookies = {
 export type SealedCookieName = keyof typeof sealedCookies;
 export type SealedState<N extends SealedCookieName> = z.infer<(typeof sealedCookies)[N]["schema"]>;
 
-export class CookieTooLargeError extends Error {
+class CookieTooLargeError extends Error {
   override name = "CookieTooLargeError";
 }
 
 /**
  * This request's view of each sealed state: what its cookie held, opened once (a JWE decryption each), or what the
- * request has written or cleared since, so a screen rendered right after a write (the app's start, issue 23) reads
+ * request has written or cleared since, so a screen rendered right after a write (the app's start, which answers its first screen with no redirect) reads
  * the new state.
  */
 function sealedOfRequest(c: AppContext): Map<string, Promise<unknown>> {
@@ -112,17 +112,17 @@ export function clearSealed(c: AppContext, which: SealedCookieName): void {
   sealedOfRequest(c).set(which, Promise.resolve(undefined));
 }
 
-/** Sign-out: every sealed state, the device id and the last service go (Clear-Site-Data says the same). */
+/** Sign-out: every sealed state, the device id and the last brand go (Clear-Site-Data says the same). */
 export function clearSiteCookies(c: AppContext): void {
   for (const which of Object.keys(sealedCookies) as SealedCookieName[]) clearSealed(c, which);
-  for (const name of [DEVICE_COOKIE, SERVICE_COOKIE])
+  for (const name of [DEVICE_COOKIE, LAST_BRAND_COOKIE])
     deleteCookie(c, name, { prefix: "host", path: "/", secure: true });
 }
 
 // SPEC §9: the device id is 32 characters of A-Z and 0-9; it identifies the browser, so it is not secret.
 const DEVICE_COOKIE = "device";
-/** The last resolved service (worker/middleware/tenant.ts); not secret, so not sealed. */
-export const SERVICE_COOKIE = "service";
+/** The last resolved brand (worker/middleware/brand.ts); not secret, so not sealed. Its name stays what browsers hold. */
+export const LAST_BRAND_COOKIE = "service";
 const DEVICE_ID_PATTERN = /^[A-Z0-9]{32}$/;
 const DEVICE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const FOUR_HUNDRED_DAYS = 400 * 24 * 60 * 60;

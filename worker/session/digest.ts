@@ -1,4 +1,4 @@
-import { encodeBase64url } from "./base64url";
+import { encodeBase64url } from "../../islands/base64url";
 
 // SHA-256 as the site uses it: hex for hashed user names and rate-limit keys, base64url for PKCE (SPEC §9).
 

@@ -1,4 +1,4 @@
-import { decodeBase64url } from "./base64url";
+import { decodeBase64url } from "../../islands/base64url";
 
 // SESSION_KEYS is "kid:base64url-32-bytes" entries separated by commas; the first seals, all unseal (rotation).
 export interface SessionKey {

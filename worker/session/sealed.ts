@@ -1,4 +1,4 @@
-import { decodeBase64url, encodeBase64url } from "./base64url";
+import { decodeBase64url, encodeBase64url } from "../../islands/base64url";
 import type { SessionKey } from "./keys";
 
 // Compact JWE (RFC 7516 §7.1: dir + A256GCM, RFC 7518 §4.5 and §5.3) carrying one purpose, an expiry and the data
@@ -6,7 +6,7 @@ import type { SessionKey } from "./keys";
 // from a retired key simply stops opening. WebCrypto's AES-GCM does the work: a general JOSE library would add
 // every other algorithm to the worker's upload. Only this module seals, so only its own form opens: the protected
 // header {alg, enc, kid} (no `zip`, no `crit`), an empty encrypted key, a 96-bit IV and a 128-bit tag.
-export interface SealOptions {
+interface SealOptions {
   keys: SessionKey[];
   ttlSeconds: number;
   now?: number;

@@ -71,7 +71,6 @@ export const registerEmailStateSchema = z.object({
   email: short,
   hashedUserName: short,
 });
-export type RegisterEmailState = z.infer<typeof registerEmailStateSchema>;
 /**
  * SPEC §2 MFASetupSMS between its steps: the number typed (national, as SPEC §5 checks it) that the abroad
  * warning is about, and whether its code has been sent (the code step shows then).

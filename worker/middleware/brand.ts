@@ -4,12 +4,12 @@ import { HTTPException } from "hono/http-exception";
 import { brandById, brandForClientId, defaultBrand } from "../../themes/brands";
 import type { Brand } from "../../themes/schema";
 import type { AppEnv } from "../context";
-import { SERVICE_COOKIE } from "../session/cookies";
+import { LAST_BRAND_COOKIE } from "../session/cookies";
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
 
-// First path segments that are screens, not tenants: '/signIn/mfa' must never be read as tenant 'signIn'.
-const NOT_TENANTS = new Set([
+// First path segments that are screens, not brands: '/signIn/mfa' must never be read as the brand 'signIn'.
+const NOT_BRANDS = new Set([
   "signIn",
   "signUp",
   "resetPassword",
@@ -23,18 +23,18 @@ const NOT_TENANTS = new Set([
   "assets",
   ".well-known",
 ]);
-const TENANT_ROUTE = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)\/(auth|consent|forgotPassword|initiatePassword|changeEmail)\/?$/;
+const BRAND_ROUTE = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)\/(auth|consent|forgotPassword|initiatePassword|changeEmail)\/?$/;
 
-export interface TenantSources {
+interface BrandSources {
   path: string;
   clientId?: string | undefined;
   lastServiceId?: string | undefined;
 }
 
-/** ARCHITECTURE §6: path tenant → client_id → the last resolved service → the neutral default. */
-export function resolveBrand({ path, clientId, lastServiceId }: TenantSources): { brand: Brand; resolved: boolean } {
-  const tenant = TENANT_ROUTE.exec(path)?.[1];
-  const fromPath = tenant && !NOT_TENANTS.has(tenant) ? brandById(tenant) : undefined;
+/** ARCHITECTURE §6: the brand in the path → client_id → the last resolved brand → the neutral default. */
+export function resolveBrand({ path, clientId, lastServiceId }: BrandSources): { brand: Brand; resolved: boolean } {
+  const inPath = BRAND_ROUTE.exec(path)?.[1];
+  const fromPath = inPath && !NOT_BRANDS.has(inPath) ? brandById(inPath) : undefined;
   const brand =
     fromPath ??
     (clientId ? brandForClientId(clientId) : undefined) ??
@@ -58,18 +58,18 @@ async function formClientId(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
 
 /**
  * Resolves the brand once per request and remembers it, so that pages reached without a client_id
- * keep the colours of the service the user came from.
+ * keep the colours of the brand the user came from.
  *
- * @example app.use(tenant())
+ * @example app.use(brandResolution())
  */
-export function tenant(): MiddlewareHandler<AppEnv> {
-  return async function tenant(c, next) {
+export function brandResolution(): MiddlewareHandler<AppEnv> {
+  return async function brandResolution(c, next) {
     const clientId = c.req.query("client_id") ?? (await formClientId(c));
-    const lastServiceId = getCookie(c, SERVICE_COOKIE, "host");
+    const lastServiceId = getCookie(c, LAST_BRAND_COOKIE, "host");
     const { brand, resolved } = resolveBrand({ path: c.req.path, clientId, lastServiceId });
     c.set("brand", brand);
     if (resolved && brand.id !== lastServiceId) {
-      setCookie(c, SERVICE_COOKIE, brand.id, { prefix: "host", httpOnly: true, sameSite: "Lax", maxAge: ONE_YEAR });
+      setCookie(c, LAST_BRAND_COOKIE, brand.id, { prefix: "host", httpOnly: true, sameSite: "Lax", maxAge: ONE_YEAR });
     }
     await next();
   };
