@@ -2,6 +2,7 @@ import { TOTP } from "otpauth";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { emulatorClient } from "../support/emulatorClient";
+import { TOTP_SECRET } from "../support/vocabulary";
 
 // Issue 11 load: the whole sign-in journey (entry → login POST → MFA POST → callback, to the app's code) on the
 // local workerd with the emulator, many browsers at once. Each browser is a loop with its own cookies and client
@@ -19,7 +20,6 @@ export interface JourneyLoad {
   steps: Record<JourneyStep, number[]>;
 }
 
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const PASSWORD = "Passw0rd!";
 
 class Browser {

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { NATIVE_APP_UA_PRODUCT } from "../../islands/nativeBridgeProtocol";
-import { sampleClientIds } from "../../themes/data/clients";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { emulatorClient, type Fault } from "../support/emulatorClient";
 import { sealedCookieHeader } from "../support/forms";
 import { screenCases } from "../support/screens";
+import { GUNGNIR } from "../support/vocabulary";
 import { workerdEntryBehind } from "../support/workerdEntry";
 import { benchmarkAddress, closedLoop, type LoadResult } from "./httpLoad";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
@@ -25,7 +25,6 @@ const LOAD_ROUNDS = Math.max(1, Number(process.env.BENCH_LOAD_ROUNDS ?? 5));
 const CONNECTIONS = 8;
 /** Issue 23, done when: /health at least 0.9 of the static file's throughput, a full page at least 0.8. */
 const THROUGHPUT_TARGETS = { health: 0.9, page: 0.8 };
-const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 /** A brand app's webview (islands/nativeBridgeProtocol.ts `NATIVE_APP_UA_PRODUCT`): its pages carry the bridge. */
 const IN_APP_USER_AGENT = `Mozilla/5.0 (Linux; Android 14) ${NATIVE_APP_UA_PRODUCT}/1.0.0`;
 
@@ -51,7 +50,7 @@ async function resetMailTimes(baseUrl: string, samples: number) {
   for (let i = 0; i < samples; i++) {
     const order = i % 2 ? (["unknown", "known"] as const) : (["known", "unknown"] as const);
     for (const kind of order) {
-      const body = new URLSearchParams({ client_id: BRAND.clientId, email: `bench.${kind}.${i}@example.com` });
+      const body = new URLSearchParams({ client_id: GUNGNIR.clientId, email: `bench.${kind}.${i}@example.com` });
       const started = performance.now();
       const response = await fetch(`${baseUrl}/resetPassword`, {
         method: "POST",
@@ -85,9 +84,9 @@ async function throughput(previewUrl: string): Promise<void> {
   const entry = await workerdEntryBehind(previewUrl);
   const base = entry ?? previewUrl;
   const targets = [
-    { name: "page", path: `/resetPassword?client_id=${BRAND.clientId}` },
+    { name: "page", path: `/resetPassword?client_id=${GUNGNIR.clientId}` },
     { name: "health", path: "/health" },
-    { name: "static", path: `/brands/${BRAND.serviceId}/logo.svg` },
+    { name: "static", path: `/brands/${GUNGNIR.serviceId}/logo.svg` },
   ] as const;
   type Name = (typeof targets)[number]["name"];
   let sent = 0;
@@ -189,18 +188,18 @@ async function main() {
   }
 
   console.log(
-    `SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${BRAND.serviceId})\n`,
+    `SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${GUNGNIR.serviceId})\n`,
   );
   const widths = [32, 7, 10, 10, 10, 10, 10, 10, 10];
   console.log(row(["screen", "status", "html", "html.gz", "js.gz", "own.gz", "app.gz", "ssr.med", "ssr.p99"], widths));
   let failures = workerOver ? 1 : 0;
   let reactGzip = 0;
   const medians: number[] = [];
-  for (const screen of screenCases(BRAND)) {
+  for (const screen of screenCases(GUNGNIR)) {
     upstream = screen.upstream ?? [];
     // The brand a browser keeps from earlier in its journey, as the screens test gives it (ARCHITECTURE §6).
     const sealed = await sealedCookieHeader(vars.SESSION_KEYS ?? "", screen.state);
-    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    const cookie = [sealed, `__Host-service=${GUNGNIR.serviceId}`].filter(Boolean).join("; ");
     const request = (userAgent?: string) =>
       new Request(`https://bench.test${screen.path}`, {
         headers: { ...(cookie ? { Cookie: cookie } : {}), ...(userAgent ? { "User-Agent": userAgent } : {}) },
@@ -285,7 +284,7 @@ async function main() {
     );
     const journeySeconds = Number(process.env.BENCH_JOURNEY_SECONDS ?? 30);
     const journeyConnections = Number(process.env.BENCH_JOURNEY_CONNECTIONS ?? 64);
-    const journey = await journeyLoad(server.url, BRAND, journeySeconds, journeyConnections);
+    const journey = await journeyLoad(server.url, GUNGNIR, journeySeconds, journeyConnections);
     console.log(
       `\nsign-in journey (entry → login POST → MFA POST → callback → the app's code) on the local workerd with the emulator, ${journeyConnections} connections, ${journeySeconds} s:`,
     );

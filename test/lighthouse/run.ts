@@ -5,12 +5,12 @@ import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { ReportGenerator } from "lighthouse/report/generator/report-generator.js";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from "../e2e/chromium";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { type AppBrand, appStart } from "../support/appStart";
 import { emulatorClient, PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PARTNER } from "../support/vocabulary";
 import { startCompressingProxy } from "./compressingProxy";
 
 // `npm run lighthouse` (issues 12 and 23): Lighthouse's mobile preset (Moto G Power screen, slow 4G, 4x CPU
@@ -43,9 +43,6 @@ const WITHOUT_HEADERS = (process.env.LIGHTHOUSE_WITHOUT_HEADERS ?? "")
   .split(",")
   .map((name) => name.trim().toLowerCase())
   .filter(Boolean);
-
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
 
 type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
 

@@ -1,17 +1,17 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
 import { appStart as startQuery } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { PASSWORD } from "../support/emulatorClient";
+import { ASTRA, GUNGNIR, PARTNER } from "../support/vocabulary";
 import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
 const brands = {
-  gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
-  partner: { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner },
-  totpOnly: { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly },
+  gungnir: GUNGNIR,
+  partner: PARTNER,
+  totpOnly: ASTRA,
 };
 type BrandKey = keyof typeof brands;
 
@@ -98,7 +98,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
 
   it("keeps the app's prompt when hashed_user_id names the signed-in user, forces login otherwise", async () => {
     const tokens = await sealedCookie("tokens", {
-      clientId: sampleClientIds.gungnir,
+      clientId: GUNGNIR.clientId,
       accessToken: "x",
       expiresAt: 4_000_000_000,
       scope: "user.write",
@@ -225,12 +225,12 @@ describe("callback and after sign-in (SPEC §2)", () => {
     await reachSignIn(journey, (await appStart("gungnir", "signIn")).path);
     const callback = await signInStep(journey, "/signIn", { username: "bypass@example.com", password: PASSWORD });
     // The partner service skips the e-mail-verified check; naming its client here must not make it apply.
-    callback.searchParams.set("client_id", sampleClientIds.partner);
+    callback.searchParams.set("client_id", PARTNER.clientId);
     const forged = await journey.request(callback.toString());
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain("最初からやり直してください");
     // The same client as the stored request is fine; the checks of the app's own service apply.
-    callback.searchParams.set("client_id", sampleClientIds.gungnir);
+    callback.searchParams.set("client_id", GUNGNIR.clientId);
     const honest = await journey.request(callback.toString());
     expect(honest.headers.get("Location")).toBe("/registerEmail");
   });
@@ -296,7 +296,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
       step = await journey.request(step.headers.get("Location")!);
     const link = new URL(step.headers.get("Location")!, ORIGIN);
     link.searchParams.set("scope", "user.write admin");
-    link.searchParams.set("client_id", sampleClientIds.gungnir);
+    link.searchParams.set("client_id", GUNGNIR.clientId);
     const stored = await journey.request(link.toString());
     expect(stored.status).toBe(303);
     expect(stored.headers.get("Location")).toBe(

@@ -1,12 +1,12 @@
 import { TOTP } from "otpauth";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ModalKey, modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
-import { type AppBrand, appStart } from "../support/appStart";
+import { appStart } from "../support/appStart";
 import { type Fault, PASSWORD } from "../support/emulatorClient";
 import { hiddenFields } from "../support/forms";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
+import { GUNGNIR, PARTNER, TOTP_SECRET } from "../support/vocabulary";
 import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
 import { authorizationAskedBy, Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
@@ -16,9 +16,6 @@ import { authorizationAskedBy, Journey, loginUrlOf, reachLoginScreen } from "./j
 // works once the upstream is back, and never show a blank page, a raw 5xx or a stack trace. The table is written to
 // docs/fault-matrix.md (this test prints it; test/worker/vitest.config.ts writes it) when every cell ran.
 
-const GUNGNIR: AppBrand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PARTNER: AppBrand = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const PHONE = "09012345678";
 let serial = 0;
 const unique = (name: string) => `fault.${name}.${++serial}@example.com`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { GUNGNIR } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
@@ -11,7 +11,6 @@ import { Journey, reachLoginScreen } from "./journey";
 // that can make one, the site offers a passkey before going back to the app: a code mailed to the account, then the
 // browser's ceremony (real WebAuthn responses from a software authenticator), or 'later' for 14 days.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 const ENROL = "/signIn/passkey/enrol";
 

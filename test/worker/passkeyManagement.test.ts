@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { SoftAuthenticator } from "../support/softAuthenticator";
+import { GUNGNIR } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // docs/passkeys.md "Managing passkeys", issue 21: /passkeys lists the signed-in user's passkeys (name, created, last
 // used), adds one with a mailed code, renames and deletes them, and needs a sign-in within the last 5 minutes.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 /** A user signs in from the app's `passkeys` view: the callback lands on /passkeys. */

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
+import { GUNGNIR, TOTP_SECRET } from "../support/vocabulary";
 import {
   clientIp,
   emulator,
@@ -18,7 +18,6 @@ import { Journey, reachLoginScreen } from "./journey";
 // per subject, and every other route per IP. Over a limit the site answers 429 with Retry-After on the page's
 // own layout (the form again, with what was typed), before the upstream is asked.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const TOO_MANY = modals.tooManyAttempts.title;
 // The workerd tests lower the code class's per-IP limit too (test/worker/vitest.config.ts).
 const TEST_CODE_IP_LIMIT = 20;
@@ -107,7 +106,7 @@ describe("rate limits (ARCHITECTURE §8)", () => {
     // The sixth try is counted once the upstream has judged it: the right password then gets the same 429 as a wrong
     // one, with no cookie of the sign-in it would have started, so a guesser learns nothing from it.
     const email = "guessed.user@example.com";
-    await emulator.seed({ email, mfa: { totp: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" } });
+    await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
     const journey = new Journey();
     await reachLoginScreen(journey, GUNGNIR, "signIn");
     const { statuses, refused } = await repeat(
@@ -134,7 +133,7 @@ describe("rate limits (ARCHITECTURE §8)", () => {
   });
 
   it("code, per subject: the sixth code on one second-factor session gets 429", async () => {
-    await emulator.seed({ email: "mfa.limit@example.com", mfa: { totp: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" } });
+    await emulator.seed({ email: "mfa.limit@example.com", mfa: { totp: TOTP_SECRET } });
     // The emulator ends a session at its fifth wrong code (maxWrongCodes): when a window boundary splits the six
     // codes, the sixth reaches it and the session is over (409). The next session's six codes are in one window.
     for (let session = 1; session <= 2; session++) {

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
 import { PASSWORD } from "../support/emulatorClient";
+import { CLIENT } from "../support/vocabulary";
 import { emulator, fromOwnAddress, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
@@ -149,9 +149,7 @@ describe("the OAuth2 session through the proxy", () => {
     expect(await emulator.seed({ email })).toBeTruthy();
     // The app starts the authorization; the site asks the OAuth2 server and answers the sign-in screen.
     const journey = new Journey();
-    const start = await journey.request(
-      (await appStart({ serviceId: "client", clientId: sampleClientIds.client }, "signIn")).path,
-    );
+    const start = await journey.request((await appStart(CLIENT, "signIn")).path);
     expect(start.status).toBe(200);
     const asked = await authorizationAskedBy(start);
     // The user signs in on the site's own screen; the site answers with the OAuth2 server's redirect_to.
