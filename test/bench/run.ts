@@ -13,17 +13,17 @@ import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
 import { pageScripts, productionWorkerSize, reactChunkUrl } from "./sizes";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page and /health against a static
-// file on the local workerd (issue 23). Figures are printed against test/bench/budgets.json; nothing here is a test.
+// file on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.
 
 // npm scripts and vitest both run from the project root.
 const ROOT = process.cwd();
 const budgets = JSON.parse(readFileSync(join(ROOT, "test/bench/budgets.json"), "utf8")) as Record<string, number>;
 const SAMPLES = Math.max(budgets.minSsrSamples ?? 200, Number(process.env.BENCH_SAMPLES ?? 300));
-/** Issue 23's load, as `wrk -t2 -c8 -d8s`: 8 connections, 8 s per URL, here in rounds taking turns. */
+/** The load of the throughput target, as `wrk -t2 -c8 -d8s`: 8 connections, 8 s per URL, here in rounds taking turns. */
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
 const LOAD_ROUNDS = Math.max(1, Number(process.env.BENCH_LOAD_ROUNDS ?? 5));
 const CONNECTIONS = 8;
-/** Issue 23, done when: /health at least 0.9 of the static file's throughput, a full page at least 0.8. */
+/** The throughput targets: /health at least 0.9 of the static file's throughput, a full page at least 0.8. */
 const THROUGHPUT_TARGETS = { health: 0.9, page: 0.8 };
 /** A brand app's webview (islands/nativeBridgeProtocol.ts `NATIVE_APP_UA_PRODUCT`): its pages carry the bridge. */
 const IN_APP_USER_AGENT = `Mozilla/5.0 (Linux; Android 14) ${NATIVE_APP_UA_PRODUCT}/1.0.0`;
@@ -37,7 +37,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Issue 10: how long `POST /resetPassword` takes for addresses with and without an account (the emulator does
+ * How long `POST /resetPassword` takes for addresses with and without an account (the emulator does
  * more for the first: a code, a mail). Interleaved, a fresh address each time (the mail class counts per
  * address); answers milliseconds per request and the requests that did not answer 303.
  */
@@ -73,7 +73,7 @@ function row(cells: Array<string | number>, widths: number[]): string {
 }
 
 /**
- * Issue 23: requests per second on the local workerd for a full page, for /health (no page, every middleware) and
+ * Requests per second on the local workerd for a full page, for /health (no page, every middleware) and
  * for a static file (served by the platform, the worker never runs), each under closed-loop load from its own client
  * addresses; printed with the ratios against the static file and their targets. This machine's speed drifts by a
  * third within a minute (a VM on shared cores), so the URLs take turns: LOAD_ROUNDS rounds, each URL measured for

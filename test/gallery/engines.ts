@@ -12,7 +12,7 @@ import { sealedCookie } from "../support/forms";
 import { type ScreenCase, screenCases } from "../support/screens";
 import { GUNGNIR } from "../support/vocabulary";
 
-// `npm run gallery:engines` (issue 22): every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
+// `npm run gallery:engines`: every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
 // on, at a phone's viewport, saved side by side (test-results/engines/<screen>.png: Chromium | WebKitGTK | Firefox)
 // to look for what differs between the engines. Not a test: the journeys are (docs/browsers.md).
 

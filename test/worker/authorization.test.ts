@@ -3,8 +3,7 @@ import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
 import { appStart as startQuery } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
-import { PASSWORD } from "../support/emulatorClient";
-import { ASTRA, GUNGNIR, PARTNER } from "../support/vocabulary";
+import { ASTRA, GUNGNIR, PARTNER, PASSWORD } from "../support/vocabulary";
 import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
@@ -154,7 +153,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
   });
 });
 
-describe("registered redirect targets (ARCHITECTURE §8; issue 9, findings 3 and 5)", () => {
+describe("registered redirect targets (ARCHITECTURE §8)", () => {
   const authRequestCookie = `__Host-${sealedCookies.authRequest.name}`;
 
   it.each([
@@ -219,7 +218,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(setCookies(callback).has(`__Host-${sealedCookies.authRequest.name}`)).toBe(true);
   });
 
-  it("takes the brand from the stored auth request: a client_id on /callback cannot skip the checks (issue 9, finding 4)", async () => {
+  it("takes the brand from the stored auth request: a client_id on /callback cannot skip the checks", async () => {
     await seed("bypass@example.com", { emailVerified: false });
     const journey = new Journey();
     await reachSignIn(journey, (await appStart("gungnir", "signIn")).path);
@@ -282,7 +281,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(foreign!.searchParams.get("code")).toBeTruthy();
   });
 
-  it("takes the consent's client and scope from the upstream's consent request, never from the link (issue 9, finding 5)", async () => {
+  it("takes the consent's client and scope from the upstream's consent request, never from the link", async () => {
     await seed("tampered@example.com");
     const journey = new Journey();
     const start = await appStart("partner", "signIn");
@@ -306,7 +305,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(consent).toMatchObject({ clientId: brands.partner.clientId, scope: "openid" });
   });
 
-  it("takes a consent challenge only in a browser that started an authorization for its client (issue 9, finding 5)", async () => {
+  it("takes a consent challenge only in a browser that started an authorization for its client", async () => {
     await seed("owner@example.com");
     const owner = new Journey();
     let step = await signIn(owner, (await appStart("partner", "signIn")).path, "owner@example.com");
@@ -327,7 +326,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect((await owner.request(link)).status).toBe(303);
   });
 
-  it("takes a consent only for the login made in this browser, never another user's (issue 9, finding 5)", async () => {
+  it("takes a consent only for the login made in this browser, never another user's", async () => {
     await seed("consent.owner@example.com");
     await seed("consent.victim@example.com");
     const owner = new Journey();
@@ -347,7 +346,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect((await owner.request(link)).status).toBe(303);
   });
 
-  it("takes a consent that followed a login only in the browser that took that login (issue 9, finding 5)", async () => {
+  it("takes a consent that followed a login only in the browser that took that login", async () => {
     await seed("ext.owner@example.com");
     const owner = new Journey();
     await reachSignIn(owner, (await appStart("partner", "extSignIn")).path);

@@ -3,14 +3,14 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ModalKey, modals } from "../../messages/modals";
 import type { View } from "../../worker/session/authRequest";
 import { appStart } from "../support/appStart";
-import { type Fault, PASSWORD } from "../support/emulatorClient";
+import type { Fault } from "../support/emulatorClient";
 import { hiddenFields } from "../support/forms";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
-import { GUNGNIR, PARTNER, TOTP_SECRET } from "../support/vocabulary";
+import { GUNGNIR, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
 import { authorizationAskedBy, Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
-// Issue 11 fault matrix: every identity and OAuth2 call the site makes, in the journey that makes it, gets each
+// The fault matrix: every identity and OAuth2 call the site makes, in the journey that makes it, gets each
 // upstream fault through the emulator's fault API. Each cell must answer the SPEC §8 modal that fits with a sensible
 // status (502/504 for a failure, 503 + MAINTENANCE for maintenance), keep the user's cookies so that the same step
 // works once the upstream is back, and never show a blank page, a raw 5xx or a stack trace. The table is written to

@@ -1,10 +1,8 @@
-
 import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { sealedCookies } from "../../worker/session/cookies";
 import { appStart } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
-import { GUNGNIR } from "../support/vocabulary";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, get, sealedCookie } from "./helpers";
 import { Journey } from "./journey";
 

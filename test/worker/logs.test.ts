@@ -1,11 +1,10 @@
 import { TOTP } from "otpauth";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { PASSWORD } from "../support/emulatorClient";
-import { GUNGNIR, PARTNER, TOTP_SECRET } from "../support/vocabulary";
+import { GUNGNIR, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 11: one JSON line per request (id, environment, brand, route, status, outcome, upstream calls with their
+// One JSON line per request (id, environment, brand, route, status, outcome, upstream calls with their
 // latency, the rate-limit decision, duration), and no secret in any log line: journeys are driven while every
 // console call is recorded, then every line is searched for what those journeys typed, received or were sent.
 

@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { app } from "../../worker/index";
 import { screenCases } from "../support/screens";
-import { GUNGNIR } from "../support/vocabulary";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, fromOwnAddress, ORIGIN, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 11 / SPEC §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
+// SPEC §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
 // Retry-After, not closable); /health still answers and says so. The upstream's own maintenance looks the same.
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
@@ -77,7 +77,7 @@ describe("maintenance reported by the upstream", () => {
     const journey = new Journey();
     await reachLoginScreen(journey, GUNGNIR, "signIn");
     await emulator.fault({ pathPattern: "/auth/v1/login", status: 503, body: { type: "maintenance" } });
-    const response = await journey.postForm("/signIn", { username: "busy@example.com", password: "Passw0rd!" });
+    const response = await journey.postForm("/signIn", { username: "busy@example.com", password: PASSWORD });
     expect(response.status).toBe(503);
     expect(response.headers.get("Retry-After")).toBe("300");
     const html = await response.text();

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
-import { GUNGNIR } from "../support/vocabulary";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// docs/passkeys.md "Enrolment", issue 21: after a password sign-in on a brand that offers passkeys, from a browser
+// docs/passkeys.md "Enrolment": after a password sign-in on a brand that offers passkeys, from a browser
 // that can make one, the site offers a passkey before going back to the app: a code mailed to the account, then the
 // browser's ceremony (real WebAuthn responses from a software authenticator), or 'later' for 14 days.
 

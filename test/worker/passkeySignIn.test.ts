@@ -2,10 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { appStart } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
-import { GUNGNIR } from "../support/vocabulary";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN, type SiteFetchOptions } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 

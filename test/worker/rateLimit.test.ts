@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
-import { GUNGNIR, TOTP_SECRET } from "../support/vocabulary";
+import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import {
   clientIp,
   emulator,
@@ -14,7 +13,7 @@ import {
 } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// ARCHITECTURE §8 / issue 9 finding 1: every credential, code and mail-sending POST is counted per client IP and
+// ARCHITECTURE §8: every credential, code and mail-sending POST is counted per client IP and
 // per subject, and every other route per IP. Over a limit the site answers 429 with Retry-After on the page's
 // own layout (the form again, with what was typed), before the upstream is asked.
 
@@ -78,8 +77,8 @@ describe("rate limits (ARCHITECTURE §8)", () => {
   });
 
   it("credential, per subject: an upstream failure is not counted, so the user's right password still gets in", async () => {
-    // Issue 21: after five upstream errors in a row, the user's next, correct sign-in got 429. A 500, a time-out and
-    // a dropped connection are the upstream's failures, not guesses.
+    // Five upstream errors in a row must not turn the user's next, correct sign-in into a 429: a 500, a time-out
+    // and a dropped connection are the upstream's failures, not guesses.
     const email = "unlucky.user@example.com";
     await emulator.seed({ email });
     const journey = new Journey();
@@ -140,7 +139,7 @@ describe("rate limits (ARCHITECTURE §8)", () => {
       const journey = new Journey();
       await reachLoginScreen(journey, GUNGNIR, "signIn");
       expect(
-        (await journey.postForm("/signIn", { username: "mfa.limit@example.com", password: "Passw0rd!" })).status,
+        (await journey.postForm("/signIn", { username: "mfa.limit@example.com", password: PASSWORD })).status,
       ).toBe(303);
       const wrongCode = () =>
         journey.request("/signIn/mfa", formPost({ mfaCode: "000000" }, { "CF-Connecting-IP": clientIp() }));

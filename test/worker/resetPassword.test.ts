@@ -9,7 +9,7 @@ import type { AppBrand } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
 import { escapeHtml, expectModal } from "../support/expectations";
 import { formPost, hiddenFields, WEAK_PASSWORDS } from "../support/forms";
-import { GUNGNIR, LEMON, NEW_PASSWORD } from "../support/vocabulary";
+import { GUNGNIR, LEMON, NEW_PASSWORD, PASSWORD } from "../support/vocabulary";
 import {
   clientIp,
   emulator,
@@ -625,7 +625,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
     expect(messageModal(html)).toContain(common.backToApp);
     expect(html.includes(NEW_PASSWORD)).toBe(false);
     expect(await signsIn("reset.me@example.com", NEW_PASSWORD)).toBe(303);
-    expect(await signsIn("reset.me@example.com", "Passw0rd!")).toBe(401);
+    expect(await signsIn("reset.me@example.com", PASSWORD)).toBe(401);
   });
 
   it("takes the way back to the app from the client, never from the request", async () => {
@@ -770,7 +770,7 @@ describe("initiation: the system-transfer case (SPEC §8)", () => {
     const notice = await journey.postForm("/signIn", {
       client_id: LEMON.clientId,
       username: email,
-      password: "Passw0rd!",
+      password: PASSWORD,
     });
     expect(notice.status).toBe(403);
     const html = await notice.text();

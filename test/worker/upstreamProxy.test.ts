@@ -3,8 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
-import { CLIENT } from "../support/vocabulary";
+import { CLIENT, PASSWORD } from "../support/vocabulary";
 import { emulator, fromOwnAddress, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
@@ -18,7 +17,7 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
     ["GET", "/auth/v1/logout", true],
     ["GET", "/auth/v1/user/profile", true],
     ["DELETE", "/auth/v1/user/profile", false],
-    // The site's forms make these calls themselves; from outside they are a side door (issue 9, finding 2, 6).
+    // The site's forms make these calls themselves; from outside they would be a side door.
     ["POST", "/auth/v1/login", false],
     ["GET", "/auth/v1/login", false],
     ["POST", "/auth/v1/password/forgot", false],
@@ -90,6 +89,7 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
       stubbed,
       ctx,
     );
+    expect(seen).toHaveLength(2);
     const [toOauth, toProfile] = seen;
     expect(toOauth?.headers.get("cookie")).toBe("oauth2_authentication_session=s1");
     expect(toProfile?.headers.get("cookie")).toBeNull();
