@@ -116,8 +116,9 @@ export async function reachLoginScreen(
   view: View,
 ): Promise<{ challenge: string; response: Response }> {
   const response = await journey.request((await appStart(brand, view)).path);
-  const kept = await journey.sealed(view === "signUp" ? "signUp" : "signIn");
-  return { challenge: kept?.loginChallenge ?? "", response };
+  const kept = await journey.sealedKept(view === "signUp" ? "signUp" : "signIn");
+  expect(kept.loginChallenge, "the app's start kept no login challenge").toMatch(/.{16,}/);
+  return { challenge: kept.loginChallenge, response };
 }
 
 /**
