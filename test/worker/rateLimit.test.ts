@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
+import { expectModal } from "../support/expectations";
 import { formPost } from "../support/forms";
 import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import {
@@ -119,7 +120,8 @@ describe("rate limits (ARCHITECTURE §8)", () => {
     await expectTooMany(refused, "/signIn");
     expect(refused.headers.getSetCookie()).toEqual([]);
     const mfa = await journey.request("/signIn/mfa");
-    expect(mfa.status).not.toBe(200);
+    // Nothing of the refused try was kept: there is no second step to go on to.
+    await expectModal(mfa, 400, "parameterError");
   });
 
   it("credential, per IP: one address trying many login IDs gets 429 after 60 in a minute", async () => {
