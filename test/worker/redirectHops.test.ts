@@ -56,15 +56,15 @@ describe("redirects from the app's start to the first screen", () => {
   // Every view of the app's start. The own views (all but extSignIn) come back to the site's /callback, so the site
   // keeps its own state and PKCE verifier for them; extSignIn goes back to the app with the app's own.
   it.each([
-    ["signIn", GUNGNIR, 'action="/signIn"'],
-    ["extSignIn", GUNGNIR, 'action="/signIn"'],
-    ["mfaSetUp", GUNGNIR, 'action="/signIn"'],
-    ["passwordChange", GUNGNIR, 'action="/signIn"'],
-    ["emailChange", GUNGNIR, 'action="/signIn"'],
-    ["passkeys", GUNGNIR, 'action="/signIn"'],
-    ["signUp", GUNGNIR, 'action="/signUp/checkEmail"'],
-    ["extSignIn", PARTNER, 'action="/signIn"'],
-  ] as const)("view %s (%s): none, the entry answers the screen with %s", async (view, brand, form) => {
+    ["signIn", GUNGNIR.serviceId, 'action="/signIn"', GUNGNIR],
+    ["extSignIn", GUNGNIR.serviceId, 'action="/signIn"', GUNGNIR],
+    ["mfaSetUp", GUNGNIR.serviceId, 'action="/signIn"', GUNGNIR],
+    ["passwordChange", GUNGNIR.serviceId, 'action="/signIn"', GUNGNIR],
+    ["emailChange", GUNGNIR.serviceId, 'action="/signIn"', GUNGNIR],
+    ["passkeys", GUNGNIR.serviceId, 'action="/signIn"', GUNGNIR],
+    ["signUp", GUNGNIR.serviceId, 'action="/signUp/checkEmail"', GUNGNIR],
+    ["extSignIn", PARTNER.serviceId, 'action="/signIn"', PARTNER],
+  ] as const)("view %s (%s): none, the entry answers the screen with %s", async (view, _service, form, brand) => {
     const journey = new Journey();
     const start = await startPath(brand, view);
     const { hops, end, endPath } = await navigate(journey, start);
