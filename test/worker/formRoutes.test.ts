@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { screens } from "../../messages/ja";
 import { routeTable } from "../../worker/routes";
 import { screenCases } from "../support/screens";
 import { GUNGNIR } from "../support/vocabulary";
-import { openScreen } from "./helpers";
+import { openScreen, postForm } from "./helpers";
 
 // Every form on every screen posts to a route of the one route table (ARCHITECTURE §2). Each screen is opened as
 // a browser gets it and must render (its status and its text): a screen that broke would show no forms and prove
@@ -70,6 +71,14 @@ describe("every form posts to a route of the route table", () => {
     }
     if (WITHOUT_FORMS.has(name)) expect(posted, `${name} posts a form now: take it off WITHOUT_FORMS`).toEqual([]);
     else expect(posted.length, `${name} posts no form`).toBeGreaterThan(0);
+    // And the site answers each of them: an empty form from a browser without the journey's cookies is refused by
+    // the route itself, never answered by the not-found page.
+    for (const path of new Set(posted)) {
+      const answer = await postForm(path, {});
+      const page = await answer.text();
+      expect(answer.status, `POST ${path}`).not.toBe(404);
+      expect(page, `POST ${path}`).not.toContain(screens.notFound.title);
+    }
   });
 
   it("knows the difference between a route and no route (the check itself)", () => {
