@@ -6,6 +6,10 @@ import { get, ORIGIN, postForm, sealedCookie, siteFetch } from "./helpers";
 import { Journey, loginUrlOf, reachLoginScreen } from "./journey";
 import { BASELINE, expectBaseline } from "./securityBaseline";
 
+// The security headers of real responses against the baseline docs/security.md writes out ("Headers and forms"),
+// value by value (./securityBaseline.ts reads the doc's table): pages, errors, redirects, the proxy. Not against the
+// code's own list, which would prove only that the list equals itself.
+
 function nonceOf(response: Response): string {
   const csp = response.headers.get("Content-Security-Policy") ?? "";
   const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
