@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 
-// Issue 23: a wrk-like closed-loop load on one URL (`wrk -t2 -c8 -d8s`): a fixed number of keep-alive connections,
+// A wrk-like closed-loop load on one URL (`wrk -t2 -c8 -d8s`): a fixed number of keep-alive connections,
 // each sending its next request as soon as the previous answer has arrived whole, for a fixed time. Raw HTTP/1.1
 // over node:net rather than node:http, so that the load generator, which shares the machine's cores with workerd,
 // spends as little of them as it can per request: requests are written from a template and answers are only

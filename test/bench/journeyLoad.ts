@@ -2,8 +2,9 @@ import { TOTP } from "otpauth";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { emulatorClient } from "../support/emulatorClient";
+import { TOTP_SECRET } from "../support/vocabulary";
 
-// Issue 11 load: the whole sign-in journey (entry → login POST → MFA POST → callback, to the app's code) on the
+// Load on the whole sign-in journey (entry → login POST → MFA POST → callback, to the app's code) on the
 // local workerd with the emulator, many browsers at once. Each browser is a loop with its own cookies and client
 // address; each journey signs in a user of its own (seeded first, not timed), so no code is replayed.
 
@@ -19,7 +20,6 @@ export interface JourneyLoad {
   steps: Record<JourneyStep, number[]>;
 }
 
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const PASSWORD = "Passw0rd!";
 
 class Browser {
@@ -99,7 +99,7 @@ export async function journeyLoad(
     const browser = new Browser(baseUrl, `198.19.${index}.${serial % 250}`);
     const start = await appStart(brand, "signIn");
     const signIn = await timed(steps.entry, async () => browser.follow(await browser.request(start.path)));
-    // The app's start answers the sign-in screen itself: no redirect followed (issue 23).
+    // The app's start answers the sign-in screen itself: no redirect followed.
     if (signIn.status !== 200 || signIn.at !== "") return fail(`entry ended at ${signIn.at} ${signIn.status}`);
     const login = await timed(steps.login, () => browser.post("/signIn", { username: email, password: PASSWORD }));
     if (login.status !== 303 || login.headers.get("Location") !== "/signIn/mfa") return fail(`login ${login.status}`);

@@ -5,7 +5,7 @@ import { rawBrands } from "../../themes/data/brands";
 import { otpauthUri } from "../../worker/flow/otpauthUri";
 import { SCREEN_TOTP_SECRET } from "../support/screens";
 
-// `npm run bench:qr`: the TOTP setup page's QR code alone, in Node (issue 23; docs/benchmarks.md). Each variant is
+// `npm run bench:qr`: the TOTP setup page's QR code alone, in Node (docs/benchmarks.md). Each variant is
 // timed in rounds taken in turn, so a busy machine slows them alike; per call, the median and the best round.
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);

@@ -2,30 +2,29 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { NATIVE_APP_UA_PRODUCT } from "../../islands/nativeBridgeProtocol";
-import { sampleClientIds } from "../../themes/data/clients";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { emulatorClient, type Fault } from "../support/emulatorClient";
 import { sealedCookieHeader } from "../support/forms";
 import { screenCases } from "../support/screens";
+import { GUNGNIR } from "../support/vocabulary";
 import { workerdEntryBehind } from "../support/workerdEntry";
 import { benchmarkAddress, closedLoop, type LoadResult } from "./httpLoad";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
 import { pageScripts, productionWorkerSize, reactChunkUrl } from "./sizes";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page and /health against a static
-// file on the local workerd (issue 23). Figures are printed against test/bench/budgets.json; nothing here is a test.
+// file on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.
 
 // npm scripts and vitest both run from the project root.
 const ROOT = process.cwd();
 const budgets = JSON.parse(readFileSync(join(ROOT, "test/bench/budgets.json"), "utf8")) as Record<string, number>;
 const SAMPLES = Math.max(budgets.minSsrSamples ?? 200, Number(process.env.BENCH_SAMPLES ?? 300));
-/** Issue 23's load, as `wrk -t2 -c8 -d8s`: 8 connections, 8 s per URL, here in rounds taking turns. */
+/** The load of the throughput target, as `wrk -t2 -c8 -d8s`: 8 connections, 8 s per URL, here in rounds taking turns. */
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
 const LOAD_ROUNDS = Math.max(1, Number(process.env.BENCH_LOAD_ROUNDS ?? 5));
 const CONNECTIONS = 8;
-/** Issue 23, done when: /health at least 0.9 of the static file's throughput, a full page at least 0.8. */
+/** The throughput targets: /health at least 0.9 of the static file's throughput, a full page at least 0.8. */
 const THROUGHPUT_TARGETS = { health: 0.9, page: 0.8 };
-const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 /** A brand app's webview (islands/nativeBridgeProtocol.ts `NATIVE_APP_UA_PRODUCT`): its pages carry the bridge. */
 const IN_APP_USER_AGENT = `Mozilla/5.0 (Linux; Android 14) ${NATIVE_APP_UA_PRODUCT}/1.0.0`;
 
@@ -38,7 +37,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Issue 10: how long `POST /resetPassword` takes for addresses with and without an account (the emulator does
+ * How long `POST /resetPassword` takes for addresses with and without an account (the emulator does
  * more for the first: a code, a mail). Interleaved, a fresh address each time (the mail class counts per
  * address); answers milliseconds per request and the requests that did not answer 303.
  */
@@ -51,7 +50,7 @@ async function resetMailTimes(baseUrl: string, samples: number) {
   for (let i = 0; i < samples; i++) {
     const order = i % 2 ? (["unknown", "known"] as const) : (["known", "unknown"] as const);
     for (const kind of order) {
-      const body = new URLSearchParams({ client_id: BRAND.clientId, email: `bench.${kind}.${i}@example.com` });
+      const body = new URLSearchParams({ client_id: GUNGNIR.clientId, email: `bench.${kind}.${i}@example.com` });
       const started = performance.now();
       const response = await fetch(`${baseUrl}/resetPassword`, {
         method: "POST",
@@ -74,7 +73,7 @@ function row(cells: Array<string | number>, widths: number[]): string {
 }
 
 /**
- * Issue 23: requests per second on the local workerd for a full page, for /health (no page, every middleware) and
+ * Requests per second on the local workerd for a full page, for /health (no page, every middleware) and
  * for a static file (served by the platform, the worker never runs), each under closed-loop load from its own client
  * addresses; printed with the ratios against the static file and their targets. This machine's speed drifts by a
  * third within a minute (a VM on shared cores), so the URLs take turns: LOAD_ROUNDS rounds, each URL measured for
@@ -85,9 +84,9 @@ async function throughput(previewUrl: string): Promise<void> {
   const entry = await workerdEntryBehind(previewUrl);
   const base = entry ?? previewUrl;
   const targets = [
-    { name: "page", path: `/resetPassword?client_id=${BRAND.clientId}` },
+    { name: "page", path: `/resetPassword?client_id=${GUNGNIR.clientId}` },
     { name: "health", path: "/health" },
-    { name: "static", path: `/brands/${BRAND.serviceId}/logo.svg` },
+    { name: "static", path: `/brands/${GUNGNIR.serviceId}/logo.svg` },
   ] as const;
   type Name = (typeof targets)[number]["name"];
   let sent = 0;
@@ -189,18 +188,18 @@ async function main() {
   }
 
   console.log(
-    `SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${BRAND.serviceId})\n`,
+    `SSR: ${SAMPLES} in-process requests per screen (Node ${process.version}, built worker, brand ${GUNGNIR.serviceId})\n`,
   );
   const widths = [32, 7, 10, 10, 10, 10, 10, 10, 10];
   console.log(row(["screen", "status", "html", "html.gz", "js.gz", "own.gz", "app.gz", "ssr.med", "ssr.p99"], widths));
   let failures = workerOver ? 1 : 0;
   let reactGzip = 0;
   const medians: number[] = [];
-  for (const screen of screenCases(BRAND)) {
+  for (const screen of screenCases(GUNGNIR)) {
     upstream = screen.upstream ?? [];
     // The brand a browser keeps from earlier in its journey, as the screens test gives it (ARCHITECTURE §6).
     const sealed = await sealedCookieHeader(vars.SESSION_KEYS ?? "", screen.state);
-    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    const cookie = [sealed, `__Host-service=${GUNGNIR.serviceId}`].filter(Boolean).join("; ");
     const request = (userAgent?: string) =>
       new Request(`https://bench.test${screen.path}`, {
         headers: { ...(cookie ? { Cookie: cookie } : {}), ...(userAgent ? { "User-Agent": userAgent } : {}) },
@@ -285,7 +284,7 @@ async function main() {
     );
     const journeySeconds = Number(process.env.BENCH_JOURNEY_SECONDS ?? 30);
     const journeyConnections = Number(process.env.BENCH_JOURNEY_CONNECTIONS ?? 64);
-    const journey = await journeyLoad(server.url, BRAND, journeySeconds, journeyConnections);
+    const journey = await journeyLoad(server.url, GUNGNIR, journeySeconds, journeyConnections);
     console.log(
       `\nsign-in journey (entry → login POST → MFA POST → callback → the app's code) on the local workerd with the emulator, ${journeyConnections} connections, ${journeySeconds} s:`,
     );

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-// Issue 12's size budgets, measured on what is shipped: the production worker upload, and per page the JavaScript
+// The size budgets (test/bench/budgets.json), measured on what is shipped: the production worker upload, and per page the JavaScript
 // a browser fetches, split into the shared React runtime chunk and the page's own island code. Every file is
 // gzipped on its own (level 9), as each travels as its own response.
 

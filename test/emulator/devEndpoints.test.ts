@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { TOTP_SECRET } from "../support/vocabulary";
 import { call, latestMail, outbox, postJson, resetEmulator, seedUser, setClock } from "./emulatorClient";
 
 beforeEach(resetEmulator);
@@ -57,7 +58,7 @@ describe("seeded users", () => {
   it("creates, reads and refuses a duplicate", async () => {
     const username = await seedUser({
       email: "seed@example.jp",
-      mfa: { totp: "JBSWY3DPEHPK3PXPJBSWY3DP" },
+      mfa: { totp: TOTP_SECRET },
       forceChangePassword: true,
     });
     expect(username).toMatch(/^[0-9a-f-]{36}$/);
@@ -68,7 +69,7 @@ describe("seeded users", () => {
       email: "seed@example.jp",
       emailVerified: true,
       confirmed: true,
-      mfa: { totp: "JBSWY3DPEHPK3PXPJBSWY3DP" },
+      mfa: { totp: TOTP_SECRET },
       forceChangePassword: true,
       transferInProgress: false,
       lockedUntil: null,

@@ -1,5 +1,6 @@
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
+import { TOTP_SECRET } from "../support/vocabulary";
 import {
   accessTokenFor,
   bearer,
@@ -21,7 +22,6 @@ import {
 beforeEach(resetEmulator);
 
 const email = "limits@example.jp";
-const totpSecret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const phone = "+8109012345678";
 
 /** A 6-digit code that is not `code`. */
@@ -52,8 +52,8 @@ describe("wrong codes: 5 end what they were guessing", () => {
   }
 
   it("kills an MFA TOTP login session after the fifth wrong code: the right one then gets challenge_expired", async () => {
-    const { attempt } = await mfaSession({ totp: totpSecret });
-    const right = () => new TOTP({ secret: totpSecret }).generate();
+    const { attempt } = await mfaSession({ totp: TOTP_SECRET });
+    const right = () => new TOTP({ secret: TOTP_SECRET }).generate();
     for (let count = 1; count <= 5; count += 1) await expectProblem(await attempt(wrong(right())), 400, "invalid_code");
     await expectProblem(await attempt(right()), 410, "challenge_expired");
     await expectProblem(await attempt(wrong(right())), 410, "challenge_expired");
@@ -197,7 +197,7 @@ describe("wrong passwords: counted per account and device", () => {
   });
 
   it("knows a device only once its login is complete, second factor included", async () => {
-    await seedUser({ email, mfa: { totp: totpSecret } });
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     const pending = await attempt(known);
     expect(await pending.json()).toMatchObject({ additional_flow: { next: "mfa_totp" } });
     await failFrom(undefined, 5);

@@ -1,5 +1,6 @@
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
+import { TOTP_SECRET } from "../support/vocabulary";
 import {
   call,
   follow,
@@ -17,11 +18,10 @@ import {
 beforeEach(resetEmulator);
 
 const email = "login@example.jp";
-const totpSecret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 const phone = "+8109012345678";
 
 function totpCode(offsetMs = 0): string {
-  return new TOTP({ secret: totpSecret }).generate({ timestamp: Date.now() + offsetMs });
+  return new TOTP({ secret: TOTP_SECRET }).generate({ timestamp: Date.now() + offsetMs });
 }
 
 function loginFlow(body: Record<string, unknown>): Promise<Response> {
@@ -130,7 +130,7 @@ describe("flow email_password", () => {
 
 describe("flow mfa_totp", () => {
   it("asks for the code, accepts one step of drift and refuses a wrong one", async () => {
-    await seedUser({ email, mfa: { totp: totpSecret } });
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();
     const { next, session } = await additionalFlow(await login(challenge, email));
     expect(next).toBe("mfa_totp");
@@ -169,7 +169,7 @@ describe("flow mfa_totp", () => {
   });
 
   it("follows the emulator clock", async () => {
-    await seedUser({ email, mfa: { totp: totpSecret } });
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     await setClock(600_000);
     const { challenge } = await startLogin();
     const { session } = await additionalFlow(await login(challenge, email));
@@ -192,7 +192,7 @@ describe("flow mfa_totp", () => {
   });
 
   it("ties the session to its challenge and its flow, and expires it after 10 minutes", async () => {
-    await seedUser({ email, mfa: { totp: totpSecret } });
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     const first = await startLogin();
     const other = await startLogin();
     const { session } = await additionalFlow(await login(first.challenge, email));
@@ -305,7 +305,7 @@ describe("flow new_password", () => {
   });
 
   it("goes on to the second factor after the new password", async () => {
-    await seedUser({ email, forceChangePassword: true, mfa: { totp: totpSecret } });
+    await seedUser({ email, forceChangePassword: true, mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();
     const first = await additionalFlow(await login(challenge, email));
     const second = await additionalFlow(
@@ -354,7 +354,7 @@ describe("flow new_password", () => {
 
 describe("later steps name the user (SPEC §7 login body)", () => {
   it("refuses a second-factor or new-password step without a username", async () => {
-    await seedUser({ email, mfa: { totp: totpSecret } });
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();
     const { session } = await additionalFlow(await login(challenge, email));
     await expectProblem(
@@ -378,7 +378,7 @@ describe("later steps name the user (SPEC §7 login body)", () => {
   });
 
   it("answers another user's name like an unknown session, and takes the same user by e-mail or login ID", async () => {
-    const username = await seedUser({ email, mfa: { totp: totpSecret } });
+    const username = await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     await seedUser({ email: "someone.else@example.jp" });
     const { challenge } = await startLogin();
     const { session } = await additionalFlow(await login(challenge, email));

@@ -12,6 +12,7 @@ import {
   TEST_AAGUID,
   toBase64url,
 } from "../support/softAuthenticator";
+import { TOTP_SECRET } from "../support/vocabulary";
 import {
   type AuthorizeOptions,
   authorizeUrl,
@@ -584,7 +585,7 @@ describe("the mailed code a registration needs after a password sign-in", () => 
   });
 
   it("requires it after a password and TOTP sign-in too", async () => {
-    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    const secret = TOTP_SECRET;
     await seedUser({ email, mfa: { totp: secret } });
     const { challenge, verifier } = await startLogin({ scope });
     const { additional_flow } = (await (await login(challenge, email)).json()) as {
@@ -726,7 +727,7 @@ describe("the passkey enrolment ticket of a password login", () => {
   });
 
   it("comes with the final 201 of a TOTP, SMS or new-password login, not with the step before", async () => {
-    const totp = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    const totp = TOTP_SECRET;
     const phone = "+8109012345678";
     await seedUser({ email: "totp@example.jp", mfa: { totp } });
     await seedUser({ email: "sms@example.jp", mfa: { sms: phone } });
@@ -992,7 +993,7 @@ describe("what a login claims: acr, amr and auth_time", () => {
   });
 
   it("claims pwd for a password alone, mfa with pwd and otp or sms after a second factor", async () => {
-    const totp = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    const totp = TOTP_SECRET;
     const phone = "+8109012345678";
     await seedUser({ email });
     await seedUser({ email: "totp@example.jp", mfa: { totp } });

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
-import { sampleClientIds } from "../../themes/data/clients";
 import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
 import { until } from "../e2e/enginePage";
 import { firefoxPage, launchFirefox } from "../e2e/firefox";
@@ -11,15 +10,15 @@ import { startWebKit } from "../e2e/webkit";
 import { devSessionKeys } from "../support/devKeys";
 import { sealedCookie } from "../support/forms";
 import { type ScreenCase, screenCases } from "../support/screens";
+import { GUNGNIR } from "../support/vocabulary";
 
-// `npm run gallery:engines` (issue 22): every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
+// `npm run gallery:engines`: every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
 // on, at a phone's viewport, saved side by side (test-results/engines/<screen>.png: Chromium | WebKitGTK | Firefox)
 // to look for what differs between the engines. Not a test: the journeys are (docs/browsers.md).
 
 const ROOT = process.cwd();
 const PORT = Number(process.env.GALLERY_PORT ?? 4349);
 const OUT = join(ROOT, "test-results/engines");
-const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const VIEWPORT = { width: 414, height: 896 };
 /** Every island of the page hydrated (islands/client.tsx marks each host): the page as a user sees it. */
 const HYDRATED = `() => [...document.querySelectorAll("[data-island]")].every((host) => host.hasAttribute("data-hydrated"))`;
@@ -31,7 +30,7 @@ async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: str
       sealedCookie(devSessionKeys(), which as never, value as never),
     ),
   );
-  return [...sealed, `__Host-service=${BRAND.serviceId}`].map((pair) => {
+  return [...sealed, `__Host-service=${GUNGNIR.serviceId}`].map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1) };
   });
@@ -63,7 +62,7 @@ async function main(): Promise<void> {
   const chrome = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
   // The screens whose content an upstream fault supplies are left out: faults would reach every engine's screen.
   const only = process.env.SCREENS?.split(",");
-  const screens = screenCases(BRAND).filter(
+  const screens = screenCases(GUNGNIR).filter(
     (screen) => !screen.upstream?.length && (!only || only.includes(screen.name)),
   );
   mkdirSync(OUT, { recursive: true });

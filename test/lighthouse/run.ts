@@ -5,15 +5,15 @@ import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { ReportGenerator } from "lighthouse/report/generator/report-generator.js";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from "../e2e/chromium";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { type AppBrand, appStart } from "../support/appStart";
 import { emulatorClient, PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PARTNER } from "../support/vocabulary";
 import { startCompressingProxy } from "./compressingProxy";
 
-// `npm run lighthouse` (issues 12 and 23): Lighthouse's mobile preset (Moto G Power screen, slow 4G, 4x CPU
+// `npm run lighthouse`: Lighthouse's mobile preset (Moto G Power screen, slow 4G, 4x CPU
 // slowdown) with DevTools throttling, so the preset's latency, bandwidth and CPU slowdown are applied to the real
 // load rather than simulated from an unthrottled one, on five screens of the built site on the local workerd, in
 // Debian's Chromium. The preview answers uncompressed, so Chromium loads the site through a proxy that compresses
@@ -31,7 +31,7 @@ const PREVIEW_PORT = Number(process.env.LIGHTHOUSE_PREVIEW_PORT ?? PORT + 2);
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 5));
 const REPORTS = join(ROOT, "lighthouse-reports");
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
-/** Issue 12: 100 in every category, and the largest contentful paint under 1.2 s. */
+/** The targets: 100 in every category, and the largest contentful paint under 1.2 s. */
 const GOAL = { score: 100, lcpMs: 1200 };
 /** LIGHTHOUSE_PAGES="sign-in,reset" scores only those (names as in the table). */
 const ONLY = process.env.LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
@@ -43,9 +43,6 @@ const WITHOUT_HEADERS = (process.env.LIGHTHOUSE_WITHOUT_HEADERS ?? "")
   .split(",")
   .map((name) => name.trim().toLowerCase())
   .filter(Boolean);
-
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
 
 type LighthouseResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
 
@@ -98,7 +95,7 @@ const SCREENS: Screen[] = [
     async reach(context, baseUrl, run) {
       const page = await context.newPage();
       await page.goto(await entryUrl(baseUrl, GUNGNIR, "signUp"));
-      // The app's start answers the sign-up screen itself, at its own address (issue 23).
+      // The app's start answers the sign-up screen itself, at its own address.
       await expectPath(page, `/${GUNGNIR.serviceId}/auth`);
       await page.locator("#field-email").fill(`lighthouse.signup.${run}@example.com`);
       await pressButton(page, "次へ");

@@ -3,12 +3,12 @@ import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
-import { sampleClientIds } from "../../themes/data/clients";
 import { buildForE2e } from "../e2e/server";
 import { appStart } from "../support/appStart";
 import type { Fault } from "../support/emulatorClient";
 import { sealedCookieHeader } from "../support/forms";
 import { type ScreenState, screenCases } from "../support/screens";
+import { GUNGNIR } from "../support/vocabulary";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
 import { load, startWorkerd } from "./workerd";
 
@@ -54,8 +54,7 @@ const ONLY = list("--only");
 const SAMPLES = option("--samples", 400);
 const SECONDS = option("--seconds", 3);
 const PROFILE_REQUESTS = option("--profile-requests", 3000);
-const BRAND = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const STATIC_ASSET = `/brands/${BRAND.serviceId}/logo.svg`;
+const STATIC_ASSET = `/brands/${GUNGNIR.serviceId}/logo.svg`;
 const INSPECTOR_PORT = Number(process.env.PROFILE_INSPECTOR_PORT ?? 9471);
 /** The unminified builds the profiling parts load and compare (`--profile-builds a,b`). */
 const PROFILE_BUILDS = list("--profile-builds") ?? [".profile-build"];
@@ -166,14 +165,14 @@ function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KE
 
 async function scenarios(sessionKeys: string): Promise<Scenario[]> {
   const sealed = (state: ScreenState) => sealedCookieHeader(sessionKeys, state);
-  const cases = screenCases(BRAND);
+  const cases = screenCases(GUNGNIR);
   const screen = async (name: string) => {
     const found = cases.find((candidate) => candidate.name === name)!;
     // The brand a browser keeps from earlier in its journey, as the bench sends it.
-    const cookie = [await sealed(found.state), `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    const cookie = [await sealed(found.state), `__Host-service=${GUNGNIR.serviceId}`].filter(Boolean).join("; ");
     return { name, path: found.path, cookie, status: found.status };
   };
-  const start = await appStart(BRAND, "signIn");
+  const start = await appStart(GUNGNIR, "signIn");
   const all: Scenario[] = [
     await screen("reset-password"),
     await screen("sign-in"),
@@ -283,7 +282,7 @@ async function inNode(outDir: string) {
 async function samePages() {
   const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
   const sessionKeys = builds[0]!.env.SESSION_KEYS ?? "";
-  const cases = screenCases(BRAND);
+  const cases = screenCases(GUNGNIR);
   const totp = cases.find((screen) => screen.name === "mfa-setup-totp");
   const streamed = totp && {
     ...totp,
@@ -295,7 +294,7 @@ async function samePages() {
     upstream = screen.upstream ?? [];
     const sealed = await sealedCookieHeader(sessionKeys, screen.state);
     const marker = screen === streamed ? `__Host-${SCRIPT_MARKER_COOKIE}=1` : "";
-    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`, marker].filter(Boolean).join("; ");
+    const cookie = [sealed, `__Host-service=${GUNGNIR.serviceId}`, marker].filter(Boolean).join("; ");
     const scenario = { name: screen.name, path: screen.path, cookie, status: screen.status };
     const pages: string[] = [];
     for (const build of builds) pages.push(comparable(await build.requester(scenario, true)()));
@@ -320,9 +319,9 @@ async function screenTimes() {
   const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
   const sessionKeys = builds[0]!.env.SESSION_KEYS ?? "";
   const screens = [];
-  for (const screen of screenCases(BRAND)) {
+  for (const screen of screenCases(GUNGNIR)) {
     const sealed = await sealedCookieHeader(sessionKeys, screen.state);
-    const cookie = [sealed, `__Host-service=${BRAND.serviceId}`].filter(Boolean).join("; ");
+    const cookie = [sealed, `__Host-service=${GUNGNIR.serviceId}`].filter(Boolean).join("; ");
     screens.push({ screen, scenario: { name: screen.name, path: screen.path, cookie, status: screen.status } });
   }
   const times = new Map(

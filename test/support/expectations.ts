@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type ModalKey, modals } from "../../messages/modals";
+import { type ModalKey, type ModalTextContext, modals, modalText } from "../../messages/modals";
 
 // The checks every layer makes of a page the site answered: one definition each, for the workerd and the browser tests.
 
@@ -11,7 +11,7 @@ export const escapeHtml = (text: string) =>
  * None of `secrets` (passwords, tokens, codes, verifiers) is in `html`. A missing secret fails: a check against
  * `undefined` would pass whatever the page holds.
  */
-export function expectNoSecrets(html: string, secrets: ReadonlyArray<string | undefined>): void {
+export function expectNoSecrets(html: string, secrets: ReadonlyArray<string | null | undefined>): void {
   expect(secrets.length, "no secrets given").toBeGreaterThan(0);
   for (const [index, secret] of secrets.entries()) {
     expect(secret, `secret ${index} is missing: the check would prove nothing`).toBeTruthy();
@@ -32,19 +32,26 @@ export function openModal(html: string): string {
   return found ?? "";
 }
 
-/** `html` opened the modal `key` (SPEC §2/§8) with its title and body; answers the modal's markup. */
-export function expectModalIn(html: string, key: ModalKey): string {
+/**
+ * `html` opened the modal `key` (SPEC §2/§8) with its title and body; answers the modal's markup. A text made from the
+ * brand's names is checked when `context` gives the names, else by the test that knows them.
+ */
+export function expectModalIn(html: string, key: ModalKey, context?: ModalTextContext): string {
   const dialog = openModal(html);
-  const { title, body } = modals[key] as { title: unknown; body: unknown };
-  // A text made from the brand's names is checked by the test that knows them.
+  const { title, body } = context ? modalText(key, context) : (modals[key] as { title: unknown; body: unknown });
   for (const text of [title, body]) if (typeof text === "string") expect(dialog).toContain(escapeHtml(text));
   return dialog;
 }
 
-/** The response answered `status` and opened the modal `key`; answers the whole page. */
-export async function expectModal(response: Response, status: number, key: ModalKey): Promise<string> {
+/** The response answered `status` and opened the modal `key` (`context`: as in `expectModalIn`); answers the page. */
+export async function expectModal(
+  response: Response,
+  status: number,
+  key: ModalKey,
+  context?: ModalTextContext,
+): Promise<string> {
   expect(response.status).toBe(status);
   const html = await response.text();
-  expectModalIn(html, key);
+  expectModalIn(html, key, context);
   return html;
 }

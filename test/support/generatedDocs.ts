@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 
-// Documents a test generates (issue 11's fault matrix): the test, inside workerd, prints the document after a
+// Documents a test generates (the fault matrix): the test, inside workerd, prints the document after a
 // mark; the worker project's config, in Node, writes it to docs/.
 
 export const GENERATED_DOC_MARK = "GENERATED-DOC ";

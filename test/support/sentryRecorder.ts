@@ -1,4 +1,4 @@
-// A local fake DSN endpoint (issue 11): the workerd tests' outbound fetches land here, in Node. Envelopes posted
+// A local fake DSN endpoint: the workerd tests' outbound fetches land here, in Node. Envelopes posted
 // to https://sentry.test/api/<project>/envelope/ are kept; GET https://sentry.test/__envelopes answers them and
 // DELETE forgets them. Any other address is refused: the tests have no network.
 

@@ -1,4 +1,4 @@
-import { sampleClientIds } from "../../themes/data/clients";
+import { clients, sampleClientIds } from "../../themes/data/clients";
 import type { AppBrand } from "./appStart";
 
 // The tests' one vocabulary: the brands the tests open, the seeded users' passwords and the second factors' secrets.
@@ -17,6 +17,16 @@ export const LEMON: AppBrand = { serviceId: "liqueur-lemon", clientId: sampleCli
 export const ASTRA: AppBrand = { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly };
 /** The site's own client ("client"), the neutral theme. */
 export const CLIENT: AppBrand = { serviceId: "client", clientId: sampleClientIds.client };
+
+/** A brand's client as the brand data registers it (its only client, or the first). */
+function registeredBrand(serviceId: string): AppBrand {
+  const clientId = Object.keys(clients).find((id) => clients[id]?.serviceId === serviceId);
+  if (!clientId) throw new Error(`no client of ${serviceId} in themes/data/clients.ts`);
+  return { serviceId, clientId };
+}
+
+/** A Gungnir brand whose data once offered no "set up later" (SPEC §6 allows skipping the second factor everywhere). */
+export const HAYATE: AppBrand = registeredBrand("gungnir-hayate");
 
 /** The password a test changes to (meets every brand's rules). */
 export const NEW_PASSWORD = "N3w-Passw0rd!";

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type WranglerConfig, wranglerConfigs } from "./wranglerConfig";
 
-// Issue 12: the "Configuration and secrets" table of docs/configuration.md (moved there from the README, issue 20) has
+// The "Configuration and secrets" table of docs/configuration.md has
 // a row per variable or secret and a column per environment. It must say what wrangler.toml says, so that it cannot
 // drift: every var of every environment is in the table with its exact value, a secret cell names the command that
 // sets it for its environment, and a var that only the dev environment sets is a secret everywhere else (the worker

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import SessionBlocked from "../../islands/SessionBlocked";
 import SmsSendButton from "../../islands/SmsSendButton";
 
-// Issue 22: the islands in an engine without the Popover API (Safari < 17, WPE 2.38; docs/browsers.md), which jsdom
+// The islands in an engine without the Popover API (Safari < 17, WPE 2.38; docs/browsers.md), which jsdom
 // is too: no showPopover, and there `:popover-open` is an unknown selector that querySelectorAll throws on.
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { hostFromAuthority } from "../../worker/localHttps.vite-plugin";
 
-// Issue 22: over `npm run dev:https` (HTTP/2) the worker's request URL lost its port, because the Cloudflare plugin
+// Over `npm run dev:https` (HTTP/2) the worker's request URL lost its port, because the Cloudflare plugin
 // reads the raw Host header, which an HTTP/2 request does not have.
 
 /** What Node's HTTP/2 compatibility layer gives a middleware: pseudo-headers, no Host, raw headers read anew. */

@@ -12,7 +12,7 @@ import { SignUpCheckEmail } from "../../pages/SignUpCheckEmail";
 import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import { brandById } from "../../themes/brands";
 
-// Issue 22: the script-free modals opened by a control are popovers; an engine without the Popover API (Safari < 17,
+// The script-free modals opened by a control are popovers; an engine without the Popover API (Safari < 17,
 // docs/browsers.md) gets a link beside every popover button instead, which opens the modal as the URL's :target
 // (pages/layout/Modal.tsx, the `@supports not selector(:popover-open)` branch of site.css). Every page with such
 // a modal, as the server renders it.

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { contrastRatio } from "../../themes/check";
 
-// Issue 22, the engines' screenshots side by side (npm run gallery:engines): each engine draws a field's placeholder
+// The engines' screenshots side by side (npm run gallery:engines) showed it: each engine draws a field's placeholder
 // in its own grey (WebKit's is the faintest, Firefox's is the text colour at 54 % opacity), so the hint in the
 // fields ("メールアドレスまたはログインID", "6桁の数字") read differently on an iPhone. The site sets its own.
 

@@ -7,7 +7,7 @@ import { QrCode, qrSegments, qrSymbol } from "../../pages/layout/QrCode";
 import { allBrands, brandById } from "../../themes/brands";
 import { otpauthUri } from "../../worker/flow/otpauthUri";
 
-// Issue 23: the TOTP setup page's QR code chooses its mask (ISO/IEC 18004 §7.8.3) without qrcode's search
+// The TOTP setup page's QR code chooses its mask (ISO/IEC 18004 §7.8.3) without qrcode's search
 // (pages/layout/qrMask.ts). The symbol must be the one qrcode itself would have drawn, module for module.
 
 const markup = (text: string) => renderToStaticMarkup(<QrCode text={text} label="QR" />);
@@ -52,8 +52,8 @@ describe("the TOTP setup QR code", () => {
     expect([...chosen].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
-  it("draws the same markup as before issue 23 for every brand", () => {
-    // Recorded before issue 23, with qrcode's own mask search: every brand, with and without an account, secrets of
+  it("draws the same markup as qrcode's own mask search did for every brand", () => {
+    // Recorded with qrcode's own mask search, before the site chose the mask itself: every brand, with and without an account, secrets of
     // 16, 32 and 128 characters (QR versions 7 to 15).
     const keys = ["JBSWY3DPEHPK3PXP", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".repeat(4)];
     const texts = allBrands().flatMap((brand) =>

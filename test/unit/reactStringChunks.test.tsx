@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import { reactStringChunks } from "../../worker/reactStringChunks.vite-plugin";
 
-// Issue 23: the worker's build rewrites React's streaming server so that a page is written as strings and encoded
+// The worker's build rewrites React's streaming server so that a page is written as strings and encoded
 // once a flush (worker/reactStringChunks.vite-plugin.ts). The rewritten build must stream the same bytes as React's
 // own, for ASCII and Japanese text, attributes, inline scripts and a part that arrives after the shell.
 

@@ -1,14 +1,12 @@
-import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { common, fieldMessages, screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
-import { type SealedState, sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { unseal } from "../../worker/session/sealed";
-import { type Fault, PASSWORD, type SeedUser } from "../support/emulatorClient";
+import { sealedCookies } from "../../worker/session/cookies";
+import type { Fault, SeedUser } from "../support/emulatorClient";
+import { escapeHtml, expectNoSecrets, openModal } from "../support/expectations";
 import { formPost } from "../support/forms";
+import { GUNGNIR, NEW_PASSWORD, PASSWORD } from "../support/vocabulary";
 import {
   clientIp,
   emulator,
@@ -21,13 +19,11 @@ import {
 } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 10, journeys 2, 3, 4 and 6: changing the password, changing the e-mail (and its mailed links), registering
+// Changing the password, changing the e-mail (and its mailed links), registering
 // an e-mail, each with the bearer token of the tokens cookie, against the emulator, as a browser without
 // JavaScript posts the forms.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const SERVICE_TOP = "https://dev.aurora-sec.example/";
-const NEW_PASSWORD = "N3w-Passw0rd!";
 const tokensCookie = `__Host-${sealedCookies.tokens.name}`;
 
 beforeEach(async () => {
@@ -83,33 +79,10 @@ async function watchAccountCalls(): Promise<() => Promise<number>> {
   };
 }
 
-/** The modal the server opened, as HTML. */
-function openModal(html: string): string {
-  const found = /<dialog open=""[^>]*id="message-modal"[\s\S]*?<\/dialog>/.exec(html)?.[0];
-  expect(found, "no modal opened").toBeDefined();
-  return found ?? "";
-}
-
-function expectNoSecrets(html: string, secrets: string[]): void {
-  for (const secret of secrets) expect(html.includes(secret), "a password or token reached the page").toBe(false);
-}
-
-/** The tokens this journey's cookie holds. */
-async function tokensOf(journey: Journey): Promise<SealedState<"tokens">> {
-  const token = journey
-    .cookieHeader("/")
-    .split("; ")
-    .find((pair) => pair.startsWith(`${tokensCookie}=`))!
-    .slice(tokensCookie.length + 1);
-  return (await unseal(sealedCookies.tokens.name, token, parseSessionKeys(env.SESSION_KEYS))) as SealedState<"tokens">;
-}
-
 /** How an injected fault answers; the test names the call. */
 type FaultAnswer = Omit<Fault, "method" | "pathPattern">;
 
-const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
-
-describe("change password (SPEC §2 ChangePassword; issue 10, journey 2)", () => {
+describe("change password (SPEC §2 ChangePassword)", () => {
   const change = (journey: Journey, currentPassword: string, newPassword = NEW_PASSWORD) =>
     journey.postForm("/changePassword", { currentPassword, newPassword });
 
@@ -186,7 +159,7 @@ describe("change password (SPEC §2 ChangePassword; issue 10, journey 2)", () =>
   });
 });
 
-describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult; issue 10, journey 3)", () => {
+describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult)", () => {
   let oldEmail: string;
   let newEmail: string;
   beforeEach(() => {
@@ -336,7 +309,7 @@ describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult; issue 10, jour
   });
 });
 
-describe("register e-mail (SPEC §2 RegisterEmail; issue 10, journey 4)", () => {
+describe("register e-mail (SPEC §2 RegisterEmail)", () => {
   let current: string;
   let fresh: string;
   beforeEach(() => {
@@ -380,7 +353,7 @@ describe("register e-mail (SPEC §2 RegisterEmail; issue 10, journey 4)", () => 
 
   it("without the MFA mark goes back to the authorization endpoint as extSignIn, with the stored registered values", async () => {
     const journey = await signedIn("signIn", current, { emailVerified: false });
-    const tokens = await sealedCookie("tokens", await tokensOf(journey));
+    const tokens = await sealedCookie("tokens", await journey.sealedKept("tokens"));
     const redirectUri = `https://app.${GUNGNIR.serviceId}.example/oauth/callback`;
     const authRequest = await sealedCookie("authRequest", {
       query: {
@@ -417,7 +390,10 @@ describe("register e-mail (SPEC §2 RegisterEmail; issue 10, journey 4)", () => 
   it("without any auth request left, the next step is the service top", async () => {
     const journey = await signedIn("signIn", current, { emailVerified: false });
     // The browser still has the tokens and its last service (the brand), but the hour of the auth request is over.
-    const cookies = [await sealedCookie("tokens", await tokensOf(journey)), `__Host-service=${GUNGNIR.serviceId}`];
+    const cookies = [
+      await sealedCookie("tokens", await journey.sealedKept("tokens")),
+      `__Host-service=${GUNGNIR.serviceId}`,
+    ];
     await postForm("/registerEmail/sendCode", { email: current }, cookies);
     const response = await postForm("/registerEmail", { code: await emulator.latestCode(current) }, cookies);
     expect(openModal(await response.text())).toContain(`href="${SERVICE_TOP}"`);
@@ -454,7 +430,7 @@ describe("register e-mail (SPEC §2 RegisterEmail; issue 10, journey 4)", () => 
 
   it("ignores where a code went for another user", async () => {
     const journey = await signedIn("signIn", current, { emailVerified: false });
-    const tokens = await sealedCookie("tokens", await tokensOf(journey));
+    const tokens = await sealedCookie("tokens", await journey.sealedKept("tokens"));
     const someoneElses = await sealedCookie("registerEmail", {
       email: "theirs@example.com",
       hashedUserName: "f".repeat(64),
@@ -464,7 +440,7 @@ describe("register e-mail (SPEC §2 RegisterEmail; issue 10, journey 4)", () => 
   });
 });
 
-describe("tokens on the account screens (SPEC §4, §6, §8; issue 10, journey 6)", () => {
+describe("tokens on the account screens (SPEC §4, §6, §8)", () => {
   const screensAndForms = [
     ["/changePassword", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }],
     ["/changeEmail", { newEmail: "someone@example.com" }],
@@ -513,7 +489,7 @@ describe("tokens on the account screens (SPEC §4, §6, §8; issue 10, journey 6
   it("refreshes an expired access token once, then calls with the new one", async () => {
     const email = unique("refresh.once");
     const journey = await signedIn("passwordChange", email);
-    const { refreshToken } = await tokensOf(journey);
+    const { refreshToken } = await journey.sealedKept("tokens");
     const stale = await expiredTokens(refreshToken);
     const changed = await postForm("/changePassword", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, [
       stale,
@@ -604,7 +580,7 @@ describe("tokens on the account screens (SPEC §4, §6, §8; issue 10, journey 6
   );
 });
 
-describe("the profile after /callback (SPEC §7; issue 10, journey 6)", () => {
+describe("the profile after /callback (SPEC §7)", () => {
   it.each([
     ["500", { status: 500 }, 502],
     ["503", { status: 503 }, 502],

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { AppAuthQuery } from "../../worker/session/authRequest";
 import { COOKIE_SIZE_LIMIT } from "../../worker/session/cookies";
 import { appStart } from "../support/appStart";
+import { GUNGNIR } from "../support/vocabulary";
 import { get } from "./helpers";
 import { Journey } from "./journey";
 
 // ARCHITECTURE §3: the auth-request cookie holds the app's query, so the query's bounds are the cookie's. An app
 // query at every bound still fits (with what the login URL adds later); one beyond them is a parameter problem,
 // never a 500 from a cookie that cannot be set.
-
-const gungnir = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
 const atEveryBound: Partial<AppAuthQuery> = {
   state: "s".repeat(256),
@@ -31,7 +29,7 @@ function authRequestCookie(response: Response): string {
 describe("the auth request's size", () => {
   it("fits in its cookie with every value at its bound, the login challenge's digest included", async () => {
     const journey = new Journey();
-    const start = await journey.request((await appStart(gungnir, "signIn", atEveryBound)).path);
+    const start = await journey.request((await appStart(GUNGNIR, "signIn", atEveryBound)).path);
     expect(start.status).toBe(200);
     // One auth-request cookie: the one that holds the challenge's digest.
     const lines = start.headers.getSetCookie().filter((line) => line.startsWith("__Host-auth-request="));
@@ -47,7 +45,7 @@ describe("the auth request's size", () => {
     ["a code challenge outside RFC 7636", { code_challenge: "short" }],
     ["a multibyte login ID to fill in", { autoFillUserName: "花子".repeat(100) }],
   ])("refuses %s with the parameter modal, storing nothing", async (_name, extra) => {
-    const response = await get((await appStart(gungnir, "signIn", extra)).path);
+    const response = await get((await appStart(GUNGNIR, "signIn", extra)).path);
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("パラメータに不備がありました");
     expect(authRequestCookie(response)).toBe("");

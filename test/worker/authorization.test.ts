@@ -1,17 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
 import { appStart as startQuery } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
-import { PASSWORD } from "../support/emulatorClient";
+import { ASTRA, GUNGNIR, PARTNER, PASSWORD } from "../support/vocabulary";
 import { emulator, get, ORIGIN, sealedCookie } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
 const brands = {
-  gungnir: { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir },
-  partner: { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner },
-  totpOnly: { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly },
+  gungnir: GUNGNIR,
+  partner: PARTNER,
+  totpOnly: ASTRA,
 };
 type BrandKey = keyof typeof brands;
 
@@ -98,7 +97,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
 
   it("keeps the app's prompt when hashed_user_id names the signed-in user, forces login otherwise", async () => {
     const tokens = await sealedCookie("tokens", {
-      clientId: sampleClientIds.gungnir,
+      clientId: GUNGNIR.clientId,
       accessToken: "x",
       expiresAt: 4_000_000_000,
       scope: "user.write",
@@ -154,7 +153,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
   });
 });
 
-describe("registered redirect targets (ARCHITECTURE §8; issue 9, findings 3 and 5)", () => {
+describe("registered redirect targets (ARCHITECTURE §8)", () => {
   const authRequestCookie = `__Host-${sealedCookies.authRequest.name}`;
 
   it.each([
@@ -219,18 +218,18 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(setCookies(callback).has(`__Host-${sealedCookies.authRequest.name}`)).toBe(true);
   });
 
-  it("takes the brand from the stored auth request: a client_id on /callback cannot skip the checks (issue 9, finding 4)", async () => {
+  it("takes the brand from the stored auth request: a client_id on /callback cannot skip the checks", async () => {
     await seed("bypass@example.com", { emailVerified: false });
     const journey = new Journey();
     await reachSignIn(journey, (await appStart("gungnir", "signIn")).path);
     const callback = await signInStep(journey, "/signIn", { username: "bypass@example.com", password: PASSWORD });
     // The partner service skips the e-mail-verified check; naming its client here must not make it apply.
-    callback.searchParams.set("client_id", sampleClientIds.partner);
+    callback.searchParams.set("client_id", PARTNER.clientId);
     const forged = await journey.request(callback.toString());
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain("最初からやり直してください");
     // The same client as the stored request is fine; the checks of the app's own service apply.
-    callback.searchParams.set("client_id", sampleClientIds.gungnir);
+    callback.searchParams.set("client_id", GUNGNIR.clientId);
     const honest = await journey.request(callback.toString());
     expect(honest.headers.get("Location")).toBe("/registerEmail");
   });
@@ -282,7 +281,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(foreign!.searchParams.get("code")).toBeTruthy();
   });
 
-  it("takes the consent's client and scope from the upstream's consent request, never from the link (issue 9, finding 5)", async () => {
+  it("takes the consent's client and scope from the upstream's consent request, never from the link", async () => {
     await seed("tampered@example.com");
     const journey = new Journey();
     const start = await appStart("partner", "signIn");
@@ -296,7 +295,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
       step = await journey.request(step.headers.get("Location")!);
     const link = new URL(step.headers.get("Location")!, ORIGIN);
     link.searchParams.set("scope", "user.write admin");
-    link.searchParams.set("client_id", sampleClientIds.gungnir);
+    link.searchParams.set("client_id", GUNGNIR.clientId);
     const stored = await journey.request(link.toString());
     expect(stored.status).toBe(303);
     expect(stored.headers.get("Location")).toBe(
@@ -306,7 +305,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect(consent).toMatchObject({ clientId: brands.partner.clientId, scope: "openid" });
   });
 
-  it("takes a consent challenge only in a browser that started an authorization for its client (issue 9, finding 5)", async () => {
+  it("takes a consent challenge only in a browser that started an authorization for its client", async () => {
     await seed("owner@example.com");
     const owner = new Journey();
     let step = await signIn(owner, (await appStart("partner", "signIn")).path, "owner@example.com");
@@ -327,7 +326,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect((await owner.request(link)).status).toBe(303);
   });
 
-  it("takes a consent only for the login made in this browser, never another user's (issue 9, finding 5)", async () => {
+  it("takes a consent only for the login made in this browser, never another user's", async () => {
     await seed("consent.owner@example.com");
     await seed("consent.victim@example.com");
     const owner = new Journey();
@@ -347,7 +346,7 @@ describe("callback and after sign-in (SPEC §2)", () => {
     expect((await owner.request(link)).status).toBe(303);
   });
 
-  it("takes a consent that followed a login only in the browser that took that login (issue 9, finding 5)", async () => {
+  it("takes a consent that followed a login only in the browser that took that login", async () => {
     await seed("ext.owner@example.com");
     const owner = new Journey();
     await reachSignIn(owner, (await appStart("partner", "extSignIn")).path);

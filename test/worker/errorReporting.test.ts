@@ -2,18 +2,17 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import release from "virtual:release";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import { sentryOptions } from "../../worker/errorReporting";
 import worker from "../../worker/index";
+import { expectNoSecrets } from "../support/expectations";
 import { formPost } from "../support/forms";
 import { SENTRY_TEST_DSN } from "../support/sentryRecorder";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { clientIp, emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 11 / SPEC §9: with SENTRY_DSN set, unexpected outcomes reach Sentry (here a local recorder, see
+// SPEC §9: with SENTRY_DSN set, unexpected outcomes reach Sentry (here a local recorder, see
 // test/worker/vitest.config.ts) with the build's release label; without it nothing is sent; events hold no secret.
-
-const gungnir = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
 /** A request to the deployed entry (Sentry's handler included) with SENTRY_DSN set or not; waits for its flush. */
 async function send(request: Request, dsn: string | undefined = SENTRY_TEST_DSN): Promise<Response> {
@@ -78,10 +77,10 @@ describe("error reporting", { timeout: 30_000 }, () => {
   it("reports a malformed upstream answer during sign-in once, under the release label; the user sees UNEXPECTED_ERROR", async () => {
     await emulator.seed({ email: "sentry.user@example.com" });
     const journey = new Journey();
-    await reachLoginScreen(journey, gungnir, "signIn");
+    await reachLoginScreen(journey, GUNGNIR, "signIn");
     await emulator.fault({ pathPattern: "/auth/v1/login", status: 201, malformed: true });
     const posted = formPost(
-      { username: "sentry.user@example.com", password: "Passw0rd!" },
+      { username: "sentry.user@example.com", password: PASSWORD },
       { Origin: ORIGIN, Cookie: journey.cookieHeader("/signIn"), "CF-Connecting-IP": journey.ip },
     );
     const response = await send(new Request(`${ORIGIN}/signIn`, posted));
@@ -93,8 +92,7 @@ describe("error reporting", { timeout: 30_000 }, () => {
     expect(String(reported[0]?.release)).toMatch(/^v0\.6\.1\+[0-9a-f]{7}$/);
     expect(JSON.stringify(reported[0])).toContain("upstream contract broken: POST /auth/v1/login");
     const raw = (await envelopes()).join("\n");
-    for (const secret of ["sentry.user@example.com", "Passw0rd!", journey.cookieHeader("/signIn").slice(20, 60)])
-      expect(raw).not.toContain(secret);
+    expectNoSecrets(raw, ["sentry.user@example.com", PASSWORD, journey.cookieHeader("/signIn").slice(20, 60)]);
   });
 
   it("sends nothing when SENTRY_DSN is not set", async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { fieldPresets } from "../../forms/fields";
 import { ruleMessageKeys } from "../../forms/rules";
-import { buttonLabels, common, fieldMessages, passwordChecklistLabels } from "../../messages/ja";
+import { buttonLabels, common, fieldMessages, passwordChecklistLabels, screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
+import { escapeHtml } from "../support/expectations";
 import { get, sealedCookie } from "./helpers";
 
 function islandHosts(html: string): Array<{ name: string; props: unknown }> {
@@ -20,8 +21,17 @@ function islandHosts(html: string): Array<{ name: string; props: unknown }> {
 }
 
 describe("islands pipeline (ARCHITECTURE §5)", () => {
-  it("ships no script at all on a page without islands", async () => {
-    const html = await (await get("/no/such/page")).text();
+  // A page without islands, answered as a user meets it: its status and its words, and not a single script.
+  it.each([
+    ["/no/such/page", 404, screens.notFound],
+    ["/error", 200, screens.error],
+  ])("ships no script at all on a page without islands (%s)", async (path, status, words) => {
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain(escapeHtml(words.title));
+    expect(html).toContain(escapeHtml(words.body));
     expect(html).not.toContain("<script");
     expect(html).not.toContain("modulepreload");
     expect(html).not.toContain("data-island");
@@ -29,12 +39,14 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
 
   it("ships one module script on a page with islands, and hosts carrying their props", async () => {
     const cookie = await sealedCookie("signUp", { loginChallenge: "challenge", email: "new@example.com" });
-    const html = await (await get("/signUp/inputPassword", [cookie])).text();
+    const response = await get("/signUp/inputPassword", [cookie]);
+    expect(response.status).toBe(200);
+    const html = await response.text();
     expect(html.match(/<script\b/g)).toHaveLength(1);
     expect(html).toMatch(/<script type="module" src="[^"]+" nonce="[^"]+" async=""><\/script>/);
     const hosts = islandHosts(html);
     expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
-    // Islands get their data and their words from the server (issue 12: no message module ships to the browser):
+    // Islands get their data and their words from the server (no message module ships to the browser):
     // a field its preset, the brand's rules and the messages its rule can answer; a read-only field none.
     expect(hosts[1]?.props).toEqual({
       preset: { ...fieldPresets.signUpPassword },
@@ -61,7 +73,9 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
   it("escapes island props and field values: markup in a value never becomes markup", async () => {
     const evil = `"><script>alert(1)</script><img src=x onerror=alert(2)>`;
     const cookie = await sealedCookie("signUp", { loginChallenge: "challenge", email: evil });
-    const html = await (await get("/signUp/inputPassword", [cookie])).text();
+    const response = await get("/signUp/inputPassword", [cookie]);
+    expect(response.status).toBe(200);
+    const html = await response.text();
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<img src=x");
     expect(islandHosts(html)[0]?.props).toMatchObject({ value: evil });

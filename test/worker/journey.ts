@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { expect } from "vitest";
 import type { View } from "../../worker/session/authRequest";
 import { type SealedCookieName, type SealedState, sealedCookies } from "../../worker/session/cookies";
 import { parseSessionKeys } from "../../worker/session/keys";
@@ -39,6 +40,13 @@ export class Journey {
       parseSessionKeys(env.SESSION_KEYS),
     );
     return sealedCookies[which].schema.parse(data) as SealedState<N>;
+  }
+
+  /** The state of a sealed cookie this browser must hold: fails the test when it holds none. */
+  async sealedKept<N extends SealedCookieName>(which: N): Promise<SealedState<N>> {
+    const state = await this.sealed(which);
+    expect(state, `the browser holds no ${sealedCookies[which].name} cookie`).toBeDefined();
+    return state as SealedState<N>;
   }
 
   /** A cookie this browser's own script set (document.cookie), as a Set-Cookie line. */
@@ -108,8 +116,9 @@ export async function reachLoginScreen(
   view: View,
 ): Promise<{ challenge: string; response: Response }> {
   const response = await journey.request((await appStart(brand, view)).path);
-  const kept = await journey.sealed(view === "signUp" ? "signUp" : "signIn");
-  return { challenge: kept?.loginChallenge ?? "", response };
+  const kept = await journey.sealedKept(view === "signUp" ? "signUp" : "signIn");
+  expect(kept.loginChallenge, "the app's start kept no login challenge").toMatch(/.{16,}/);
+  return { challenge: kept.loginChallenge, response };
 }
 
 /**

@@ -1,18 +1,13 @@
-import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import { sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { unseal } from "../../worker/session/sealed";
 import { appStart } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, get, sealedCookie } from "./helpers";
 import { Journey } from "./journey";
 
-// ARCHITECTURE §8 / issue 9 finding 7: sign-out clears everything, and tokens live no longer than they can be used.
+// ARCHITECTURE §8: sign-out clears everything, and tokens live no longer than they can be used.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const tokensCookie = `__Host-${sealedCookies.tokens.name}`;
 
 beforeEach(async () => {
@@ -82,7 +77,7 @@ describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
   it("ends the tokens cookie with the access token when no refresh token came", async () => {
     // A real access token from an earlier sign-in, answered by the token endpoint without a refresh token.
     const { journey: earlier } = await tokensCookieMaxAge("first@example.com");
-    const { accessToken, expiresAt } = await tokensOf(earlier);
+    const { accessToken, expiresAt } = await earlier.sealedKept("tokens");
     const noRefresh = { access_token: accessToken, expires_in: 3600, token_type: "bearer", scope: "user.write" };
     const { maxAge } = await tokensCookieMaxAge("second@example.com", () =>
       emulator.fault({ pathPattern: "/oauth2/token", status: 200, body: noRefresh }),
@@ -114,7 +109,7 @@ describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
       .find((pair) => pair.startsWith(`${tokensCookie}=`));
     expect(stored).toBeTruthy();
     // The same refresh token with an access token the site sees as expired.
-    const { refreshToken } = await tokensOf(journey);
+    const { refreshToken } = await journey.sealedKept("tokens");
     expect(refreshToken).toBeTruthy();
     const stale = await sealedCookie("tokens", {
       clientId: GUNGNIR.clientId,
@@ -130,17 +125,3 @@ describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
     expect(response.headers.getSetCookie().some((line) => line.startsWith(`${tokensCookie}=`))).toBe(true);
   });
 });
-
-/** The tokens the site keeps for this journey, read from its sealed tokens cookie. */
-async function tokensOf(journey: Journey): Promise<{ accessToken: string; expiresAt: number; refreshToken?: string }> {
-  const token = journey
-    .cookieHeader("/")
-    .split("; ")
-    .find((pair) => pair.startsWith(`${tokensCookie}=`))!
-    .split("=")[1]!;
-  return (await unseal(sealedCookies.tokens.name, token, parseSessionKeys(env.SESSION_KEYS))) as {
-    accessToken: string;
-    expiresAt: number;
-    refreshToken?: string;
-  };
-}

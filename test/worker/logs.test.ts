@@ -1,17 +1,12 @@
 import { TOTP } from "otpauth";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 11: one JSON line per request (id, environment, brand, route, status, outcome, upstream calls with their
+// One JSON line per request (id, environment, brand, route, status, outcome, upstream calls with their
 // latency, the rate-limit decision, duration), and no secret in any log line: journeys are driven while every
 // console call is recorded, then every line is searched for what those journeys typed, received or were sent.
-
-const gungnir = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const partner = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 let spies: MockInstance[] = [];
 const lines = () => spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" ")));
@@ -74,7 +69,7 @@ describe("structured logs", () => {
 
     // Sign-up with the mailed code, then the site's callback (tokens) and MFA setup.
     const newcomer = new Journey();
-    await reachLoginScreen(newcomer, gungnir, "signUp");
+    await reachLoginScreen(newcomer, GUNGNIR, "signUp");
     await newcomer.postForm("/signUp/checkEmail", { email: emails[0]! });
     await newcomer.postForm("/signUp/inputPassword", { password: PASSWORD });
     const signUpCode = await emulator.latestCode(emails[0]!);
@@ -90,7 +85,7 @@ describe("structured logs", () => {
     // Sign-in with an authenticator code, to the app's code.
     await emulator.seed({ email: emails[1]!, mfa: { totp: TOTP_SECRET } });
     const member = new Journey();
-    const { challenge } = await reachLoginScreen(member, gungnir, "signIn");
+    const { challenge } = await reachLoginScreen(member, GUNGNIR, "signIn");
     secrets.add(challenge);
     await member.postForm("/signIn", { username: emails[1]!, password: PASSWORD });
     const totpCode = new TOTP({ secret: TOTP_SECRET }).generate();
@@ -103,7 +98,7 @@ describe("structured logs", () => {
     // The partner service: sign-in, consent, sign-out.
     await emulator.seed({ email: emails[2]! });
     const partnerUser = new Journey();
-    await reachLoginScreen(partnerUser, partner, "signIn");
+    await reachLoginScreen(partnerUser, PARTNER, "signIn");
     const consentPage = await followAll(
       partnerUser,
       await partnerUser.postForm("/signIn", { username: emails[2]!, password: PASSWORD }),
@@ -111,15 +106,15 @@ describe("structured logs", () => {
     );
     expect(consentPage.status).toBe(200);
     for (const value of cookieValues(partnerUser)) secrets.add(value);
-    await followAll(partnerUser, await partnerUser.postForm(`/${partner.serviceId}/consent`, {}), secrets);
-    await partnerUser.request(`/logout?client_id=${partner.clientId}`);
+    await followAll(partnerUser, await partnerUser.postForm(`/${PARTNER.serviceId}/consent`, {}), secrets);
+    await partnerUser.request(`/logout?client_id=${PARTNER.clientId}`);
     // A refused password and a malformed form, which log refusals and form errors.
     await member.postForm("/signIn", { username: emails[1]!, password: "Wr0ng!Passw0rd" });
     secrets.add("Wr0ng!Passw0rd");
 
     // Password reset by the mailed link, and two-factor setup with an authenticator.
     const resetter = new Journey();
-    await resetter.postForm("/resetPassword", { client_id: gungnir.clientId, email: emails[1]! });
+    await resetter.postForm("/resetPassword", { client_id: GUNGNIR.clientId, email: emails[1]! });
     const link = new URL((await emulator.latest(emails[1]!)).link ?? "");
     for (const name of ["code", "username"]) secrets.add(link.searchParams.get(name) ?? "");
     secrets.add("N3w!Passw0rd");
@@ -129,8 +124,8 @@ describe("structured logs", () => {
     await linkPage.body?.cancel();
     expect(resetter.has("__Host-reset-link")).toBe(true);
     for (const value of cookieValues(resetter)) secrets.add(value);
-    const reset = await resetter.postForm(`/${gungnir.serviceId}/forgotPassword`, {
-      client_id: gungnir.clientId,
+    const reset = await resetter.postForm(`/${GUNGNIR.serviceId}/forgotPassword`, {
+      client_id: GUNGNIR.clientId,
       code: link.searchParams.get("code") ?? "",
       username: link.searchParams.get("username") ?? "",
       newPassword: "N3w!Passw0rd",
@@ -138,7 +133,7 @@ describe("structured logs", () => {
     expect(reset.status).toBe(200);
     await emulator.seed({ email: emails[3]! });
     const setter = new Journey();
-    await reachLoginScreen(setter, gungnir, "mfaSetUp");
+    await reachLoginScreen(setter, GUNGNIR, "mfaSetUp");
     await followAll(setter, await setter.postForm("/signIn", { username: emails[3]!, password: PASSWORD }), secrets);
     const totpPage = await (await setter.request("/mfa/setup/TOTP")).text();
     const secret = /name="secret" value="([A-Z2-7=]+)"/.exec(totpPage)?.[1] ?? "";
@@ -163,7 +158,7 @@ describe("structured logs", () => {
   it("write one JSON line per request with what an operator needs", async () => {
     await emulator.seed({ email: "log.fields@example.com" });
     const journey = new Journey();
-    await reachLoginScreen(journey, gungnir, "signIn");
+    await reachLoginScreen(journey, GUNGNIR, "signIn");
     for (const spy of spies) spy.mockClear();
     await journey.postForm("/signIn", { username: "log.fields@example.com", password: "Wr0ng!Passw0rd" });
     const requests = lines()
@@ -174,7 +169,7 @@ describe("structured logs", () => {
     expect(entry).toMatchObject({
       level: "warn",
       environment: "dev",
-      brand: gungnir.serviceId,
+      brand: GUNGNIR.serviceId,
       route: "signIn",
       method: "POST",
       path: "/signIn",

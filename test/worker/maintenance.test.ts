@@ -1,17 +1,16 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { screenCases } from "../support/screens";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, fromOwnAddress, ORIGIN, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 11 / SPEC §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
+// SPEC §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
 // Retry-After, not closable); /health still answers and says so. The upstream's own maintenance looks the same.
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const withSwitch = (value: string | undefined) => ({ ...env, MAINTENANCE: value }) as unknown as Env;
 
 function fetchWith(value: string | undefined, path: string, init: RequestInit = {}) {
@@ -36,7 +35,7 @@ async function expectMaintenancePage(response: Response) {
 afterEach(() => emulator.clearFaults());
 
 describe("maintenance switched on by operators (MAINTENANCE=on)", () => {
-  it.each(screenCases(brand).map((screen) => [screen.name, screen] as const))(
+  it.each(screenCases(GUNGNIR).map((screen) => [screen.name, screen] as const))(
     "%s is the maintenance modal",
     async (_name, screen) => {
       const cookies = await Promise.all(
@@ -53,7 +52,7 @@ describe("maintenance switched on by operators (MAINTENANCE=on)", () => {
       body: "username=a%40example.com&password=x",
     });
     await expectMaintenancePage(form);
-    await expectMaintenancePage(await fetchWith("On ", `/gungnir-aurora/auth?client_id=${brand.clientId}`));
+    await expectMaintenancePage(await fetchWith("On ", `/gungnir-aurora/auth?client_id=${GUNGNIR.clientId}`));
     await expectMaintenancePage(await fetchWith("on", "/no/such/page"));
     const proxied = await fetchWith("on", "/oauth2/token", { method: "POST" });
     expect(proxied.status).toBe(503);
@@ -76,9 +75,9 @@ describe("maintenance switched on by operators (MAINTENANCE=on)", () => {
 describe("maintenance reported by the upstream", () => {
   it("shows the same modal with 503 and Retry-After, and the typed login ID stays", async () => {
     const journey = new Journey();
-    await reachLoginScreen(journey, brand, "signIn");
+    await reachLoginScreen(journey, GUNGNIR, "signIn");
     await emulator.fault({ pathPattern: "/auth/v1/login", status: 503, body: { type: "maintenance" } });
-    const response = await journey.postForm("/signIn", { username: "busy@example.com", password: "Passw0rd!" });
+    const response = await journey.postForm("/signIn", { username: "busy@example.com", password: PASSWORD });
     expect(response.status).toBe(503);
     expect(response.headers.get("Retry-After")).toBe("300");
     const html = await response.text();

@@ -4,14 +4,10 @@ import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fieldMessages, screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
-import { sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { unseal } from "../../worker/session/sealed";
-import { tokenStateSchema } from "../../worker/session/state";
 import { type AppBrand, appStart } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
+import { escapeHtml, expectModalIn } from "../support/expectations";
+import { ASTRA, GUNGNIR, HAYATE, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import {
   emulator,
   get,
@@ -25,16 +21,11 @@ import {
 } from "./helpers";
 import { Journey } from "./journey";
 
-// Issue 10 items 5 and 7: two-factor setup (SPEC §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
+// Two-factor setup (SPEC §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
 // the site, against the emulator, as a browser without script posts it (and, where it differs, with script).
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const ASTRA = { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly };
-// One of the eleven brands that lacked NONE before issue 10 (SPEC §6 allows it everywhere).
-const HAYATE = { serviceId: "gungnir-hayate", clientId: "4daf6nu5f8rayo55j7n9nw9ute" };
 const PHONE = "09012345678";
 const SCRIPT_MARKER = "__Host-js=1";
-const tokensCookie = `__Host-${sealedCookies.tokens.name}`;
 
 beforeEach(async () => {
   await emulator.reset();
@@ -49,9 +40,10 @@ async function signedIn(brand: AppBrand = GUNGNIR, view: View = "mfaSetUp") {
   await emulator.seed({ email });
   const journey = new Journey();
   const start = await appStart(brand, view);
-  const toOauth = await journey.request(start.path);
-  const toLogin = await journey.request(toOauth.headers.get("Location")!);
-  await journey.request(toLogin.headers.get("Location")!);
+  // The app's start answers the sign-in screen itself (docs/security.md, "Redirects").
+  const screen = await journey.request(start.path);
+  expect(screen.status).toBe(200);
+  await screen.body?.cancel();
   const login = await journey.postForm("/signIn", { client_id: brand.clientId, username: email, password: PASSWORD });
   const toCallback = await journey.request(login.headers.get("Location")!);
   const callback = await journey.request(toCallback.headers.get("Location")!);
@@ -61,13 +53,7 @@ async function signedIn(brand: AppBrand = GUNGNIR, view: View = "mfaSetUp") {
 
 /** The access token the site keeps for the user (to play the user's other device against the emulator). */
 async function accessToken(journey: Journey): Promise<string> {
-  const pair = journey
-    .cookieHeader("/")
-    .split("; ")
-    .find((part) => part.startsWith(`${tokensCookie}=`))!;
-  const sealed = pair.slice(tokensCookie.length + 1);
-  const state = await unseal(sealedCookies.tokens.name, sealed, parseSessionKeys(env.SESSION_KEYS));
-  return tokenStateSchema.parse(state).accessToken;
+  return (await journey.sealedKept("tokens")).accessToken;
 }
 
 /** A call straight to the identity API, beside the site (the site's proxy passes none of these). */
@@ -118,13 +104,6 @@ function readQr(html: string): string | undefined {
 const secretOf = (html: string) => /name="secret" value="([A-Z2-7]+)"/.exec(html)?.[1];
 const codeFor = (secret: string) => new TOTP({ secret }).generate();
 const wrongFor = (secret: string) => (codeFor(secret) === "000000" ? "111111" : "000000");
-const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
-
-function expectModal(html: string, key: keyof typeof modals): void {
-  const record = modals[key];
-  expect(html).toContain(record.title as string);
-  expect(html).toMatch(/<dialog open=""[^>]*id="message-modal"/);
-}
 
 /** The 'two-factor set' modal, and where its link goes: the app's authorization as extSignIn (registered values). */
 function expectDone(html: string, clientId: string, appRedirect: string): URL {
@@ -158,7 +137,7 @@ describe("GET /mfa/setup (SPEC §2 MFASetup)", () => {
     ["signUp", "the app's authorization as extSignIn"],
   ] as const)("lets a brand that once lacked NONE skip (view %s: %s), whatever the form names", async (view, _) => {
     const { journey, appRedirect } = await signedIn(HAYATE, view);
-    const skipped = await journey.postForm("/mfa/setup/skip", { client_id: sampleClientIds.gungnir });
+    const skipped = await journey.postForm("/mfa/setup/skip", { client_id: GUNGNIR.clientId });
     expect(skipped.status).toBe(303);
     const location = new URL(skipped.headers.get("Location")!, ORIGIN);
     if (view === "mfaSetUp") {
@@ -249,7 +228,7 @@ describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
     const response = await journey.request("/mfa/setup/TOTP", {}, optionsForFault(fault));
     expect(response.status).toBe(status);
     const html = await response.text();
-    expectModal(html, modal);
+    expectModalIn(html, modal);
     expect(secretOf(html)).toBeUndefined();
   });
 
@@ -322,7 +301,7 @@ describe("POST /mfa/setup/TOTP", () => {
     const ended = await confirm(codeFor(secret));
     expect(ended.status).toBe(409);
     const html = await ended.text();
-    expectModal(html, "mfaSetupExpired");
+    expectModalIn(html, "mfaSetupExpired");
     expect(html).toContain('href="/mfa/setup/TOTP"');
     const fresh = secretOf(await (await journey.request("/mfa/setup/TOTP")).text());
     expect(fresh).toBeDefined();
@@ -353,14 +332,14 @@ describe("POST /mfa/setup/TOTP", () => {
     const refused = await confirm(codeFor(secret));
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toBe("60");
-    expectModal(await refused.text(), "tooManyAttempts");
+    expectModalIn(await refused.text(), "tooManyAttempts");
     expect(await userMfa(email)).toBe("none");
   });
 
   it("makes no upstream call without a token", async () => {
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/confirm", status: 500 });
     const response = await postForm("/mfa/setup/TOTP", {
-      secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+      secret: TOTP_SECRET,
       mfaOtpCode: "123456",
     });
     expect(response.status).toBe(400);
@@ -377,7 +356,7 @@ describe("POST /mfa/setup/TOTP", () => {
     // The delayed call's request gives up after the short timeout; the others keep the project's.
     const response = await confirm(codeFor(secret), optionsForFault(fault));
     expect(response.status).toBe(status);
-    expectModal(await response.text(), modal);
+    expectModalIn(await response.text(), modal);
   });
 });
 
@@ -442,7 +421,7 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     const refused = one.status === 409 ? one : two;
     expect(refused.headers.get("Retry-After")).toBe("60");
     const html = await refused.text();
-    expectModal(html, "smsSetupPending");
+    expectModalIn(html, "smsSetupPending");
     expect(html).toContain('action="/mfa/setup/SMS"');
     expect(await emulator.count(`+81${PHONE}`)).toBe(1);
   });
@@ -465,7 +444,7 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     const response = await journey.postForm("/mfa/setup/SMS", { mfaOtpCode: code });
     expect(response.status).toBe(409);
     const html = await response.text();
-    expectModal(html, "mfaSetupExpired");
+    expectModalIn(html, "mfaSetupExpired");
     expect(html).toContain('href="/mfa/setup/SMS"');
   });
 
@@ -495,7 +474,7 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     const options = optionsForFault(fault);
     const response = await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE }, options);
     expect(response.status).toBe(status);
-    expectModal(await response.text(), modal);
+    expectModalIn(await response.text(), modal);
   });
 
   it("makes no upstream call without a token", async () => {

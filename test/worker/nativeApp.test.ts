@@ -11,7 +11,7 @@ import {
 } from "../../islands/nativeBridgeProtocol";
 import { common } from "../../messages/ja";
 import { appUpdate, otherTab } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
+import { CLIENT, GUNGNIR } from "../support/vocabulary";
 import { get, sealedCookie } from "./helpers";
 
 const APP_UA =
@@ -28,7 +28,7 @@ function islandNames(html: string): string[] {
 
 async function signInHtml(userAgent: string): Promise<string> {
   const cookie = await sealedCookie("signIn", { loginChallenge: "login-challenge-0001" });
-  return (await get(`/signIn?client_id=${sampleClientIds.client}`, [cookie], { "User-Agent": userAgent })).text();
+  return (await get(`/signIn?client_id=${CLIENT.clientId}`, [cookie], { "User-Agent": userAgent })).text();
 }
 
 describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
@@ -78,7 +78,7 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
         },
       },
     });
-    const other = await get(`/resetPassword?client_id=${sampleClientIds.gungnir}`, [], { "User-Agent": APP_UA });
+    const other = await get(`/resetPassword?client_id=${GUNGNIR.clientId}`, [], { "User-Agent": APP_UA });
     expect(props(await other.text())).toEqual({ app: null, prompt });
   });
 

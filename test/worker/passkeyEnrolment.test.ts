@@ -1,17 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// docs/passkeys.md "Enrolment", issue 21: after a password sign-in on a brand that offers passkeys, from a browser
+// docs/passkeys.md "Enrolment": after a password sign-in on a brand that offers passkeys, from a browser
 // that can make one, the site offers a passkey before going back to the app: a code mailed to the account, then the
 // browser's ceremony (real WebAuthn responses from a software authenticator), or 'later' for 14 days.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 const ENROL = "/signIn/passkey/enrol";
 

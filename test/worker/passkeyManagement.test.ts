@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
 import { formPost } from "../support/forms";
 import { SoftAuthenticator } from "../support/softAuthenticator";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// docs/passkeys.md "Managing passkeys", issue 21: /passkeys lists the signed-in user's passkeys (name, created, last
+// docs/passkeys.md "Managing passkeys": /passkeys lists the signed-in user's passkeys (name, created, last
 // used), adds one with a mailed code, renames and deletes them, and needs a sign-in within the last 5 minutes.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 /** A user signs in from the app's `passkeys` view: the callback lands on /passkeys. */
@@ -80,7 +78,7 @@ describe("/passkeys (docs/passkeys.md, Managing passkeys)", () => {
     expect((await journey.postForm("/passkeys/rename", { id: id ?? "", name: "  仕事用のiPhone " })).status).toBe(303);
     expect(await (await journey.request("/passkeys")).text()).toContain('value="仕事用のiPhone"');
 
-    // Logs name no credential ID (issue 21, attack surface): the upstream call is logged by its route.
+    // Logs name no credential ID (an attacker who reads logs learns no passkey): the upstream call is logged by its route.
     const logged = await loggedDuring(async () => {
       expect((await journey.postForm("/passkeys/delete", { id: id ?? "" })).headers.get("location")).toBe("/passkeys");
     });

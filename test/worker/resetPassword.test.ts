@@ -3,12 +3,13 @@ import { base64url } from "jose";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { common, fieldMessages, screens } from "../../messages/ja";
 import { modals, modalText } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import { resetAnswerMs } from "../../worker/routes/resetPassword";
 import { COOKIE_SIZE_LIMIT, sealedCookies } from "../../worker/session/cookies";
 import type { AppBrand } from "../support/appStart";
 import { setCookies } from "../support/cookieJar";
+import { escapeHtml, expectModal } from "../support/expectations";
 import { formPost, hiddenFields, WEAK_PASSWORDS } from "../support/forms";
+import { GUNGNIR, LEMON, NEW_PASSWORD, PASSWORD } from "../support/vocabulary";
 import {
   clientIp,
   emulator,
@@ -24,12 +25,9 @@ import {
 } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 10, journey 1: password reset and initiation through the site as a browser without JavaScript posts it,
+// Password reset and initiation through the site as a browser without JavaScript posts it,
 // against the emulator: every branch, status and message.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
-const NEW_PASSWORD = "N3w-Passw0rd!";
 const q = (clientId: string) => `client_id=${encodeURIComponent(clientId)}`;
 /** The sealed cookie that holds an opened link (docs/browsers.md: its page's address holds no secret). */
 const LINK_COOKIE = "__Host-reset-link";
@@ -58,18 +56,8 @@ beforeEach(async () => {
   await emulator.reset();
 });
 
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
-
-async function expectModal(response: Response, status: number, modal: keyof typeof modals): Promise<string> {
-  expect(response.status).toBe(status);
-  const html = await response.text();
-  const text = modalText(modal, { providerName: "", earlierServiceName: "", senderDomain: "" });
-  expect(html).toMatch(/<dialog open=""[^>]*id="message-modal"/);
-  expect(html).toContain(escapeHtml(text.title));
-  expect(html).toContain(escapeHtml(text.body));
-  return html;
-}
+/** The modals' texts as a brand without names renders them (the reset's modals name no provider or service). */
+const NO_NAMES = { providerName: "", earlierServiceName: "", senderDomain: "" };
 
 /** The server-opened modal's markup, from its dialog to the end of the page. */
 function messageModal(html: string): string {
@@ -151,7 +139,7 @@ describe("GET /resetPassword and /resetPassword/sendMail (SPEC §2)", () => {
     ["/resetPassword/sendMail without client_id", "/resetPassword/sendMail"],
     ["/resetPassword/sendMail with an unknown client_id", "/resetPassword/sendMail?client_id=no-such-client"],
   ])("%s → 400, the parameter modal with history back", async (_name, path) => {
-    const html = await expectModal(await get(path), 400, "parameterError");
+    const html = await expectModal(await get(path), 400, "parameterError", NO_NAMES);
     expect(messageModal(html)).toContain('data-island="BackButton"');
   });
 
@@ -317,7 +305,7 @@ describe("POST /resetPassword", () => {
   ])("refuses the form %s with the parameter modal (400), nothing mailed", async (_name, client) => {
     await emulator.seed({ email: "noclient@example.com" });
     const response = await new Journey().postForm("/resetPassword", { ...client, email: "noclient@example.com" });
-    await expectModal(response, 400, "parameterError");
+    await expectModal(response, 400, "parameterError", NO_NAMES);
     expect(await emulator.outbox("noclient@example.com")).toEqual([]);
   });
 
@@ -332,7 +320,12 @@ describe("POST /resetPassword", () => {
     const email = `trouble.${Object.keys(fault).join(".")}.${status}@example.com`;
     // The delayed call's request gives up after the short timeout; the others keep the project's.
     const options = optionsForFault(fault);
-    const html = await expectModal(await requestMail(new Journey(), email, GUNGNIR.clientId, options), status, modal);
+    const html = await expectModal(
+      await requestMail(new Journey(), email, GUNGNIR.clientId, options),
+      status,
+      modal,
+      NO_NAMES,
+    );
     expect(html).toContain(`value="${email}"`);
     expect(html).toContain('action="/resetPassword"');
   });
@@ -352,7 +345,7 @@ describe("POST /resetPassword", () => {
     expect(responses.length - refused.length).toBeGreaterThanOrEqual(3);
     for (const response of responses) if (response.status !== 429) await response.body?.cancel();
     expect(refused[0]?.headers.get("Retry-After")).toBe("60");
-    const html = await expectModal(refused[0]!, 429, "tooManyAttempts");
+    const html = await expectModal(refused[0]!, 429, "tooManyAttempts", NO_NAMES);
     expect(html).toContain('action="/resetPassword"');
     for (const response of refused.slice(1)) await response.body?.cancel();
   });
@@ -449,7 +442,7 @@ describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the m
   ])("refuses a link with %s: the parameter modal (400), nothing kept", async (_name, path) => {
     const response = await get(path);
     expect(setCookies(response).has(LINK_COOKIE)).toBe(false);
-    await expectModal(response, 400, "parameterError");
+    await expectModal(response, 400, "parameterError", NO_NAMES);
   });
 
   it.each(VARIANTS)(
@@ -459,6 +452,7 @@ describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the m
         await get(`/${GUNGNIR.serviceId}/${variant}?${q(GUNGNIR.clientId)}`),
         400,
         "parameterError",
+        NO_NAMES,
       );
       expect(messageModal(html)).toContain('data-island="BackButton"');
       expect(html).not.toContain('name="code"');
@@ -510,7 +504,7 @@ describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the m
       },
     ],
   ])("refuses a cookie that is %s: the parameter modal (400)", async (_name, path, cookie) => {
-    const html = await expectModal(await get(path, [await cookie()]), 400, "parameterError");
+    const html = await expectModal(await get(path, [await cookie()]), 400, "parameterError", NO_NAMES);
     expect(html).not.toContain('name="code"');
   });
 
@@ -525,7 +519,7 @@ describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the m
       ...hiddenFields(second.html),
       newPassword: NEW_PASSWORD,
     });
-    await expectModal(done, 200, "passwordReset");
+    await expectModal(done, 200, "passwordReset", NO_NAMES);
   });
 
   it("a second link replaces the first; a page already open still sets the password of its own link", async () => {
@@ -542,7 +536,7 @@ describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the m
       ...hiddenFields(firstPage.html),
       newPassword: NEW_PASSWORD,
     });
-    await expectModal(firstDone, 200, "passwordReset");
+    await expectModal(firstDone, 200, "passwordReset", NO_NAMES);
     // The cookie held the other link: it stays for that one.
     expect(linkCookieCleared(firstDone)).toBe(false);
     expect(journey.has(LINK_COOKIE)).toBe(true);
@@ -550,7 +544,7 @@ describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the m
       ...hiddenFields(secondPage.html),
       newPassword: NEW_PASSWORD,
     });
-    await expectModal(secondDone, 200, "passwordReset");
+    await expectModal(secondDone, 200, "passwordReset", NO_NAMES);
     expect(linkCookieCleared(secondDone)).toBe(true);
     expect(await signsIn("first.link@example.com", NEW_PASSWORD)).toBe(303);
     expect(await signsIn("second.link@example.com", NEW_PASSWORD)).toBe(303);
@@ -594,10 +588,10 @@ describe("the mailed link in an engine without Fetch Metadata (Safari < 16.4: do
     expect(redirect.status).toBe(303);
     expect(new URL(page.url).search).toBe(`?${q(GUNGNIR.clientId)}`);
     const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(html), newPassword: NEW_PASSWORD });
-    await expectModal(done, 200, "passwordReset");
+    await expectModal(done, 200, "passwordReset", NO_NAMES);
     expect(linkCookieCleared(done)).toBe(true);
     // The link is used: its page, reloaded, has nothing to show.
-    await expectModal(await journey.request(page.url), 400, "parameterError");
+    await expectModal(await journey.request(page.url), 400, "parameterError", NO_NAMES);
     expect(await signsIn("safari16@example.com", NEW_PASSWORD)).toBe(303);
   });
 
@@ -607,9 +601,9 @@ describe("the mailed link in an engine without Fetch Metadata (Safari < 16.4: do
     const { page, html } = await openLink(journey, link);
     expect(page.status).toBe(200);
     const refused = await journey.submitFrom(page, link.pathname, { ...hiddenFields(html), newPassword: NEW_PASSWORD });
-    await expectModal(refused, 400, "resetLinkInvalid");
+    await expectModal(refused, 400, "resetLinkInvalid", NO_NAMES);
     expect(linkCookieCleared(refused)).toBe(true);
-    await expectModal(await journey.request(page.url), 400, "parameterError");
+    await expectModal(await journey.request(page.url), 400, "parameterError", NO_NAMES);
     expect(await signsIn("safari16.wrong@example.com", NEW_PASSWORD)).toBe(401);
   });
 });
@@ -625,13 +619,13 @@ describe("POST /{tenantId}/forgotPassword", () => {
       ...hiddenFields(opened.html),
       newPassword: NEW_PASSWORD,
     });
-    const html = await expectModal(response, 200, "passwordReset");
+    const html = await expectModal(response, 200, "passwordReset", NO_NAMES);
     expectNotClosable(html);
     expect(messageModal(html)).toContain(`href="https://app.${GUNGNIR.serviceId}.example/"`);
     expect(messageModal(html)).toContain(common.backToApp);
     expect(html.includes(NEW_PASSWORD)).toBe(false);
     expect(await signsIn("reset.me@example.com", NEW_PASSWORD)).toBe(303);
-    expect(await signsIn("reset.me@example.com", "Passw0rd!")).toBe(401);
+    expect(await signsIn("reset.me@example.com", PASSWORD)).toBe(401);
   });
 
   it("takes the way back to the app from the client, never from the request", async () => {
@@ -644,7 +638,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
         app_url: "https://evil.example",
       }),
     );
-    const html = await expectModal(response, 200, "passwordReset");
+    const html = await expectModal(response, 200, "passwordReset", NO_NAMES);
     expect(html).not.toContain("evil.example");
   });
 
@@ -670,6 +664,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
       await setPassword(journey, link, NEW_PASSWORD, { code: code === "000000" ? "111111" : "000000" }),
       400,
       "resetLinkInvalid",
+      NO_NAMES,
     );
     expectNotClosable(html);
     expect(messageModal(html)).toContain(`href="/resetPassword?${q(GUNGNIR.clientId)}"`);
@@ -679,7 +674,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
   it("says a used link is invalid", async () => {
     const { journey, link } = await mailedReset("used.code@example.com");
     expect((await setPassword(journey, link, NEW_PASSWORD)).status).toBe(200);
-    await expectModal(await setPassword(journey, link, "An0ther-Passw0rd!"), 400, "resetLinkInvalid");
+    await expectModal(await setPassword(journey, link, "An0ther-Passw0rd!"), 400, "resetLinkInvalid", NO_NAMES);
     expect(await signsIn("used.code@example.com", NEW_PASSWORD)).toBe(303);
   });
 
@@ -689,10 +684,10 @@ describe("POST /{tenantId}/forgotPassword", () => {
     await emulator.clock(60 * 60_000 + 1000);
     const response = await setPassword(journey, link, NEW_PASSWORD);
     expect(linkCookieCleared(response)).toBe(true);
-    const html = await expectModal(response, 400, "resetLinkExpired");
+    const html = await expectModal(response, 400, "resetLinkExpired", NO_NAMES);
     expectNotClosable(html);
     expect(messageModal(html)).toContain(`href="/resetPassword?${q(GUNGNIR.clientId)}"`);
-    await expectModal(await journey.request(page.url), 400, "parameterError");
+    await expectModal(await journey.request(page.url), 400, "parameterError", NO_NAMES);
   });
 
   it("ends the code after 5 wrong ones (the upstream counts per account): the right one is then expired", async () => {
@@ -706,9 +701,10 @@ describe("POST /{tenantId}/forgotPassword", () => {
         await setPassword(journey, link, NEW_PASSWORD, { code: wrong, username: name }),
         400,
         "resetLinkInvalid",
+        NO_NAMES,
       );
     }
-    await expectModal(await setPassword(journey, link, NEW_PASSWORD), 400, "resetLinkExpired");
+    await expectModal(await setPassword(journey, link, NEW_PASSWORD), 400, "resetLinkExpired", NO_NAMES);
     expect(await signsIn("guessed@example.com", NEW_PASSWORD)).toBe(401);
   });
 
@@ -727,7 +723,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
     }
     expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
     expect(refused?.headers.get("Retry-After")).toBe("60");
-    const html = await expectModal(refused!, 429, "tooManyAttempts");
+    const html = await expectModal(refused!, 429, "tooManyAttempts", NO_NAMES);
     expect(html).toContain(`action="/${GUNGNIR.serviceId}/forgotPassword"`);
     expect(html.includes(NEW_PASSWORD)).toBe(false);
   });
@@ -743,7 +739,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
       await emulator.fault({ pathPattern: "/auth/v1/password/confirm", ...fault });
       const response = await setPassword(journey, link, NEW_PASSWORD);
       expect(linkCookieCleared(response)).toBe(false);
-      const html = await expectModal(response, status, modal);
+      const html = await expectModal(response, status, modal, NO_NAMES);
       expect(html.includes(NEW_PASSWORD)).toBe(false);
       // The page, reloaded, still has its link.
       const reloaded = await journey.request(page.url);
@@ -760,7 +756,7 @@ describe("POST /{tenantId}/forgotPassword", () => {
     ["no code", { code: "" }],
   ])("refuses a form with %s: the parameter modal (400), password unchanged", async (_name, overrides) => {
     const { journey, link } = await mailedReset("tampered@example.com");
-    await expectModal(await setPassword(journey, link, NEW_PASSWORD, overrides), 400, "parameterError");
+    await expectModal(await setPassword(journey, link, NEW_PASSWORD, overrides), 400, "parameterError", NO_NAMES);
     expect(await signsIn("tampered@example.com", NEW_PASSWORD)).toBe(401);
   });
 });
@@ -774,7 +770,7 @@ describe("initiation: the system-transfer case (SPEC §8)", () => {
     const notice = await journey.postForm("/signIn", {
       client_id: LEMON.clientId,
       username: email,
-      password: "Passw0rd!",
+      password: PASSWORD,
     });
     expect(notice.status).toBe(403);
     const html = await notice.text();
@@ -796,7 +792,7 @@ describe("initiation: the system-transfer case (SPEC §8)", () => {
     // liqueur-lemon's relaxed rules (SPEC §5): no symbol needed.
     const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(pageHtml), newPassword: "Lemon1234" });
     expect(linkCookieCleared(done)).toBe(true);
-    const doneHtml = await expectModal(done, 200, "passwordInitiated");
+    const doneHtml = await expectModal(done, 200, "passwordInitiated", NO_NAMES);
     expectNotClosable(doneHtml);
     expect(messageModal(doneHtml)).toContain(`href="https://app.${LEMON.serviceId}.example/"`);
     expect(await signsIn(email, "Lemon1234", LEMON)).toBe(303);

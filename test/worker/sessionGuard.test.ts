@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import { screenCases } from "../support/screens";
+import { GUNGNIR } from "../support/vocabulary";
 import { get, openScreen } from "./helpers";
 
 // SPEC §4 session guard: on every screen with session state (its route loads a sealed journey cookie), on no
@@ -39,8 +39,7 @@ const guardedScreens: Record<string, boolean> = {
   "not-found": false,
 };
 
-const brand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const cases = screenCases(brand);
+const cases = screenCases(GUNGNIR);
 
 describe("session guard placement (SPEC §4)", () => {
   it("has a decision for every screen", () => {
@@ -48,7 +47,7 @@ describe("session guard placement (SPEC §4)", () => {
   });
 
   it.each(cases.map((screen) => [screen.name, screen] as const))("%s", async (name, screen) => {
-    const response = await openScreen(screen, brand);
+    const response = await openScreen(screen, GUNGNIR);
     expect(response.status).toBe(screen.status);
     const html = await response.text();
     expect(html).toContain(screen.expectText);

@@ -1,16 +1,11 @@
-import { env } from "cloudflare:test";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fieldMessages, screens } from "../../messages/ja";
 import { modals as modalMessages, modalText } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
-import { sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { unseal } from "../../worker/session/sealed";
-import { type SignInSession, signInSessionSchema } from "../../worker/session/state";
 import type { AppBrand } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
+import { escapeHtml, expectNoSecrets, expectRedirect } from "../support/expectations";
+import { GUNGNIR, LEMON, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import {
   emulator,
   ORIGIN,
@@ -22,12 +17,9 @@ import {
 } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 4 items 2, 3, 4 and 10: the sign-in POSTs (credentials, second factor, forced new password) against
-// the emulator, through the site exactly as a browser without JavaScript would post them.
+// The sign-in POSTs (credentials, second factor, forced new password) against the emulator, through the site
+// exactly as a browser without JavaScript would post them.
 
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
 type Brand = AppBrand;
 
 beforeEach(async () => {
@@ -62,38 +54,14 @@ function signIn(
   return screen.journey.postForm("/signIn", { client_id: screen.brand.clientId, username, password }, options);
 }
 
-async function signInState(journey: Journey): Promise<SignInSession | undefined> {
-  const name = `__Host-${sealedCookies.signIn.name}`;
-  const pair = journey
-    .cookieHeader("/")
-    .split("; ")
-    .find((part) => part.startsWith(`${name}=`));
-  if (!pair) return undefined;
-  return signInSessionSchema.parse(
-    await unseal(sealedCookies.signIn.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)),
-  );
-}
-
-function expectNoSecrets(html: string, secrets: Array<string | undefined>): void {
-  for (const secret of secrets) if (secret) expect(html.includes(secret), "a secret reached the page").toBe(false);
-}
-
 /** The login is accepted: 303 to the allow-listed OAuth2 endpoint with a login_verifier, and the sign-in state is gone. */
 async function expectLoginAccepted(response: Response, journey: Journey): Promise<void> {
   expect(response.status).toBe(303);
   const location = new URL(response.headers.get("Location")!);
   expect(`${location.origin}${location.pathname}`).toBe(`${ORIGIN}/oauth2/auth`);
   expect(location.searchParams.get("login_verifier")).toMatch(/.{16,}/);
-  expect(await signInState(journey)).toBeUndefined();
+  expect(await journey.sealed("signIn")).toBeUndefined();
 }
-
-function expectRedirect(response: Response, path: string): void {
-  expect(response.status).toBe(303);
-  expect(response.headers.get("Location")).toBe(path);
-}
-
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 describe("POST /signIn", () => {
   it("signs a user without a second factor in: 303 to the OAuth2 endpoint with a login_verifier", async () => {
@@ -131,7 +99,7 @@ describe("POST /signIn", () => {
     expect(html).toContain(modalMessages.loginFailed.body);
     expect(html).toContain('value="wrong.password@example.com"');
     expectNoSecrets(html, ["Wr0ngPassword!", screen.challenge]);
-    expect((await signInState(screen.journey))?.loginChallenge).toBe(screen.challenge);
+    expect((await screen.journey.sealed("signIn"))?.loginChallenge).toBe(screen.challenge);
   });
 
   it("answers a locked account exactly like a wrong password", async () => {
@@ -267,7 +235,7 @@ describe("POST /signIn/mfa", () => {
     await emulator.seed({ email: "totp.signin@example.com", mfa: { totp: TOTP_SECRET } });
     const screen = await openSignIn();
     expectRedirect(await signIn(screen, "totp.signin@example.com"), "/signIn/mfa");
-    const state = await signInState(screen.journey);
+    const state = await screen.journey.sealed("signIn");
     expect(state).toMatchObject({
       loginChallenge: screen.challenge,
       username: "totp.signin@example.com",
@@ -277,7 +245,7 @@ describe("POST /signIn/mfa", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain(screens.signInMfa.titleTotp);
-    expectNoSecrets(html, [state!.mfa!.session, screen.challenge, PASSWORD, TOTP_SECRET]);
+    expectNoSecrets(html, [state?.mfa?.session, screen.challenge, PASSWORD, TOTP_SECRET]);
 
     const response = await screen.journey.postForm("/signIn/mfa", {
       mfaCode: new TOTP({ secret: TOTP_SECRET }).generate(),
@@ -303,7 +271,7 @@ describe("POST /signIn/mfa", () => {
     expect(html).not.toMatch(/state=|code_challenge/);
     const [sms] = await emulator.outbox(phone);
     expect(sms?.code).toMatch(/^\d{6}$/);
-    expectNoSecrets(html, [sms!.code!, (await signInState(screen.journey))!.mfa!.session, screen.challenge]);
+    expectNoSecrets(html, [sms?.code, (await screen.journey.sealed("signIn"))?.mfa?.session, screen.challenge]);
     await expectLoginAccepted(await screen.journey.postForm("/signIn/mfa", { mfaCode: sms!.code! }), screen.journey);
   });
 
@@ -341,7 +309,7 @@ describe("POST /signIn/mfa", () => {
     const response = await screen.journey.postForm("/signIn/mfa", { mfaCode: "123456" });
     expect(response.status).toBe(409);
     expect(await response.text()).toContain(modalMessages.retry.title);
-    expect(await signInState(screen.journey)).toEqual({
+    expect(await screen.journey.sealed("signIn")).toEqual({
       loginChallenge: screen.challenge,
       username: "totp.late@example.com",
     });
@@ -351,7 +319,7 @@ describe("POST /signIn/mfa", () => {
     await emulator.seed({ email: "totp.case@example.com", mfa: { totp: TOTP_SECRET } });
     const screen = await openSignIn();
     expectRedirect(await signIn(screen, "TOTP.Case@Example.com"), "/signIn/mfa");
-    expect((await signInState(screen.journey))?.username).toBe("TOTP.Case@Example.com");
+    expect((await screen.journey.sealed("signIn"))?.username).toBe("TOTP.Case@Example.com");
     const response = await screen.journey.postForm("/signIn/mfa", {
       mfaCode: new TOTP({ secret: TOTP_SECRET }).generate(),
     });
@@ -363,7 +331,7 @@ describe("POST /signIn/mfa", () => {
     await emulator.seed({ email: "someone.else@example.com" });
     const screen = await openSignIn();
     await signIn(screen, "totp.owner@example.com");
-    const state = await signInState(screen.journey);
+    const state = await screen.journey.sealed("signIn");
     const swapped = await sealedCookie("signIn", { ...state!, username: "someone.else@example.com" });
     const response = await postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }, [
       swapped,
@@ -402,13 +370,13 @@ describe("POST /changePasswordInForceChangePassword", () => {
     await emulator.seed({ email: "force.signin@example.com", forceChangePassword: true });
     const screen = await openSignIn();
     expectRedirect(await signIn(screen, "force.signin@example.com"), "/changePasswordInForceChangePassword");
-    const state = await signInState(screen.journey);
+    const state = await screen.journey.sealed("signIn");
     expect(state?.forceChangePassword?.session).toBeTruthy();
     const page = await screen.journey.request("/changePasswordInForceChangePassword");
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain(screens.changePasswordInForceChangePassword.lead);
-    expectNoSecrets(html, [state!.forceChangePassword!.session, screen.challenge, PASSWORD]);
+    expectNoSecrets(html, [state?.forceChangePassword?.session, screen.challenge, PASSWORD]);
 
     const weak = await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassword" });
     expect(weak.status).toBe(422);
@@ -434,7 +402,7 @@ describe("POST /changePasswordInForceChangePassword", () => {
       await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }),
       "/signIn/mfa",
     );
-    const state = await signInState(screen.journey);
+    const state = await screen.journey.sealed("signIn");
     expect(state?.forceChangePassword).toBeUndefined();
     expect(state?.mfa?.type).toBe("TOTP");
     await expectLoginAccepted(

@@ -1,24 +1,18 @@
-import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { buttonLabels, fieldMessages, screens } from "../../messages/ja";
 import { modals as modalMessages } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
 import { sealedCookies } from "../../worker/session/cookies";
-import { parseSessionKeys } from "../../worker/session/keys";
-import { unseal } from "../../worker/session/sealed";
-import { type SignUpSession, signUpSessionSchema } from "../../worker/session/state";
 import type { AppBrand } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
+import { escapeHtml, expectModal, expectNoSecrets, expectRedirect } from "../support/expectations";
 import { WEAK_PASSWORDS } from "../support/forms";
+import { GUNGNIR, LEMON, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN, optionsForFault, PAST_SHORT_TIMEOUT_MS, postForm, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// Issue 4 items 5 and 10: the sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
+// The sign-up POSTs (e-mail, password, back, code, resend) against the emulator,
 // through the site exactly as a browser without JavaScript would post them.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const LEMON = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
 type Brand = AppBrand;
 
 beforeEach(async () => {
@@ -42,39 +36,6 @@ async function openSignUp(brand: Brand = GUNGNIR, view: View = "signUp"): Promis
   return { journey, challenge, brand };
 }
 
-async function signUpState(journey: Journey): Promise<SignUpSession | undefined> {
-  const name = `__Host-${sealedCookies.signUp.name}`;
-  const pair = journey
-    .cookieHeader("/")
-    .split("; ")
-    .find((part) => part.startsWith(`${name}=`));
-  if (!pair) return undefined;
-  return signUpSessionSchema.parse(
-    await unseal(sealedCookies.signUp.name, pair.slice(name.length + 1), parseSessionKeys(env.SESSION_KEYS)),
-  );
-}
-
-function expectNoSecrets(html: string, secrets: Array<string | undefined>): void {
-  for (const secret of secrets) if (secret) expect(html.includes(secret), "a secret reached the page").toBe(false);
-}
-
-function expectRedirect(response: Response, path: string): void {
-  expect(response.status).toBe(303);
-  expect(response.headers.get("Location")).toBe(path);
-}
-
-async function expectModal(response: Response, status: number, modal: keyof typeof modalMessages): Promise<string> {
-  expect(response.status).toBe(status);
-  const html = await response.text();
-  expect(html).toContain('id="message-modal"');
-  expect(html).toContain(modalMessages[modal].title);
-  expect(html).toContain(modalMessages[modal].body);
-  return html;
-}
-
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
-
 /** The e-mail and password steps done: the code has been mailed and the sign-up state holds the username. */
 async function untilCode(screen: SignUpScreen, email: string): Promise<string> {
   expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email }), "/signUp/inputPassword");
@@ -90,14 +51,14 @@ describe("a new user signs up through the site", () => {
     const pages: string[] = [];
 
     expectRedirect(await journey.postForm("/signUp/checkEmail", { email }), "/signUp/inputPassword");
-    expect(await signUpState(journey)).toEqual({ loginChallenge: challenge, email });
+    expect(await journey.sealed("signUp")).toEqual({ loginChallenge: challenge, email });
     const passwordPage = await journey.request("/signUp/inputPassword");
     expect(passwordPage.status).toBe(200);
     pages.push(await passwordPage.text());
     expect(pages.at(-1)).toMatch(new RegExp(`value="${email}"[^>]*readOnly|readOnly[^>]*value="${email}"`, "i"));
 
     expectRedirect(await journey.postForm("/signUp/inputPassword", { password: PASSWORD }), "/signUp/confirmMail");
-    const state = await signUpState(journey);
+    const state = await journey.sealed("signUp");
     expect(state).toMatchObject({
       loginChallenge: challenge,
       email,
@@ -134,17 +95,17 @@ describe("a new user signs up through the site", () => {
     expect(new URL(after.url).pathname).toBe("/mfa/setup");
     pages.push(await after.text());
 
-    for (const html of pages) expectNoSecrets(html, [PASSWORD, challenge, code, state!.username]);
+    for (const html of pages) expectNoSecrets(html, [PASSWORD, challenge, code, state?.username]);
   });
 
   it("starts from the sign-in screen's link with the sign-in challenge, then keeps it in a sign-up cookie", async () => {
     const screen = await openSignUp(GUNGNIR, "signIn");
-    expect(await signUpState(screen.journey)).toBeUndefined();
+    expect(await screen.journey.sealed("signUp")).toBeUndefined();
     expectRedirect(
       await screen.journey.postForm("/signUp/checkEmail", { email: "from.signin@example.com" }),
       "/signUp/inputPassword",
     );
-    expect(await signUpState(screen.journey)).toEqual({
+    expect(await screen.journey.sealed("signUp")).toEqual({
       loginChallenge: screen.challenge,
       email: "from.signin@example.com",
     });
@@ -163,7 +124,7 @@ describe("POST /signUp/checkEmail", () => {
     expect(html).toContain('value="taken@example.com"');
     expect(html).toContain('href="/signIn"');
     expectNoSecrets(html, [screen.challenge]);
-    expect((await signUpState(screen.journey))?.email).toBeUndefined();
+    expect((await screen.journey.sealed("signUp"))?.email).toBeUndefined();
     // The sign-in link works with the sign-up state.
     expect((await screen.journey.request("/signIn")).status).toBe(200);
   });
@@ -275,7 +236,7 @@ describe("POST /signUp/inputPassword", () => {
     await screen.journey.postForm("/signUp/checkEmail", { email: "late.password@example.com" });
     await emulator.clock(31 * 60 * 1000);
     await expectModal(await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }), 409, "retry");
-    expect(await signUpState(screen.journey)).toBeUndefined();
+    expect(await screen.journey.sealed("signUp")).toBeUndefined();
     await expectModal(
       await screen.journey.postForm("/signUp/inputPassword", { password: PASSWORD }),
       400,
@@ -289,7 +250,7 @@ describe("POST /signUp/inputPassword/back (the Move button of the warning)", () 
     const screen = await openSignUp();
     await untilCode(screen, "changed.mind@example.com");
     expectRedirect(await screen.journey.postForm("/signUp/inputPassword/back", {}), "/signUp/checkEmail");
-    expect(await signUpState(screen.journey)).toEqual({ loginChallenge: screen.challenge });
+    expect(await screen.journey.sealed("signUp")).toEqual({ loginChallenge: screen.challenge });
     await expectModal(await screen.journey.request("/signUp/inputPassword"), 400, "parameterError");
     expect((await screen.journey.request("/signUp/checkEmail")).status).toBe(200);
     // The kept challenge signs up the corrected address.
@@ -325,7 +286,7 @@ describe("POST /signUp/confirmMail", () => {
   it("says an expired code has expired (401)", async () => {
     const screen = await openSignUp();
     const code = await untilCode(screen, "expired.code@example.com");
-    const { email, username } = (await signUpState(screen.journey))!;
+    const { email, username } = (await screen.journey.sealed("signUp"))!;
     // Past the 24 h code; the 30 min challenge is gone too, so the same user goes on under a fresh one.
     await emulator.clock(24 * 60 * 60 * 1000 + 60 * 1000);
     const fresh = await openSignUp();

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
-import { PASSWORD } from "../support/emulatorClient";
+import { CLIENT, PASSWORD } from "../support/vocabulary";
 import { emulator, fromOwnAddress, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
@@ -18,7 +17,7 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
     ["GET", "/auth/v1/logout", true],
     ["GET", "/auth/v1/user/profile", true],
     ["DELETE", "/auth/v1/user/profile", false],
-    // The site's forms make these calls themselves; from outside they are a side door (issue 9, finding 2, 6).
+    // The site's forms make these calls themselves; from outside they would be a side door.
     ["POST", "/auth/v1/login", false],
     ["GET", "/auth/v1/login", false],
     ["POST", "/auth/v1/password/forgot", false],
@@ -90,6 +89,7 @@ describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
       stubbed,
       ctx,
     );
+    expect(seen).toHaveLength(2);
     const [toOauth, toProfile] = seen;
     expect(toOauth?.headers.get("cookie")).toBe("oauth2_authentication_session=s1");
     expect(toProfile?.headers.get("cookie")).toBeNull();
@@ -149,9 +149,7 @@ describe("the OAuth2 session through the proxy", () => {
     expect(await emulator.seed({ email })).toBeTruthy();
     // The app starts the authorization; the site asks the OAuth2 server and answers the sign-in screen.
     const journey = new Journey();
-    const start = await journey.request(
-      (await appStart({ serviceId: "client", clientId: sampleClientIds.client }, "signIn")).path,
-    );
+    const start = await journey.request((await appStart(CLIENT, "signIn")).path);
     expect(start.status).toBe(200);
     const asked = await authorizationAskedBy(start);
     // The user signs in on the site's own screen; the site answers with the OAuth2 server's redirect_to.
