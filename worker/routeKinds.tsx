@@ -63,6 +63,10 @@ export interface RouteEntry {
   pathBrand: boolean;
   /** ARCHITECTURE §8: the brute-force class the route is counted in (worker/rateLimit.ts). */
   rateLimit: RateLimitClass;
+  /** A `form` route's field schema: besides the check itself, what the fuzz (test/fuzz) names its fields from. */
+  form?: FormSchema;
+  /** An `endpoint`'s or `screen`'s query schema, likewise. */
+  query?: z.ZodMiniType;
   handlers: MiddlewareHandler<AppEnv>[];
 }
 
@@ -156,13 +160,14 @@ export function endpoint<Q extends z.ZodMiniType | undefined = undefined>(
   handler: (c: AppContext, query: QueryOf<Q>) => Response | Promise<Response>,
 ): RouteEntry {
   const rateLimit = options.rateLimit ?? "read";
-  return pageRoute("GET", path, name, options, [
+  const route = pageRoute("GET", path, name, options, [
     counted(rateLimit, (c) => tooManyAttempts(c)),
     ...checkedQuery(options.query, options.parameterModal),
     async function endpointRoute(c) {
       return handler(c, validQuery<Q>(c, options.query));
     },
   ]);
+  return options.query ? { ...route, query: options.query } : route;
 }
 
 /** A screen shown by GET: its query checked, its journey state loaded (either missing: the parameter modal). */
@@ -221,7 +226,7 @@ export function form<S, F extends FormSchema>(
     }
     return validator;
   };
-  return pageRoute("POST", path, name, options, [
+  const route = pageRoute("POST", path, name, options, [
     formBodyOnly(),
     async function loadScreen(c, next) {
       const loaded = await step.screen(c, undefined);
@@ -245,6 +250,7 @@ export function form<S, F extends FormSchema>(
       return countedOnceAnswered(c, subject, show, () => step.submit(c, { state: loaded.state, form: posted, show }));
     },
   ]);
+  return { ...route, form: step.form };
 }
 
 /**

@@ -14,9 +14,9 @@ import { ENROLMENT_SECONDS, passkeyPolicy, postponeEnrolment } from "../flow/pas
 import { emptyForm, ruleField } from "../formFields";
 import { failure } from "../identity/outcomes";
 import { passkeyRegistrationCode } from "../identity/passkeys";
-import { continueTo } from "../identity/redirects";
+import { allowedRedirect, continueTo } from "../identity/redirects";
 import { normalisedSubject } from "../rateLimit";
-import { renderPage, type Show } from "../render";
+import { parameterProblem, renderPage, type Show } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
@@ -56,11 +56,16 @@ const ticketOf = (state: EnrolmentState) => ({ enrolmentTicket: state.signIn.enr
 /** Mails and codes are about the account that signed in: counted by its login ID. */
 const subject = ({ state }: { state: EnrolmentState }) => normalisedSubject(state.signIn.username ?? "");
 
-/** On to the app: the login is accepted, whatever became of the passkey. */
+/**
+ * On to the app: the login is accepted, whatever became of the passkey. The offer checked the redirect against this
+ * origin before it wrote the state (flow/passkeys.ts), so one not allowed here is a state sealed for another origin
+ * (a replayed cookie): a bad journey state, the parameter modal (400), not the 502 of an upstream's refused redirect.
+ */
 function goOn(c: AppContext, state: EnrolmentState, show: Show) {
   clearSealed(c, "signIn");
   clearSealed(c, "passkeyRegistration");
-  return continueTo(c, state.signIn.enrolment.redirectTo, show);
+  const { redirectTo } = state.signIn.enrolment;
+  return allowedRedirect(c, redirectTo) ? continueTo(c, redirectTo, show) : parameterProblem(c);
 }
 
 /** A refusal that means the ticket is gone (expired or used): nothing more to enrol with, so on to the app. */
