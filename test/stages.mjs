@@ -1,5 +1,5 @@
 // `npm test`: lint, typecheck and the brand check one after another, beside every vitest project, each stage timed
-// (wall time and CPU-seconds, the suite's total CPU-seconds at the end).
+// (wall time), and the CPU-seconds the machine was busy during the run.
 // The static checks run while vitest builds the site and starts its servers (mostly one core's work); each check's
 // output is printed as soon as it ends, so a failure shows at once (Ctrl-C stops the rest), and the run fails if any
 // stage failed. Arguments go to vitest (`npm test -- --project e2e`). The time of each vitest project and of the
@@ -19,21 +19,22 @@ const started = Date.now();
 const times = [];
 
 /**
- * The CPU-seconds (user + system) of this process's children that have ended, their own children included: the
- * kernel adds a process's time to its parent's when the parent reaps it (Linux /proc/self/stat, cutime and cstime,
- * in clock ticks of 1/100 s). Read when a stage ends, the growth since the last reading is that stage's CPU time,
- * browsers, servers and workers included. Null where /proc is missing.
+ * The CPU-seconds the whole machine has been busy so far (Linux /proc/stat: user, nice, system, irq, softirq and
+ * steal of every core, in clock ticks of 1/100 s), or null where /proc is missing. What a run adds is the suite's CPU
+ * time on a machine that runs nothing else, as CI's does: browsers, servers and workers included, which a child's
+ * own accounting misses once they are reparented.
  */
-function childCpuSeconds() {
+function machineCpuSeconds() {
   try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]
+      .split(/\s+/);
+    return [user, nice, system, irq, softirq, steal].reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
   } catch {
     return null;
   }
 }
-let cpuSoFar = childCpuSeconds();
+const cpuAtStart = machineCpuSeconds();
 
 /** Runs a command, its output shown as it comes or, for a quiet one, when it ends; answers its exit status. */
 function run(name, [command, ...args], { quiet }) {
@@ -44,9 +45,7 @@ function run(name, [command, ...args], { quiet }) {
   child.stderr?.on("data", (chunk) => (output += chunk));
   return new Promise((resolve) =>
     child.on("close", (code) => {
-      const cpu = childCpuSeconds();
-      times.push([name, (Date.now() - start) / 1000, cpu === null ? null : cpu - cpuSoFar]);
-      cpuSoFar = cpu;
+      times.push([name, (Date.now() - start) / 1000]);
       if (output) process.stdout.write(`\n[${name}${code === 0 ? "" : ": FAILED"}]\n${output}`);
       resolve(code ?? 1);
     }),
@@ -59,11 +58,9 @@ for (const [name, command] of staticStages) if ((await run(name, command, { quie
 if ((await vitest) !== 0) failed.push("vitest");
 
 const wall = (Date.now() - started) / 1000;
-const cpuOf = (seconds) => (seconds === null ? "" : `, ${seconds.toFixed(0)} CPU-s`);
-const stages = times.map(([name, seconds, cpu]) => `${name} ${seconds.toFixed(1)} s${cpuOf(cpu)}`);
-const totalCpu = times.every(([, , cpu]) => cpu !== null) ? times.reduce((sum, [, , cpu]) => sum + cpu, 0) : null;
-console.log(`\nnpm test stages: ${stages.join("; ")}`);
-console.log(
-  `npm test: ${failed.length ? `FAILED (${failed.join(", ")})` : "passed"} in ${wall.toFixed(1)} s${cpuOf(totalCpu)}`,
-);
+const cpuAtEnd = machineCpuSeconds();
+const cpu =
+  cpuAtStart === null || cpuAtEnd === null ? "" : `, the machine busy ${(cpuAtEnd - cpuAtStart).toFixed(0)} CPU-s`;
+console.log(`\nnpm test stages: ${times.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(", ")}`);
+console.log(`npm test: ${failed.length ? `FAILED (${failed.join(", ")})` : "passed"} in ${wall.toFixed(1)} s${cpu}`);
 process.exit(failed.length ? 1 : 0);
