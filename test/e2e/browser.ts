@@ -96,3 +96,38 @@ export async function scriptsLoadedBy(page: Page, url: string): Promise<string[]
   await page.goto(url);
   return scripts;
 }
+
+/**
+ * Watches the pages of a context for Content-Security-Policy violations, two ways: the document's
+ * `securitypolicyviolation` events, heard by a listener an init script installs before any of the page's own scripts
+ * runs, and Chromium's console report ("Refused to …"), a second signal. `events(page)` answers the violations of the
+ * page's current document; `reports` every console report of the pages opened after the call, which a test adds as it opens
+ * them (`watch(page)`).
+ */
+export async function cspViolations(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    Object.defineProperty(window, "__cspViolations", { value: seen });
+    document.addEventListener(
+      "securitypolicyviolation",
+      (event) => seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"}`),
+      true,
+    );
+  });
+  const reports: string[] = [];
+  return {
+    reports,
+    watch(page: Page): Page {
+      page.on("console", (message) => {
+        if (/Content.Security.Policy|Refused to/i.test(message.text())) reports.push(message.text());
+      });
+      return page;
+    },
+    async events(page: Page): Promise<string[]> {
+      const seen = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations);
+      // No list means the listener was never installed: then "no violation" would prove nothing.
+      if (!seen) throw new Error("the CSP listener is not in this page");
+      return seen;
+    },
+  };
+}
