@@ -1,19 +1,17 @@
 import { TOTP } from "otpauth";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { chromiumForFile, islandsHydrated, siteUrl } from "./browser";
 import { emulator, expectAppLogin, LOGINS, newContext, nowSeconds, openApp, submit } from "./journeys";
 
-// docs/passkeys.md, issue 21: a passkey sign-in in Chromium, with the DevTools Protocol's virtual authenticator (a
+// docs/passkeys.md: a passkey sign-in in Chromium, with the DevTools Protocol's virtual authenticator (a
 // platform authenticator that verifies its user). The site is opened as `localhost`: an RP ID is a host name, never
 // an IP address. The passkey's key is made here and given both to the virtual authenticator and to the emulator,
 // as the enrolment screen would have done.
 
 const baseUrl = siteUrl().replace("127.0.0.1", "localhost");
 const idp = emulator(baseUrl);
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 
 const browser = chromiumForFile({ emulator: idp });
 
@@ -176,8 +174,6 @@ describe("passkey sign-in in Chromium (docs/passkeys.md)", () => {
     }
   });
 });
-
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", () => {
   it("a new user signs in with password and TOTP, registers a passkey, signs out, and signs in with it alone", async () => {
