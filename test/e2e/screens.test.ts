@@ -104,6 +104,11 @@ for (const theme of SCREEN_THEMES) {
         expect(await open(page, brand, screen)).toBe(screen.status);
         await expect.poll(() => page.getByText(screen.expectText, { exact: false }).first().isVisible()).toBe(true);
         await islandsHydrated(page);
+        // Every field of the screen is an island (islands/host.tsx), and hydrated: a field rendered without its host
+        // would leave the wait above nothing to wait for.
+        expect(await page.locator("[data-island][data-hydrated] input.field-input").count()).toBe(
+          await page.locator("input.field-input").count(),
+        );
         // Hydrated, every password field shows its show/hide toggle (hidden until then: without script it could
         // not work).
         expect(await page.locator(".password-toggle:visible").count()).toBe(
