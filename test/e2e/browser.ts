@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, inject } from "vitest";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { devSessionKeys } from "../support/devKeys";
 import { sealedCookie as sealed } from "../support/forms";
@@ -87,13 +87,20 @@ export async function islandsHydrated(page: Page): Promise<void> {
   );
 }
 
-/** Opens a URL in the page and answers the scripts it requested on the way. */
+/**
+ * Opens a URL in the page and answers the scripts it requested on the way. The page must have rendered a screen of
+ * the site (a document, no server error, one heading with text): no script on a blank or failed page proves nothing.
+ */
 export async function scriptsLoadedBy(page: Page, url: string): Promise<string[]> {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
   });
-  await page.goto(url);
+  const response = await page.goto(url);
+  expect(response, `${url} answered no document`).not.toBeNull();
+  expect(response?.status(), `${url} failed`).toBeLessThan(500);
+  expect(await page.locator("h1").count(), `${url} rendered no screen`).toBe(1);
+  expect((await page.locator("h1").textContent())?.trim(), `${url} rendered an empty heading`).toBeTruthy();
   return scripts;
 }
 
