@@ -258,6 +258,9 @@ describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", 
       ]);
       await expect.poll(() => page.locator(".passkey").count()).toBe(1);
       await submit(page, "削除する");
+      // Back on the list, which is empty: not an empty count on some other page.
+      expect(new URL(page.url()).pathname).toBe("/passkeys");
+      expect(await page.getByRole("heading", { name: "パスキーの管理" }).isVisible()).toBe(true);
       expect(await page.locator(".passkey").count()).toBe(0);
       expect((await idp.latest(email)).subject).toContain("パスキーが削除されました");
       expect(errors).toEqual([]);
