@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, inject } from "vitest";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { devSessionKeys } from "../support/devKeys";
 import { sealedCookie as sealed } from "../support/forms";
@@ -87,12 +87,54 @@ export async function islandsHydrated(page: Page): Promise<void> {
   );
 }
 
-/** Opens a URL in the page and answers the scripts it requested on the way. */
+/**
+ * Opens a URL in the page and answers the scripts it requested on the way. The page must have rendered a screen of
+ * the site (a document, no server error, one heading with text): no script on a blank or failed page proves nothing.
+ */
 export async function scriptsLoadedBy(page: Page, url: string): Promise<string[]> {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
   });
-  await page.goto(url);
+  const response = await page.goto(url);
+  expect(response, `${url} answered no document`).not.toBeNull();
+  expect(response?.status(), `${url} failed`).toBeLessThan(500);
+  expect(await page.locator("h1").count(), `${url} rendered no screen`).toBe(1);
+  expect((await page.locator("h1").textContent())?.trim(), `${url} rendered an empty heading`).toBeTruthy();
   return scripts;
+}
+
+/**
+ * Watches the pages of a context for Content-Security-Policy violations, two ways: the document's
+ * `securitypolicyviolation` events, heard by a listener an init script installs before any of the page's own scripts
+ * runs, and Chromium's console report ("Refused to …"), a second signal. `events(page)` answers the violations of the
+ * page's current document; `reports` every console report of the pages opened after the call, which a test adds as it opens
+ * them (`watch(page)`).
+ */
+export async function cspViolations(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    Object.defineProperty(window, "__cspViolations", { value: seen });
+    document.addEventListener(
+      "securitypolicyviolation",
+      (event) => seen.push(`${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"}`),
+      true,
+    );
+  });
+  const reports: string[] = [];
+  return {
+    reports,
+    watch(page: Page): Page {
+      page.on("console", (message) => {
+        if (/Content.Security.Policy|Refused to/i.test(message.text())) reports.push(message.text());
+      });
+      return page;
+    },
+    async events(page: Page): Promise<string[]> {
+      const seen = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations);
+      // No list means the listener was never installed: then "no violation" would prove nothing.
+      if (!seen) throw new Error("the CSP listener is not in this page");
+      return seen;
+    },
+  };
 }

@@ -1,42 +1,49 @@
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
-import { chromiumForFile, sealedCookie, siteUrl, withCookies } from "./browser";
+import { GUNGNIR, LEMON } from "../support/vocabulary";
+import { chromiumForFile, cspViolations, islandsHydrated, sealedCookie, siteUrl, withCookies } from "./browser";
+
+// The islands in Chromium under the site's real CSP (no bypass): they hydrate and work, and no script or style of
+// the page is refused; the detector of refusals proves it sees one.
 
 const baseUrl = siteUrl();
 const browser = chromiumForFile();
 
-async function signUpPasswordPage(clientServiceCookie: string, javaScriptEnabled = true) {
+async function signUpPasswordPage(serviceId: string, javaScriptEnabled = true) {
   const context = await browser().newContext({ javaScriptEnabled });
   await withCookies(context, [
     await sealedCookie("signUp", { loginChallenge: "challenge", email: "new.user@example.com" }),
-    `__Host-service=${clientServiceCookie}`,
+    `__Host-service=${serviceId}`,
   ]);
-  const page = await context.newPage();
-  const violations: string[] = [];
-  page.on("console", (message) => {
-    if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  await page.goto(`${baseUrl}/signUp/inputPassword`);
-  return { context, page, violations };
+  const csp = await cspViolations(context);
+  const page = csp.watch(await context.newPage());
+  const response = await page.goto(`${baseUrl}/signUp/inputPassword`);
+  expect(response?.status()).toBe(200);
+  return { context, page, csp, policy: response?.headers()["content-security-policy"] };
 }
 
 describe("islands in Chromium", () => {
   it("hydrates under the strict CSP: live checklist, submit disabled while invalid, show/hide", async () => {
-    const { context, page, violations } = await signUpPasswordPage("gungnir-aurora");
+    const { context, page, csp, policy } = await signUpPasswordPage(GUNGNIR.serviceId);
     try {
+      // The site's own policy: scripts by nonce only, no inline handler, no style attribute.
+      expect(policy).toMatch(/script-src 'nonce-[^']+' 'strict-dynamic'; style-src 'self' 'nonce-[^']+';/);
       const toggle = page.locator(".password-toggle");
       await expect.poll(() => toggle.isVisible()).toBe(true);
+      await islandsHydrated(page);
       const submit = page.getByRole("button", { name: "登録する" });
       const password = page.locator("#field-password");
       await password.fill("abc");
       await expect.poll(() => submit.isDisabled()).toBe(true);
       expect(await page.locator('[data-check="length"]').getAttribute("data-met")).toBe("false");
       expect(await page.locator('[data-check="lowercase"]').getAttribute("data-met")).toBe("true");
+      // The standard rules ask for a symbol; liqueur-lemon's below do not.
+      expect(await page.locator('[data-check="symbol"]').getAttribute("data-met")).toBe("false");
       expect(await page.locator("#field-password-message").textContent()).toBe(
         "パスワードは8文字以上256文字未満で入力してください",
       );
       await password.fill("Abcdefg1!");
       await expect.poll(() => submit.isEnabled()).toBe(true);
+      expect(await page.locator(".checklist-row").count()).toBeGreaterThan(0);
       expect(await page.locator('.checklist-row[data-met="false"]').count()).toBe(0);
       expect(await password.getAttribute("type")).toBe("password");
       await toggle.click();
@@ -44,18 +51,49 @@ describe("islands in Chromium", () => {
       expect(await toggle.getAttribute("aria-pressed")).toBe("true");
       await toggle.click();
       expect(await password.getAttribute("type")).toBe("password");
-      expect(violations).toEqual([]);
+      expect(await csp.events(page)).toEqual([]);
+      expect(csp.reports).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("sees CSP violations: injected markup's event handler and style attribute are refused, and both signals report them", async () => {
+    const { context, page, csp } = await signUpPasswordPage(GUNGNIR.serviceId);
+    try {
+      await islandsHydrated(page);
+      expect(await csp.events(page)).toEqual([]);
+      // What an HTML injection would add: an inline event handler and an inline style, which no nonce can cover.
+      await page.evaluate(() => {
+        document.body.insertAdjacentHTML(
+          "beforeend",
+          `<img src="data:," alt="" onerror="document.documentElement.dataset.injected = 'ran'">` +
+            `<p id="injected-style" style="color: rgb(255, 0, 0)">injected</p>`,
+        );
+      });
+      await expect
+        .poll(async () => (await csp.events(page)).sort())
+        .toEqual(["script-src-attr blocked inline", "style-src-attr blocked inline"]);
+      await expect.poll(() => csp.reports.length).toBe(2);
+      expect(csp.reports.join("\n")).toMatch(/inline event handler violates the following Content Security Policy/);
+      // Refused, not merely reported: the handler never ran and the style never applied.
+      expect(await page.evaluate(() => document.documentElement.dataset.injected)).toBeUndefined();
+      expect(await page.locator("#injected-style").evaluate((p) => getComputedStyle(p).color)).not.toBe(
+        "rgb(255, 0, 0)",
+      );
     } finally {
       await context.close();
     }
   });
 
   it("applies liqueur-lemon's relaxed rules in the browser too (one rule module)", async () => {
-    const { context, page } = await signUpPasswordPage("liqueur-lemon");
+    const { context, page } = await signUpPasswordPage(LEMON.serviceId);
     try {
       await expect.poll(() => page.locator(".password-toggle").isVisible()).toBe(true);
       await page.locator("#field-password").fill("Abcdefgh1");
       await expect.poll(() => page.getByRole("button", { name: "登録する" }).isEnabled()).toBe(true);
+      // The checklist is there, without the symbol rule.
+      expect(await page.locator('[data-check="length"]').getAttribute("data-met")).toBe("true");
       expect(await page.locator('[data-check="symbol"]').count()).toBe(0);
     } finally {
       await context.close();
@@ -66,8 +104,10 @@ describe("islands in Chromium", () => {
     const context = await browser().newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
-      await page.goto(`${baseUrl}/resetPassword?client_id=${sampleClientIds.gungnir}`);
+      const response = await page.goto(`${baseUrl}/resetPassword?client_id=${GUNGNIR.clientId}`);
+      expect(response?.status()).toBe(200);
       const modal = page.locator("#support-modal");
+      expect(await modal.count()).toBe(1);
       expect(await modal.isVisible()).toBe(false);
       await page.getByRole("button", { name: "お困りの方はこちら" }).click();
       await expect.poll(() => modal.isVisible()).toBe(true);
@@ -80,7 +120,7 @@ describe("islands in Chromium", () => {
   });
 
   it("reports an uncaught error of the page, which no island caught, to /report/island", async () => {
-    const { context, page } = await signUpPasswordPage("gungnir-aurora");
+    const { context, page } = await signUpPasswordPage(GUNGNIR.serviceId);
     try {
       await expect.poll(() => page.locator(".password-toggle").isVisible()).toBe(true);
       // A beacon's body is not visible to the test: the worker's 204 says it took a well-formed report (a malformed

@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { chromiumForFile, httpsSiteUrl, withLocalCertificate } from "./browser";
 import { emulator, openApp } from "./journeys";
 
-// Issue 22: the site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
+// The site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
 // `vite preview`), HTTP/2 included, as WebKit needs for the site's Secure __Host- cookies. Every absolute URL the
 // site and the emulator build keeps the port: a journey from the app's start to its code only completes if the login
 // URL, the redirects and the callback all do.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 const browser = chromiumForFile();
 
 describe("the site over local HTTPS (HTTP/2)", () => {
@@ -24,7 +22,7 @@ describe("the site over local HTTPS (HTTP/2)", () => {
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
       const page = await context.newPage();
       await page.goto(app.startUrl);
-      // The app's start answers the sign-in screen itself (issue 23); every later URL (the OAuth2 server's
+      // The app's start answers the sign-in screen itself; every later URL (the OAuth2 server's
       // redirects after the login) must keep the port for the app to get its code below.
       expect(page.url()).toBe(app.startUrl);
       // Over HTTP/2, where the worker's URL used to lose its port.

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
+import { NOSH as SERVICE } from "../support/brandsBeyond";
+import { PASSWORD } from "../support/vocabulary";
 import { chromiumForFile, siteUrl } from "./browser";
 import { emulator, expectLoginClaims, LOGINS, newContext, nowSeconds, oidcApp, openApp } from "./journeys";
 
@@ -12,7 +12,6 @@ import { emulator, expectLoginClaims, LOGINS, newContext, nowSeconds, oidcApp, o
 
 const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
-const SERVICE = { serviceId: "nosh-shirotae", clientId: sampleClientIds.nosh };
 
 const browser = chromiumForFile({ emulator: idp });
 
@@ -45,6 +44,8 @@ describe("the native app with oauth4webapi", () => {
       const jwks = createRemoteJWKSet(new URL(as.jwks_uri!));
       const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: as.issuer, audience: SERVICE.clientId });
       expect(payload.exp! * 1000).toBeGreaterThan(Date.now());
+      // The access token is the id_token's user's: a subject each has, not two missing ones.
+      expect(claims?.sub).toMatch(/.+/);
       expect(payload.sub).toBe(claims?.sub);
 
       // The same code a second time is refused.

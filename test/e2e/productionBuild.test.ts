@@ -23,6 +23,32 @@ afterAll(() => {
   else writeFileSync(DEPLOY_POINTER, pointer);
 });
 
+// What the production and staging builds must not hold, looked for where it is: the dev build the browser tests run
+// (globalSetup built it into dist/). Without this, a name the minifier renamed or a binding spelt otherwise would leave
+// the checks below nothing to find, and they would pass whatever the build held.
+const DEV_ONLY = {
+  bundleMarkers: ["__gallery", "gallery-item"],
+  emulatorClass: "IdentityState",
+  binding: /IDENTITY\b(?!_)/,
+};
+
+describe("the dev build (the control of the checks below)", () => {
+  it("has the emulator, its binding and the dev-only routes that production and staging must not", () => {
+    const config = JSON.parse(readFileSync("dist/signin_site/wrangler.json", "utf8")) as {
+      services?: Array<{ binding: string }>;
+      vars: Record<string, string>;
+    };
+    expect(config.vars.APP_ENV).toBe("dev");
+    expect(config.services?.map(({ binding }) => binding) ?? []).toContainEqual(
+      expect.stringMatching(DEV_ONLY.binding),
+    );
+    const bundle = readFileSync("dist/signin_site/index.js", "utf8");
+    for (const marker of DEV_ONLY.bundleMarkers) expect(bundle).toContain(marker);
+    // The emulator's Durable Object class keeps its name in a minified bundle: its absence below means something.
+    expect(readFileSync("dist/emulator/index.js", "utf8")).toContain(DEV_ONLY.emulatorClass);
+  });
+});
+
 // Production (no CLOUDFLARE_ENV) and staging (CLOUDFLARE_ENV=stg), each built into its own folder so the running
 // preview is untouched, as `npm run deploy:dry-run` builds them.
 describe.each([
@@ -50,10 +76,9 @@ describe.each([
     expect(config.vars.APP_ENV).toBe(appEnv);
     expect(config.vars).not.toHaveProperty("SESSION_KEYS");
     const bundle = readFileSync(`${out}/signin_site/index.js`, "utf8");
-    expect(bundle).not.toContain("IdentityState");
+    expect(bundle).not.toContain(DEV_ONLY.emulatorClass);
     // The dev-only routes (__DEV_ROUTES__ false outside CLOUDFLARE_ENV=dev) and their modules are tree-shaken away.
-    expect(bundle).not.toContain("__gallery");
-    expect(bundle).not.toContain("gallery-item");
+    for (const marker of DEV_ONLY.bundleMarkers) expect(bundle).not.toContain(marker);
     expect(existsSync(`${out}/client/.vite/manifest.json`)).toBe(true);
     expect(readFileSync(`${out}/client/.assetsignore`, "utf8")).toContain(".vite");
 
@@ -64,7 +89,9 @@ describe.each([
     );
     expect(dryRun.status, dryRun.stderr).toBe(0);
     expect(dryRun.stdout).toContain("--dry-run: exiting now.");
-    expect(dryRun.stdout).not.toMatch(/IDENTITY\b(?!_)/);
+    // The dry run lists the worker's bindings: its own, never the emulator's.
+    expect(dryRun.stdout).toContain("APP_ENV");
+    expect(dryRun.stdout).not.toMatch(DEV_ONLY.binding);
     rmSync(out, { recursive: true, force: true });
   }, 240_000);
 });

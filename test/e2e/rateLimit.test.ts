@@ -1,19 +1,16 @@
 import type { Page, Response } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { sampleClientIds } from "../../themes/data/clients";
-import { PASSWORD } from "../support/emulatorClient";
+import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { workerdEntryBehind } from "../support/workerdEntry";
 import { chromiumForFile, siteUrl } from "./browser";
 import { emulator, newContext, openApp } from "./journeys";
 
-// ARCHITECTURE §8 / issue 9: over a limit, the user sees the page's own screen again with the 429 modal, with
+// ARCHITECTURE §8: over a limit, the user sees the page's own screen again with the 429 modal, with
 // JavaScript on and off. The per-subject limits are production's in every environment (wrangler.toml).
 
 const baseUrl = siteUrl();
 const idp = emulator(baseUrl);
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 // The limits count across runs within a minute; each run's subjects are its own.
 const run = Date.now().toString(36);
 

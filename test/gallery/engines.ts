@@ -7,9 +7,8 @@ import { until } from "../e2e/enginePage";
 import { firefoxPage, launchFirefox } from "../e2e/firefox";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { startWebKit } from "../e2e/webkit";
-import { devSessionKeys } from "../support/devKeys";
-import { sealedCookie } from "../support/forms";
 import { type ScreenCase, screenCases } from "../support/screens";
+import { screenCookies } from "../support/screenThemes";
 import { GUNGNIR } from "../support/vocabulary";
 
 // `npm run gallery:engines`: every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
@@ -19,18 +18,14 @@ import { GUNGNIR } from "../support/vocabulary";
 const ROOT = process.cwd();
 const PORT = Number(process.env.GALLERY_PORT ?? 4349);
 const OUT = join(ROOT, "test-results/engines");
+const BRAND = GUNGNIR;
 const VIEWPORT = { width: 414, height: 896 };
 /** Every island of the page hydrated (islands/client.tsx marks each host): the page as a user sees it. */
 const HYDRATED = `() => [...document.querySelectorAll("[data-island]")].every((host) => host.hasAttribute("data-hydrated"))`;
 
 /** A screen's sealed state as cookies, with the brand the screen's user came from (ARCHITECTURE §6). */
 async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: string }[]> {
-  const sealed = await Promise.all(
-    Object.entries(screen.state).map(([which, value]) =>
-      sealedCookie(devSessionKeys(), which as never, value as never),
-    ),
-  );
-  return [...sealed, `__Host-service=${GUNGNIR.serviceId}`].map((pair) => {
+  return (await screenCookies(BRAND, screen)).map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1) };
   });
