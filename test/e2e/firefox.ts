@@ -1,10 +1,11 @@
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
 import { ensureDebianPackages } from "./debian";
-import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
+import { type EnginePage, type SeenRequest, type SeenResponse, type Target, until, xpathOf } from "./enginePage";
 
-// Firefox ESR for the browser tests (issue 22; ../shared/research/browser-engines.md): Debian's firefox-esr driven
-// over WebDriver BiDi by puppeteer-core (24.x: its engines allow Node 20). JavaScript off is the `javascript.enabled`
-// pref for the whole browser, under which puppeteer's element clicks never settle: clicks go by coordinates.
+// Firefox ESR for the browser tests: Debian's firefox-esr driven over WebDriver BiDi by puppeteer-core (24.x: its
+// engines allow Node 20). JavaScript off is the `javascript.enabled` pref for the whole browser, under which
+// puppeteer's element clicks never settle: clicks go by coordinates. BiDi sees the network and the console, so a
+// Firefox tab has the optional capabilities of EnginePage (its requests, its documents' responses, its console).
 
 const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
@@ -42,8 +43,15 @@ export async function firefoxPage(browser: Browser, javaScript: boolean): Promis
 }
 
 function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: boolean): EnginePage {
-  const requested: string[] = [];
-  page.on("request", (request) => void requested.push(request.url()));
+  const requests: SeenRequest[] = [];
+  page.on("request", (request) => void requests.push({ url: request.url(), method: request.method() }));
+  const responses: SeenResponse[] = [];
+  page.on("response", (response) => {
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+      responses.push({ url: response.url(), status: response.status(), headers: response.headers() });
+  });
+  const consoleMessages: string[] = [];
+  page.on("console", (message) => void consoleMessages.push(`${message.type()}: ${message.text()}`));
   const errors: string[] = [];
   page.on("pageerror", (error) => void errors.push(String(error)));
   // With JavaScript off `page.$$` never settles (`page.$` and evaluation do): the page's visible matches are found by
@@ -87,7 +95,13 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
       };
       page.on("request", watch);
       let offSite = false;
-      const loaded = page.goto(url).then(
+      // An earlier navigation off the site (to a host that does not resolve) may fail this one once: it is made again.
+      const load = (again: boolean): Promise<unknown> =>
+        page.goto(url).catch((error: Error) => {
+          if (!again && /dnsNotFound/.test(error.message) && !offSite) return load(true);
+          throw error;
+        });
+      const loaded = load(false).then(
         () => undefined,
         (error: Error) => {
           if (!offSite) throw error;
@@ -141,14 +155,28 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
       const clip = target ? await (await first(target)).boundingBox() : null;
       return Buffer.from(await page.screenshot(clip ? { clip } : {}));
     },
+    watchFor: (prefix) => {
+      const from = requests.length;
+      return async () => {
+        const seen = () => requests.slice(from).find(({ url }) => url.startsWith(prefix));
+        await until(async () => seen() !== undefined, `a request to ${prefix}`);
+        return new URL(seen()?.url ?? "");
+      };
+    },
     reached: async (prefix) => {
-      await until(async () => requested.some((url) => url.startsWith(prefix)), `a request to ${prefix}`);
-      return new URL(requested.find((url) => url.startsWith(prefix)) ?? "");
+      await until(async () => requests.some(({ url }) => url.startsWith(prefix)), `a request to ${prefix}`);
+      return new URL(requests.find(({ url }) => url.startsWith(prefix))?.url ?? "");
     },
     newTab: async () => tab(context, await context.newPage(), javaScript, false),
     close: async () => {
-      checkErrors();
       await (owner ? context.close() : page.close());
+      checkErrors();
     },
+    requests: () => [...requests],
+    responses: () => [...responses],
+    consoleMessages: () => [...consoleMessages],
+    pageErrors: () => [...errors],
+    // Clicks go by coordinates: nothing waits for the navigation they start.
+    seesStreaming: true,
   };
 }

@@ -3,8 +3,10 @@ import { describe, expect, it } from "vitest";
 import { sampleClientIds } from "../../themes/data/clients";
 import { chromiumForFile, scriptsLoadedBy, sealedCookie, siteUrl, withCookies } from "./browser";
 
-// SPEC §1 native bridge in Chromium playing the app's webview (docs/native-bridge.md): the app's
-// User-Agent marker and a stand-in for react-native-webview's `window.ReactNativeWebView`.
+// Chromium's alone: the React Native stand-in. SPEC §1 native bridge in Chromium playing the app's webview
+// (docs/native-bridge.md): the app's User-Agent marker, a stand-in for react-native-webview's
+// `window.ReactNativeWebView` planted by an init script, and request interception for the hosts the links lead to,
+// which only Playwright over CDP gives here. The journeys themselves run in every engine (engineJourneys.ts).
 
 const baseUrl = siteUrl();
 const BROWSER_UA =
@@ -227,7 +229,6 @@ describe("version check and update prompt (SPEC §1 check version, app version; 
       const page = await openInApp(context, signInPath);
       await expect.poll(() => updatePrompt(page).isVisible()).toBe(true);
       expect(await updatePrompt(page).textContent()).toContain("ストアから最新版にアップデートしてください");
-      await page.screenshot({ path: "test-results/screens/native-app/update-prompt.png" });
       expect(await sent(page)).toEqual([
         { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "getWebAuthnSupport" },
         { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "getNativeAppVersion" },
@@ -337,7 +338,15 @@ describe("native bridge in a plain browser", () => {
     const { context } = await webView(BROWSER_UA);
     try {
       const page = await context.newPage();
+      const statuses: number[] = [];
+      page.on("response", (response) => {
+        if (response.request().isNavigationRequest()) statuses.push(response.status());
+      });
       expect(await scriptsLoadedBy(page, `${baseUrl}/no/such/page`)).toEqual([]);
+      // The site's own not-found screen (a page of the site's layout, not a bare error), with no island on it.
+      expect(statuses).toEqual([404]);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("ページが見つかりません");
+      expect(await page.locator("[data-island]").count()).toBe(0);
     } finally {
       await context.close();
     }

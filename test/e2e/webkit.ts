@@ -216,6 +216,15 @@ export async function startWebKit(kind: WebKitKind) {
           const viewport = Buffer.from((await send("GET", "/screenshot")) as string, "base64");
           return box ? cutOut(viewport, box as number[]) : viewport;
         },
+        // The driver sees only where the tab is: a later navigation there is the one watched for.
+        watchFor: (prefix) => async () => {
+          let url = "";
+          await until(async () => {
+            url = (await send("GET", "/url")) as string;
+            return url.startsWith(prefix);
+          }, `the tab at ${prefix}`);
+          return new URL(url);
+        },
         reached: async (prefix) => {
           let url = "";
           await until(async () => {
