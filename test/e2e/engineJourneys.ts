@@ -649,7 +649,13 @@ export const JOURNEYS: Record<string, Journey> = {
       const app = await startApp(run, "signIn");
       await signInForm(run.page, login, PASSWORD, { toApp: true });
       await expectAppLogin(run, app, LOGINS.password);
-      expect(run.networkSecrets().length).toBeGreaterThan(0);
+      const seen = run.networkSecrets();
+      expect(seen.length).toBeGreaterThan(0);
+      // Its control: a page of the site that held one of them fails the check.
+      await run.page.go(`${run.site.url}/signIn?client_id=${GUNGNIR.clientId}`);
+      await expectNothingSecret(run, PASSWORD);
+      await run.page.exec(`document.body.append(${JSON.stringify(seen.at(-1))}); return true;`);
+      await expect(expectNothingSecret(run, PASSWORD)).rejects.toThrow(/reached the page/);
     },
   },
 
