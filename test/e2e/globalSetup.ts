@@ -13,11 +13,9 @@ declare module "vitest" {
     baseUrls: string[];
     /**
      * The same build over local HTTPS (HTTP/2, the locally made certificate), for the engines that need it (WebKit
-     * drops Secure cookies on http://localhost): one server the WebKit, Firefox and local-HTTPS files share.
+     * drops Secure cookies on http://localhost): one server the Firefox and local-HTTPS files share.
      */
     httpsBaseUrl: string;
-    /** The HTTPS preview's output (the worker's JSON log lines), outside the checkout. */
-    httpsLogFile: string;
     /**
      * An HTTPS preview of its own for each WebKit (whose driver has no console): its log holds only that engine's
      * journeys, run one after another, so a page error it reports is the running journey's (enginePage.ts).
@@ -37,7 +35,6 @@ export default async function setup(project: TestProject) {
   buildForE2e();
   const firstPort = Number(process.env.E2E_PORT ?? 4319);
   const logs = mkdtempSync(join(tmpdir(), "e2e-https-"));
-  const httpsLogFile = join(logs, "preview.log");
   const webKitLogs = { webkitgtk: join(logs, "webkitgtk.log"), wpe: join(logs, "wpe.log") };
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
@@ -45,7 +42,7 @@ export default async function setup(project: TestProject) {
   // test/e2e/productionBuild.test.ts builds elsewhere while the tests run.
   const started = await Promise.allSettled([
     ...Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)),
-    startPreview(firstPort + 40, { https: true, logFile: httpsLogFile }),
+    startPreview(firstPort + 40, { https: true }),
     startPreview(firstPort + 41, { https: true, logFile: webKitLogs.webkitgtk }),
     startPreview(firstPort + 42, { https: true, logFile: webKitLogs.wpe }),
   ]);
@@ -64,7 +61,6 @@ export default async function setup(project: TestProject) {
     servers.map((server) => server.url),
   );
   project.provide("httpsBaseUrl", https?.url ?? "");
-  project.provide("httpsLogFile", httpsLogFile);
   project.provide("webKitSites", {
     webkitgtk: { url: webkitgtk?.url ?? "", logFile: webKitLogs.webkitgtk },
     wpe: { url: wpe?.url ?? "", logFile: webKitLogs.wpe },

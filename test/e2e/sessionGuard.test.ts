@@ -5,6 +5,9 @@ import { GUNGNIR, PARTNER, PASSWORD } from "../support/vocabulary";
 import { chromiumForFile, scriptsLoadedBy, siteUrl } from "./browser";
 import { emulator, openApp } from "./journeys";
 
+// Chromium's alone, for what Playwright gives and EnginePage does not: real key presses (the guard counts a key as
+// use), bringing a tab to the front, closing a tab with its beforeunload, reloading, and the referrer a page script's
+// navigation leaves. The guard across two tabs itself runs in every engine that opens two (engineJourneys.ts).
 // SPEC §4/§8 session guard in Chromium, on screens reached by real journeys (their cookies in the browser's jar,
 // shared by every tab of the context): a page reached from this site is disabled when another tab of the site
 // is used; a page opened from elsewhere (no referrer) is not; the tab used last keeps working.
