@@ -775,7 +775,12 @@ export function journeysIn(
       watchesNetwork ? "no secret of the network in a page" : "no typed secret in a page",
     ];
     describe(`${engine} with JavaScript ${javaScript ? "on" : "off"} (${checks.join("; ")})`, () => {
-      it.each(registered)("%s", async (name, journey) => {
+      // A journey that needs a capability says so in its name: where it is missing, the journey is not registered.
+      const named = registered.map(([name, journey]): [string, Journey] => [
+        journey.needs ? `${name} [needs ${journey.needs.join(", ")}]` : name,
+        journey,
+      ]);
+      it.each(named)("%s", async (name, journey) => {
         const page = await openPage(javaScript);
         const unique = `${engine.replace(/\W/g, "").toLowerCase()}.${mode}.${crypto.randomUUID().slice(0, 8)}`;
         try {

@@ -42,18 +42,27 @@ export async function firefoxPage(browser: Browser, javaScript: boolean): Promis
   return tab(context, await context.newPage(), javaScript, true);
 }
 
-function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: boolean): EnginePage {
+function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owner: boolean): EnginePage {
   const requests: SeenRequest[] = [];
-  page.on("request", (request) => void requests.push({ url: request.url(), method: request.method() }));
   const responses: SeenResponse[] = [];
-  page.on("response", (response) => {
-    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
-      responses.push({ url: response.url(), status: response.status(), headers: response.headers() });
-  });
   const consoleMessages: string[] = [];
-  page.on("console", (message) => void consoleMessages.push(`${message.type()}: ${message.text()}`));
   const errors: string[] = [];
-  page.on("pageerror", (error) => void errors.push(String(error)));
+  /** Whether the page's document went to a host outside the site (an app, a brand's top), which does not resolve. */
+  let offSite = false;
+  const watch = (page: Page) => {
+    page.on("request", (request) => {
+      requests.push({ url: request.url(), method: request.method() });
+      if (request.isNavigationRequest() && /\.example$/.test(new URL(request.url()).hostname)) offSite = true;
+    });
+    page.on("response", (response) => {
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+        responses.push({ url: response.url(), status: response.status(), headers: response.headers() });
+    });
+    page.on("console", (message) => void consoleMessages.push(`${message.type()}: ${message.text()}`));
+    page.on("pageerror", (error) => void errors.push(String(error)));
+    return page;
+  };
+  let page = watch(firstPage);
   // With JavaScript off `page.$$` never settles (`page.$` and evaluation do): the page's visible matches are found by
   // a script of the driver's own, which marks the first for `page.$`.
   const displayed = (target: Target) =>
@@ -85,30 +94,34 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
     engine: "Firefox ESR",
     javaScript,
     go: async (url) => {
+      if (offSite) {
+        // A navigation to a host that does not resolve leaves the page in a state whose late failure may fail or
+        // stall the next navigation: the tab goes on in a new page of the same context (the same cookies and
+        // storage), as a user's next visit.
+        const left = page;
+        page = watch(await context.newPage());
+        offSite = false;
+        await left.close();
+      }
       // A page that redirects off the site (sign-out to the brand's top) ends at a host that does not resolve here:
       // its navigation never loads, so it is done once the browser asks for the other site.
       const site = new URL(url).origin;
       let left!: () => void;
       const leaves = new Promise<void>((resolve) => (left = resolve));
-      const watch = (request: HTTPRequest) => {
+      const leaving = (request: HTTPRequest) => {
         if (request.isNavigationRequest() && new URL(request.url()).origin !== site) left();
       };
-      page.on("request", watch);
-      let offSite = false;
-      // An earlier navigation off the site (to a host that does not resolve) may fail this one once: it is made again.
-      const load = (again: boolean): Promise<unknown> =>
-        page.goto(url).catch((error: Error) => {
-          if (!again && /dnsNotFound/.test(error.message) && !offSite) return load(true);
-          throw error;
-        });
-      const loaded = load(false).then(
+      const current = page;
+      current.on("request", leaving);
+      let redirectedAway = false;
+      const loaded = current.goto(url).then(
         () => undefined,
         (error: Error) => {
-          if (!offSite) throw error;
+          if (!redirectedAway) throw error;
         },
       );
-      await Promise.race([loaded, leaves.then(() => (offSite = true))]);
-      page.off("request", watch);
+      await Promise.race([loaded, leaves.then(() => (redirectedAway = true))]);
+      current.off("request", leaving);
       checkErrors();
     },
     url: async () => page.url(),
