@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
+import { CLIENT, GUNGNIR } from "../support/vocabulary";
 import { chromiumForFile, scriptsLoadedBy, sealedCookie, siteUrl, withCookies } from "./browser";
 
 // Chromium's alone: the React Native stand-in. SPEC §1 native bridge in Chromium playing the app's webview
@@ -13,7 +13,7 @@ const BROWSER_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 const APP_UA = `${BROWSER_UA} KazahanaApp/3.12.0`;
 // The `client` brand: its support modal has a mail link and a target=_blank FAQ link; service top is its dev URL.
-const signInPath = `/signIn?client_id=${sampleClientIds.client}`;
+const signInPath = `/signIn?client_id=${CLIENT.clientId}`;
 const SERVICE_TOP = "https://dev.kazahana-sec.example/";
 const FAQ = "https://support.kazahana-sec.example/faq";
 const SUPPORT_MAIL = "support@kazahana-sec.example";
@@ -300,7 +300,7 @@ describe("version check and update prompt (SPEC §1 check version, app version; 
   it("does not ask an app whose brand has no app rule", async () => {
     const { context } = await webView(APP_UA, { version: "1.0", platform: "ios" });
     try {
-      const page = await openInApp(context, `/resetPassword?client_id=${sampleClientIds.gungnir}`);
+      const page = await openInApp(context, `/resetPassword?client_id=${GUNGNIR.clientId}`);
       expect(await versionChecks(page)).toBe(0);
       expect(await updatePrompt(page).count()).toBe(0);
     } finally {
