@@ -1,71 +1,102 @@
+import { statSync } from "node:fs";
 import jsQR from "jsqr";
 import { TOTP } from "otpauth";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
 import type { View } from "../../worker/session/authRequest";
-import { APP_STATE, type AppBrand, appStart } from "../support/appStart";
-import { emulatorClient, PASSWORD } from "../support/emulatorClient";
-import { httpsSiteUrl, withLocalCertificate } from "./browser";
-import { type EnginePage, pageErrorsDuring, pathOf, submit, type Target, until } from "./enginePage";
-import { appLogin, expectLoginClaims, LOGINS, type Login, nowSeconds } from "./journeys";
+import { APP_STATE, type AppBrand } from "../support/appStart";
+import { emulatorClient } from "../support/emulatorClient";
+import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
+import { withLocalCertificate } from "./browser";
+import {
+  type Capability,
+  capabilitiesOf,
+  type EnginePage,
+  needed,
+  pathOf,
+  reportedErrorsSince,
+  submit,
+  type Target,
+  until,
+} from "./enginePage";
+import {
+  type App,
+  appLogin,
+  expectLoginClaims,
+  expectNothingSecretInPage,
+  LOGINS,
+  type Login,
+  nowSeconds,
+  openApp,
+  secretsIn,
+} from "./journeys";
 
-// The journeys of issue 22, written once against EnginePage and run in every engine (WebKitGTK, WPE, Firefox ESR),
-// JavaScript on and off, over the HTTPS preview. Each makes its own users, addresses and phone numbers: the engines'
-// files share that preview's emulator and run at the same time.
+// Every browser journey is written here once, against EnginePage, and runs in every engine (Chromium, WebKitGTK,
+// WPE, Firefox ESR), JavaScript on and off. Each makes its own users, addresses and phone numbers, and a fault it
+// injects names its own login ID: an engine's site may be shared with another file running at the same time.
 
-const GUNGNIR = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
-const PARTNER = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
-const NEW_PASSWORD = "N3w-Passw0rd!";
 const SERVICE_TOP = "https://dev.aurora-sec.example/";
+/** The name GUNGNIR's authenticator entries carry (its display name). */
+const GUNGNIR_NAME = "オーロラ証券";
 
-/** What a journey is given: its tab, and a name of its own for the users and addresses it makes. */
-export interface JourneyRun {
-  page: EnginePage;
-  /** Unique to this run: the engine, the JavaScript setting and a random part. */
-  unique: string;
+/** The site an engine's journeys use: its URL, and whether Node must accept its locally made certificate. */
+export interface Site {
+  url: string;
+  https: boolean;
 }
 
-/** The HTTPS preview's emulator (its developer endpoints), called with the locally made certificate. */
-const idp = () =>
-  emulatorClient((path, init) =>
-    withLocalCertificate(() => fetch(`${httpsSiteUrl()}${path}`, { ...init, redirect: "manual" })),
-  );
+/** What a journey is given: its tab, its site, and a name of its own for the users and addresses it makes. */
+export interface JourneyRun {
+  page: EnginePage;
+  site: Site;
+  /** Unique to this run: the engine, the JavaScript setting and a random part. */
+  unique: string;
+  /**
+   * The secrets no page may hold beyond those the journey typed: in an engine that sees requests, every challenge,
+   * verifier and code the tab's requests carried so far; elsewhere none (the describe block's name says which).
+   */
+  networkSecrets(): string[];
+}
+
+/** A call from Node to the run's site: the HTTPS previews' certificate was made here. */
+const fromNode = <T>(run: JourneyRun, call: () => Promise<T>): Promise<T> =>
+  run.site.https ? withLocalCertificate(call) : call();
+
+/** The run's site's emulator (its developer endpoints). */
+const idp = (run: JourneyRun) =>
+  emulatorClient((path, init) => fromNode(run, () => fetch(`${run.site.url}${path}`, { ...init, redirect: "manual" })));
 
 const email = (run: JourneyRun, what: string) => `${run.unique}.${what}@example.com`;
 /** A Japanese mobile number of this run's own (the emulator's outbox is keyed by number). */
 const newPhone = () => `090${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
 
-/** The brand's app opens the site for `view`; answers the app's start and what it will receive. */
-async function openApp(run: JourneyRun, view: View, brand: AppBrand = GUNGNIR) {
-  const start = await appStart(brand, view);
+type OpenedApp = App & { brand: AppBrand; startedAt: number };
+
+/**
+ * The brand's app opens the site for `view` (`openApp`), and the tab goes there: the app's start answers the
+ * screen itself, with no redirect before the form.
+ */
+async function startApp(run: JourneyRun, view: View, brand: AppBrand = GUNGNIR): Promise<OpenedApp> {
+  const app = await openApp(run.page, run.site.url, brand.serviceId, brand.clientId, view);
   const startedAt = nowSeconds();
-  await run.page.go(`${httpsSiteUrl()}${start.path}`);
-  return { ...start, brand, startedAt };
+  await run.page.go(app.startUrl);
+  expect(await run.page.url()).toBe(app.startUrl);
+  return { ...app, brand, startedAt };
 }
-type OpenedApp = Awaited<ReturnType<typeof openApp>>;
 
 /**
  * The app gets its code at its redirect URI with its own state and, as a real OIDC client, exchanges it: the
  * id_token claims `login`, made during this journey.
  */
 async function expectAppLogin(run: JourneyRun, app: OpenedApp, login: Login): Promise<void> {
-  const received = await run.page.reached(app.appRedirect);
+  const received = await app.received;
   expect(received.searchParams.get("state")).toBe(APP_STATE);
-  const claims = await withLocalCertificate(() =>
-    appLogin(
-      {
-        serviceId: app.brand.serviceId,
-        clientId: app.brand.clientId,
-        startUrl: "",
-        redirectUri: app.appRedirect,
-        codeVerifier: app.verifier,
-        received: Promise.resolve(received),
-      },
-      httpsSiteUrl(),
-    ),
-  );
-  expectLoginClaims(claims, login, app.startedAt);
+  expectLoginClaims(await fromNode(run, () => appLogin(app, run.site.url)), login, app.startedAt);
+}
+
+/** ARCHITECTURE §3 on the page the tab shows: none of `typed` (nor the network's secrets) in it. */
+function expectNothingSecret(run: JourneyRun, ...typed: string[]): Promise<void> {
+  return expectNothingSecretInPage(run.page, new URL(run.site.url).origin, [...typed, ...run.networkSecrets()]);
 }
 
 /** Fills and sends the sign-in form; waits for the next page unless the sign-in goes straight on to the app. */
@@ -85,21 +116,64 @@ async function signedIn(
   run: JourneyRun,
   what: string,
   view: View,
-  { brand = GUNGNIR, seed = {} }: { brand?: AppBrand; seed?: { emailVerified?: boolean } } = {},
+  {
+    brand = GUNGNIR,
+    seed = {},
+  }: { brand?: AppBrand; seed?: { emailVerified?: boolean; mfa?: { totp: string } | { sms: string } } } = {},
 ) {
   const login = email(run, what);
-  await idp().seed({ email: login, ...seed });
-  const app = await openApp(run, view, brand);
+  await idp(run).seed({ email: login, ...seed });
+  const app = await startApp(run, view, brand);
   await signInForm(run.page, login);
   return { login, app };
 }
+
+/** A server-opened modal (a result or an error): its heading. */
+const openModalTitle = (page: EnginePage) => page.text("dialog[open] .modal-title");
+
+/** How many elements match `css` in the document, shown or not, with exactly `text` if given. */
+const countOf = (page: EnginePage, css: string, text?: string) =>
+  page.exec<number>(`return [...document.querySelectorAll(${JSON.stringify(css)})]
+    .filter((element) => ${JSON.stringify(text ?? null)} === null || element.textContent.trim() === ${JSON.stringify(text ?? "")})
+    .length;`);
+/** The value of the field `css`. */
+const fieldValue = (page: EnginePage, css: string) =>
+  page.exec<string>(`return document.querySelector(${JSON.stringify(css)}).value;`);
+/** The `href` of the first link in `within` whose text is `text`. */
+const hrefOf = (page: EnginePage, within: string, text: string) =>
+  page.exec<string | null>(`return [...document.querySelectorAll(${JSON.stringify(`${within} a`)})]
+    .find((link) => link.textContent.trim() === ${JSON.stringify(text)})?.getAttribute("href") ?? null;`);
+/** The page's query parameter `name`. */
+const queryOf = async (page: EnginePage, name: string) => new URL(await page.url()).searchParams.get(name);
+/** The first heading's text. */
+const headingOf = (page: EnginePage) => page.text("h1");
 
 /** SPEC §4: the 'two-factor set' modal, whose link hands over to the app; the login was the password alone. */
 async function setUpHandsOver(run: JourneyRun, app: OpenedApp): Promise<void> {
   await submit(run.page, { button: "設定する" });
   expect(await openModalTitle(run.page)).toBe("認証が完了しました");
+  expect(await run.page.text("dialog[open]")).toContain("2段階認証を設定しました");
   await run.page.click({ link: "次へ" });
   await expectAppLogin(run, app, LOGINS.password);
+}
+
+/** The user signs out (the site forgets every cookie) and in again: the login now asks for the factor just set. */
+async function signInAgainWith(
+  run: JourneyRun,
+  login: string,
+  title: string,
+  code: () => Promise<string>,
+  claims: Login,
+): Promise<void> {
+  await run.page.go(`${run.site.url}/logout?client_id=${GUNGNIR.clientId}`);
+  await run.page.reached(SERVICE_TOP);
+  const again = await startApp(run, "signIn");
+  await signInForm(run.page, login);
+  expect(await pathOf(run.page)).toBe("/signIn/mfa");
+  expect(await headingOf(run.page)).toBe(title);
+  await run.page.fill("#field-mfaCode", await code());
+  await run.page.click({ button: "ログイン" });
+  await expectAppLogin(run, again, claims);
 }
 
 /** The first of these targets that is visible: the popover's button, or its fallback link below the floor. */
@@ -123,212 +197,484 @@ async function openAndCloseModal(page: EnginePage, name: string, expected: strin
   await until(async () => (await page.visible(`#${id}`)) === 0, `${id} closed`);
 }
 
-/** The new password typed is sent: the site says it changed, and the next sign-in with it reaches the app. */
-async function changedPasswordSignsIn(run: JourneyRun, login: string): Promise<void> {
-  await submit(run.page, { button: "変更する" });
+/** From the app's sign-in screen to the mail-sent page, by the screens' own links and forms. */
+async function askForResetMail(run: JourneyRun, login: string): Promise<OpenedApp> {
+  const { page } = run;
+  const app = await startApp(run, "signIn");
+  await submit(page, { link: "パスワードをお忘れの方はこちら" });
+  expect(await page.url()).toBe(`${run.site.url}/resetPassword?client_id=${GUNGNIR.clientId}`);
+  await page.fill("#field-email", login);
+  await submit(page, { button: "送信する" });
+  expect(await page.url()).toBe(`${run.site.url}/resetPassword/sendMail?client_id=${GUNGNIR.clientId}`);
+  expect(await page.text()).toContain("60分以内");
+  return app;
+}
+
+/** A journey, and what it needs of an engine beyond EnginePage's methods. */
+export interface Journey {
+  run(run: JourneyRun): Promise<void>;
+  /** Capabilities the journey uses: it is registered only in the engines that have them, and its name says so. */
+  needs?: Capability[];
+  /** Script on only: without it the journey has nothing to test. */
+  scriptOnly?: boolean;
+  /** Uses a second tab of the browser. */
+  twoTabs?: boolean;
+}
+
+export const JOURNEYS: Record<string, Journey> = {
+  "sign-up: a taken address is told, a new one signs up with the mailed code; the ID help and the back warning": {
+    async run(run) {
+      const { page } = run;
+      const taken = email(run, "taken");
+      await idp(run).seed({ email: taken });
+      const app = await startApp(run, "signUp");
+      expect(await page.visible('form[action="/signUp/checkEmail"]')).toBe(1);
+      await openAndCloseModal(page, "whatIsId", "ID");
+      await page.fill("#field-email", taken);
+      await submit(page, { button: "次へ" });
+      expect(await page.text("body")).toContain("既にアカウントをお持ちかもしれません");
+      if ((await page.visible("dialog[open]")) > 0) await page.click(await visibleOf(page, { button: "閉じる" }));
+      const address = email(run, "new");
+      await page.fill("#field-email", address);
+      await submit(page, { button: "次へ" });
+      expect(await pathOf(page)).toBe("/signUp/inputPassword");
+      await expectNothingSecret(run, PASSWORD);
+      await openAndCloseModal(page, "signUpBackWarning", "削除", "キャンセル");
+      await page.fill("#field-password", PASSWORD);
+      await submit(page, { button: "登録する" });
+      expect(await pathOf(page)).toBe("/signUp/confirmMail");
+      await page.fill("#field-code", await idp(run).latestCode(address));
+      await submit(page, { button: "次へ" });
+      // View signUp continues to MFA setup (SPEC §2); GUNGNIR allows none, so "later" hands over to the app.
+      expect(await pathOf(page)).toBe("/mfa/setup");
+      await expectNothingSecret(run, PASSWORD);
+      await page.click({ button: "あとで設定する" });
+      // The sign-up signs in with the new password (the mailed code proves the mailbox, not the person).
+      await expectAppLogin(run, app, LOGINS.password);
+    },
+  },
+
+  "sign-in with TOTP, then sign-out": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "totp");
+      await idp(run).seed({ email: login, mfa: { totp: TOTP_SECRET } });
+      const app = await startApp(run, "extSignIn");
+      expect((await page.cookies()).find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
+      await signInForm(page, login);
+      expect(await pathOf(page)).toBe("/signIn/mfa");
+      expect(await headingOf(page)).toBe("ワンタイムパスワード認証");
+      await expectNothingSecret(run, PASSWORD);
+      await page.fill("#field-mfaCode", new TOTP({ secret: TOTP_SECRET }).generate());
+      await page.click({ button: "ログイン" });
+      await expectAppLogin(run, app, LOGINS.totp);
+      // Sign-out (ARCHITECTURE §8): the site forgets every cookie and lands on the brand's service top.
+      await page.go(`${run.site.url}/logout?client_id=${GUNGNIR.clientId}`);
+      await page.reached(SERVICE_TOP);
+      const left = (await page.cookies()).map((cookie) => cookie.name).filter((name) => name !== "__Host-js");
+      expect(left).toEqual([]);
+    },
+  },
+
+  "sign-in with SMS, with the support, ID and SMS help": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "sms");
+      const phone = `+81${newPhone()}`;
+      await idp(run).seed({ email: login, mfa: { sms: phone } });
+      const app = await startApp(run, "extSignIn");
+      await openAndCloseModal(page, "support", "お問い合わせ");
+      await openAndCloseModal(page, "whatIsId", "ID");
+      await signInForm(page, login);
+      expect(await pathOf(page)).toBe("/signIn/mfa");
+      expect(await headingOf(page)).toBe("SMS認証");
+      expect(await page.text()).toContain("3分以内");
+      await openAndCloseModal(page, "smsHelp", "SMS");
+      await page.fill("#field-mfaCode", await idp(run).latestCode(phone));
+      await page.click({ button: "ログイン" });
+      await expectAppLogin(run, app, LOGINS.sms);
+    },
+  },
+
+  "sets a new password when the account must, then continues to the app": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "force");
+      await idp(run).seed({ email: login, forceChangePassword: true });
+      const app = await startApp(run, "signIn");
+      await signInForm(page, login);
+      expect(await pathOf(page)).toBe("/changePasswordInForceChangePassword");
+      await page.fill("#field-newPassword", NEW_PASSWORD);
+      await page.click({ button: "変更する" });
+      await expectAppLogin(run, app, LOGINS.password);
+    },
+  },
+
+  "a user in system transfer is refused with the notice; LEMON mails a reset link, GUNGNIR does not": {
+    async run(run) {
+      const { page } = run;
+      for (const [brand, mailsReset] of [
+        [LEMON, true],
+        [GUNGNIR, false],
+      ] as const) {
+        const login = email(run, `transfer.${brand.serviceId}`);
+        await idp(run).seed({ email: login, transferInProgress: true });
+        await startApp(run, "signIn", brand);
+        await signInForm(page, login);
+        expect(await page.text("body")).toContain("レモンネット証券");
+        expect(await idp(run).count(login)).toBe(mailsReset ? 1 : 0);
+        if (mailsReset) expect((await idp(run).latest(login)).link).toContain("/liqueur-lemon/initiatePassword?");
+      }
+    },
+  },
+
+  "consent for the partner service: agree": {
+    async run(run) {
+      const { page } = run;
+      const { app } = await signedIn(run, "partner", "extSignIn", { brand: PARTNER });
+      expect(await pathOf(page)).toBe(`/${PARTNER.serviceId}/consent`);
+      const body = await page.text("body");
+      expect(body).toContain("カケイボクラウド");
+      expect(body).toContain("口座の残高情報");
+      await expectNothingSecret(run, PASSWORD);
+      await page.click({ button: "同意する" });
+      // The partner's app asked for openid: its code brings an id_token, with the login behind the consent.
+      await expectAppLogin(run, app, LOGINS.password);
+    },
+  },
+
+  "consent for the partner service: decline, back to the service top": {
+    async run(run) {
+      const { page } = run;
+      await signedIn(run, "decline", "extSignIn", { brand: PARTNER });
+      expect(await pathOf(page)).toBe(`/${PARTNER.serviceId}/consent`);
+      await page.click({ link: "同意しない（サービスのトップへ戻る）" });
+      expect((await page.reached("https://dev.")).hostname).toMatch(/^dev\.[a-z-]+\.example$/);
+    },
+  },
+
+  "password reset by the mailed link, with the mail help; back to the app, then signs in with it": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "forgot");
+      await idp(run).seed({ email: login });
+      await askForResetMail(run, login);
+      await openAndCloseModal(page, "mailHelp", "迷惑メールフォルダ");
+      const link = new URL((await idp(run).latest(login)).link ?? "");
+      expect(`${link.origin}${link.pathname}`).toBe(`${run.site.url}/${GUNGNIR.serviceId}/forgotPassword`);
+      await page.go(link.toString());
+      // The link's GET keeps the code in a cookie and leads to its page without it (docs/browsers.md).
+      expect(await page.url()).toBe(
+        `${run.site.url}/${GUNGNIR.serviceId}/forgotPassword?client_id=${GUNGNIR.clientId}`,
+      );
+      expect(await headingOf(page)).toBe("パスワードの再設定");
+      await page.fill("#field-newPassword", NEW_PASSWORD);
+      if (page.javaScript) {
+        // The live checklist (SPEC §5) follows what is typed.
+        await until(async () => (await countOf(page, '.checklist-row[data-met="true"]')) === 6, "six rules met");
+      }
+      await submit(page, { button: "変更する" });
+      expect(await openModalTitle(page)).toBe("パスワードを変更しました");
+      // Not closable: the only way on is back to the app.
+      expect(await countOf(page, "dialog[open] button", "閉じる")).toBe(0);
+      expect(await fieldValue(page, "#field-newPassword")).toBe("");
+      await expectNothingSecret(run, NEW_PASSWORD);
+      await page.click({ link: "アプリに戻る" });
+      expect((await page.reached(`https://app.${GUNGNIR.serviceId}.example/`)).toString()).toBe(
+        `https://app.${GUNGNIR.serviceId}.example/`,
+      );
+      const again = await startApp(run, "signIn");
+      await signInForm(page, login, NEW_PASSWORD, { toApp: true });
+      await expectAppLogin(run, again, LOGINS.password);
+    },
+  },
+
+  "password reset: an unknown address gets the same mail-sent page, and no mail": {
+    async run(run) {
+      const login = email(run, "nobody");
+      await askForResetMail(run, login);
+      expect(await idp(run).count(login)).toBe(0);
+    },
+  },
+
+  "password reset: a link whose code was changed is invalid, its way on asks for a new mail, the old password works": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "tampered");
+      await idp(run).seed({ email: login });
+      await askForResetMail(run, login);
+      const link = new URL((await idp(run).latest(login)).link ?? "");
+      link.searchParams.set("code", link.searchParams.get("code") === "000000" ? "111111" : "000000");
+      await page.go(link.toString());
+      await page.fill("#field-newPassword", NEW_PASSWORD);
+      await submit(page, { button: "変更する" });
+      expect(await page.text("#message-modal")).toContain("このリンクは無効です");
+      await submit(page, { link: "メールを送信し直す" });
+      expect(await page.url()).toBe(`${run.site.url}/resetPassword?client_id=${GUNGNIR.clientId}`);
+      const later = await startApp(run, "signIn");
+      await signInForm(page, login, PASSWORD, { toApp: true });
+      await expectAppLogin(run, later, LOGINS.password);
+    },
+  },
+
+  "password reset at its fixed answer time: a slow upstream still gives the mail-sent page, and the mail goes out": {
+    async run(run) {
+      const login = email(run, "slow");
+      await idp(run).seed({ email: login });
+      await idp(run).fault({ pathPattern: "/auth/v1/password/forgot", bodyIncludes: login, delayMs: 4000 });
+      await askForResetMail(run, login);
+      await until(async () => (await idp(run).count(login)) === 1, "the mail sent after the slow upstream");
+    },
+  },
+
+  "password reset: an upstream failure in time shows its modal, a later one leaves the mail-sent page": {
+    async run(run) {
+      const { page } = run;
+      const early = email(run, "maintenance.early");
+      const maintenance = { status: 503, body: { type: "maintenance" } };
+      await idp(run).fault({ pathPattern: "/auth/v1/password/forgot", bodyIncludes: early, ...maintenance });
+      await page.go(`${run.site.url}/resetPassword?client_id=${GUNGNIR.clientId}`);
+      await page.fill("#field-email", early);
+      await submit(page, { button: "送信する" });
+      expect(await pathOf(page)).toBe("/resetPassword");
+      expect(await page.text("#message-modal")).toContain("システムメンテナンス中");
+      const late = email(run, "maintenance.late");
+      await idp(run).fault({
+        pathPattern: "/auth/v1/password/forgot",
+        bodyIncludes: late,
+        delayMs: 4000,
+        ...maintenance,
+      });
+      await askForResetMail(run, late);
+    },
+  },
+
+  "change password: a wrong current one is refused, the right one changes it": {
+    async run(run) {
+      const { page } = run;
+      const { login } = await signedIn(run, "pw", "passwordChange");
+      expect(await pathOf(page)).toBe("/changePassword");
+      await page.fill("#field-currentPassword", "Wr0ng-Passw0rd!");
+      await page.fill("#field-newPassword", NEW_PASSWORD);
+      await submit(page, { button: "変更する" });
+      expect(await page.text("body")).toContain("正しいパスワードを入力してください");
+      expect(await fieldValue(page, "#field-currentPassword")).toBe("");
+      if ((await page.visible("dialog[open]")) > 0) await page.click(await visibleOf(page, { button: "閉じる" }));
+      await page.fill("#field-currentPassword", PASSWORD);
+      await page.fill("#field-newPassword", NEW_PASSWORD);
+      await submit(page, { button: "変更する" });
+      expect(await hrefOf(page, "dialog[open]", "サービスのトップへ戻る")).toBe(SERVICE_TOP);
+      await changedPasswordSignsInAfterModal(run, login);
+    },
+  },
+
+  "change e-mail through the links to both addresses": {
+    async run(run) {
+      const { page } = run;
+      const { login: old } = await signedIn(run, "old", "emailChange");
+      const fresh = email(run, "fresh");
+      expect(await pathOf(page)).toBe("/changeEmail");
+      await page.fill("#field-newEmail", fresh);
+      await submit(page, { button: "メールを送信" });
+      expect(await openModalTitle(page)).toBe("確認メールを送信しました");
+      expect(await idp(run).count(fresh)).toBe(0);
+      await page.go((await idp(run).latest(old)).link ?? "");
+      expect(await pathOf(page)).toBe(`/${GUNGNIR.serviceId}/changeEmail`);
+      expect(await queryOf(page, "result")).toBe("sent_to_new_email");
+      expect(await page.text("body")).toContain("メールアドレスの変更は完了していません");
+      expect(await hrefOf(page, "body", "サービスのトップへ戻る")).toBeNull();
+      await page.go((await idp(run).latest(fresh)).link ?? "");
+      expect(await queryOf(page, "result")).toBe("completed");
+      expect(await page.text("body")).toContain("メールアドレスの変更が完了しました");
+      expect(await hrefOf(page, "body", "サービスのトップへ戻る")).toBe(SERVICE_TOP);
+    },
+  },
+
+  "register an e-mail after a sign-in with an unverified one, then MFA setup hands over": {
+    async run(run) {
+      const { page } = run;
+      const { app } = await signedIn(run, "unverified", "signIn", { seed: { emailVerified: false } });
+      const fresh = email(run, "registered");
+      expect(await pathOf(page)).toBe("/registerEmail");
+      expect(await page.text("body")).toContain("確認コードの有効期限は1時間です。");
+      await page.fill("#field-email", fresh);
+      await submit(page, { button: "確認コードを送信" });
+      expect(await pathOf(page)).toBe("/registerEmail");
+      expect(await page.url()).not.toContain(encodeURIComponent(fresh));
+      expect(await page.text("body")).toContain(`${fresh} 宛に6桁の確認コードを送信しました。`);
+      await page.fill("#field-code", await idp(run).latestCode(fresh));
+      await submit(page, { button: "次へ" });
+      expect(await openModalTitle(page)).toBe("確認コードを確認しました");
+      await expectNothingSecret(run, PASSWORD);
+      await submit(page, { link: "次へ進む" });
+      // /callback marked that MFA setup follows (SPEC §2); this brand allows none, so "later" hands over to the app.
+      expect(await pathOf(page)).toBe("/mfa/setup");
+      await page.click({ button: "あとで設定する" });
+      await expectAppLogin(run, app, LOGINS.password);
+    },
+  },
+
+  "TOTP setup from the QR code read off a screenshot, then the next sign-in asks for its code": {
+    async run(run) {
+      const { page } = run;
+      const { app, login } = await signedIn(run, "totpsetup", "mfaSetUp");
+      expect(await pathOf(page)).toBe("/mfa/setup");
+      // The secret arrives late: with script the spinner held its place (the "streaming" journey sees it), without
+      // the page comes whole; either way the page ends with the QR code and no spinner.
+      await idp(run).fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", delayMs: 1500 });
+      await submit(page, { link: "認証アプリで設定する" });
+      expect(await pathOf(page)).toBe("/mfa/setup/TOTP");
+      await until(async () => (await page.visible(".qr svg")) === 1, "the QR code");
+      expect(await countOf(page, "dialog.spinner")).toBe(0);
+      const secret = await page.text("code.secret");
+      expect(secret.replace(/\s/g, "")).toMatch(/^[A-Z2-7]{32}$/);
+      expect(await countOf(page, "code.secret .secret-group")).toBe(8);
+      const image = PNG.sync.read(await page.screenshot(".qr"));
+      const scanned = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? "";
+      const brand = encodeURIComponent(GUNGNIR_NAME);
+      const plain = secret.replace(/\s/g, "");
+      expect(scanned).toBe(`otpauth://totp/${brand}:${encodeURIComponent(login)}?secret=${plain}&issuer=${brand}`);
+      // The copy button is script's: without it there is nothing to press.
+      expect(await countOf(page, "button", "コピー")).toBe(page.javaScript ? 1 : 0);
+      await expectNothingSecret(run, PASSWORD);
+      await page.fill("#field-mfaOtpCode", new TOTP({ secret: plain }).generate());
+      await setUpHandsOver(run, app);
+      await signInAgainWith(
+        run,
+        login,
+        "ワンタイムパスワード認証",
+        async () => new TOTP({ secret: plain }).generate(),
+        LOGINS.totp,
+      );
+    },
+  },
+
+  "SMS setup after the warning, then the next sign-in asks for a code": {
+    async run(run) {
+      const { page } = run;
+      const { app, login } = await signedIn(run, "smssetup", "mfaSetUp");
+      const phone = newPhone();
+      await submit(page, { link: "SMSで設定する" });
+      expect(await pathOf(page)).toBe("/mfa/setup/SMS");
+      await page.fill("#field-phoneNumber", phone);
+      // With script and the Popover API the warning opens over the page; otherwise it is a page of its own.
+      await page.click({ button: "認証コードを送信" });
+      await until(
+        async () =>
+          (await page.visible("#smsSendWarning-modal")) === 1 || (await pathOf(page)) === "/mfa/setup/SMS/warning",
+        "the warning before the send",
+      );
+      if ((await pathOf(page)) === "/mfa/setup/SMS/warning") {
+        expect(await countOf(page, "h1, h2, h3", "SMSの送信について")).toBe(1);
+        expect(await page.text()).toContain("SMSの送信について");
+        expect(await page.text()).toContain(phone);
+      } else expect(await page.text("#smsSendWarning-modal")).toContain("SMSの送信について");
+      expect(await idp(run).count(`+81${phone}`)).toBe(0);
+      await submit(page, { button: "送信する" });
+      expect(await pathOf(page)).toBe("/mfa/setup/SMS");
+      expect(await idp(run).count(`+81${phone}`)).toBe(1);
+      expect(await page.text()).toContain(`${phone} 宛に認証コードを送信しました`);
+      await expectNothingSecret(run, PASSWORD);
+      await page.fill("#field-mfaOtpCode", await idp(run).latestCode(`+81${phone}`));
+      await setUpHandsOver(run, app);
+      await signInAgainWith(run, login, "SMS認証", () => idp(run).latestCode(`+81${phone}`), LOGINS.sms);
+    },
+  },
+
+  "the 429 page: a wrong password is told and keeps the login ID, the sixth is refused": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "limited");
+      await idp(run).seed({ email: login });
+      await startApp(run, "signIn");
+      for (let attempt = 1; attempt <= 11; attempt++) {
+        // A wrong password opens the closable 'wrong login ID or password' modal: the user closes it first.
+        if ((await page.visible("dialog[open]")) > 0) await page.click(await visibleOf(page, { button: "閉じる" }));
+        await page.fill("#field-username", login);
+        await page.fill("#field-password", "Wr0ngPassword!");
+        await submit(page, 'form[action="/signIn"] button[type="submit"]');
+        const title = await openModalTitle(page);
+        if (title === "試行回数の上限に達しました") {
+          // Fixed one-minute windows: the sixth try, or up to the eleventh when a window boundary splits them.
+          expect(attempt).toBeGreaterThanOrEqual(6);
+          expect(await pathOf(page)).toBe("/signIn");
+          return;
+        }
+        expect(title).toBe("ログインIDまたはパスワードが間違っています");
+        expect(await fieldValue(page, "#field-username")).toBe(login);
+        expect(await fieldValue(page, "#field-password")).toBe("");
+      }
+      throw new Error("no 429 within eleven tries");
+    },
+  },
+
+  "an upstream fault shows the modal, and the next try signs in without a second factor": {
+    async run(run) {
+      const { page } = run;
+      const login = email(run, "fault");
+      await idp(run).seed({ email: login });
+      const app = await startApp(run, "signIn");
+      await expectNothingSecret(run, PASSWORD);
+      await idp(run).fault({ pathPattern: "/auth/v1/login", bodyIncludes: login, status: 500 });
+      await signInForm(page, login);
+      expect(await openModalTitle(page)).toBe("エラーが発生しました");
+      await page.click(await visibleOf(page, { button: "閉じる" }));
+      await until(async () => (await page.visible("dialog[open]")) === 0, "the modal closed");
+      await page.fill("#field-password", PASSWORD);
+      await page.click('form[action="/signIn"] button[type="submit"]');
+      await expectAppLogin(run, app, LOGINS.password);
+    },
+  },
+
+  "TOTP setup with script: a spinner holds the place of a late secret until it comes": {
+    needs: ["streaming"],
+    scriptOnly: true,
+    async run(run) {
+      const { page } = run;
+      await signedIn(run, "spinner", "mfaSetUp");
+      await idp(run).fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", delayMs: 1500 });
+      await page.click({ link: "認証アプリで設定する" });
+      await until(async () => (await page.visible("dialog.spinner")) === 1, "the spinner while the secret is late");
+      await until(async () => (await page.visible(".qr svg")) === 1, "the QR code");
+      await until(async () => (await pathOf(page)) === "/mfa/setup/TOTP", "the setup page's address");
+      expect(await countOf(page, "dialog.spinner")).toBe(0);
+    },
+  },
+
+  "the secret checks see secrets: a sign-in's requests carry challenges and the app's code": {
+    needs: ["requests"],
+    async run(run) {
+      const login = email(run, "watched");
+      await idp(run).seed({ email: login });
+      const app = await startApp(run, "signIn");
+      await signInForm(run.page, login, PASSWORD, { toApp: true });
+      await expectAppLogin(run, app, LOGINS.password);
+      const seen = run.networkSecrets();
+      expect(seen.length).toBeGreaterThan(0);
+      // Its control: a page of the site that held one of them fails the check.
+      await run.page.go(`${run.site.url}/signIn?client_id=${GUNGNIR.clientId}`);
+      await expectNothingSecret(run, PASSWORD);
+      await run.page.exec(`document.body.append(${JSON.stringify(seen.at(-1))}); return true;`);
+      await expect(expectNothingSecret(run, PASSWORD)).rejects.toThrow(/reached the page/);
+    },
+  },
+
+  "the session guard across two tabs": {
+    scriptOnly: true,
+    twoTabs: true,
+    run: sessionGuardJourney,
+  },
+};
+
+/** After a change of password: the modal, nothing secret, and the next sign-in with the new one. */
+async function changedPasswordSignsInAfterModal(run: JourneyRun, login: string): Promise<void> {
   expect(await openModalTitle(run.page)).toBe("パスワードを変更しました");
-  const again = await openApp(run, "signIn");
+  expect(await countOf(run.page, "dialog[open] button", "閉じる")).toBe(0);
+  await expectNothingSecret(run, PASSWORD, NEW_PASSWORD);
+  const again = await startApp(run, "signIn");
   await signInForm(run.page, login, NEW_PASSWORD, { toApp: true });
   await expectAppLogin(run, again, LOGINS.password);
 }
-
-/** A server-opened modal (a result or an error): its heading. */
-const openModalTitle = (page: EnginePage) => page.text("dialog[open] .modal-title");
-
-export const JOURNEYS: Record<string, (run: JourneyRun) => Promise<void>> = {
-  async "sign-up, with the ID help and the back warning"(run) {
-    const { page } = run;
-    const app = await openApp(run, "signUp");
-    expect(await page.visible('form[action="/signUp/checkEmail"]')).toBe(1);
-    await openAndCloseModal(page, "whatIsId", "ID");
-    const address = email(run, "new");
-    await page.fill("#field-email", address);
-    await submit(page, { button: "次へ" });
-    expect(await pathOf(page)).toBe("/signUp/inputPassword");
-    await openAndCloseModal(page, "signUpBackWarning", "削除", "キャンセル");
-    await page.fill("#field-password", PASSWORD);
-    await submit(page, { button: "登録する" });
-    expect(await pathOf(page)).toBe("/signUp/confirmMail");
-    await page.fill("#field-code", await idp().latestCode(address));
-    await submit(page, { button: "次へ" });
-    expect(await pathOf(page)).toBe("/mfa/setup");
-    await page.click({ button: "あとで設定する" });
-    await expectAppLogin(run, app, LOGINS.password);
-  },
-
-  async "sign-in with TOTP, then sign-out"(run) {
-    const { page } = run;
-    const login = email(run, "totp");
-    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
-    await idp().seed({ email: login, mfa: { totp: secret } });
-    const app = await openApp(run, "extSignIn");
-    expect((await page.cookies()).find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
-    await signInForm(page, login);
-    expect(await pathOf(page)).toBe("/signIn/mfa");
-    await page.fill("#field-mfaCode", new TOTP({ secret }).generate());
-    await page.click({ button: "ログイン" });
-    await expectAppLogin(run, app, LOGINS.totp);
-    // Sign-out (ARCHITECTURE §8): the site forgets every cookie and lands on the brand's service top.
-    await page.go(`${httpsSiteUrl()}/logout?client_id=${GUNGNIR.clientId}`);
-    await page.reached(SERVICE_TOP);
-    const left = (await page.cookies()).map((cookie) => cookie.name).filter((name) => name !== "__Host-js");
-    expect(left).toEqual([]);
-  },
-
-  async "sign-in with SMS, with the support, ID and SMS help"(run) {
-    const { page } = run;
-    const login = email(run, "sms");
-    const phone = `+81${newPhone()}`;
-    await idp().seed({ email: login, mfa: { sms: phone } });
-    const app = await openApp(run, "extSignIn");
-    await openAndCloseModal(page, "support", "お問い合わせ");
-    await openAndCloseModal(page, "whatIsId", "ID");
-    await signInForm(page, login);
-    expect(await pathOf(page)).toBe("/signIn/mfa");
-    expect(await page.text()).toContain("3分以内");
-    await openAndCloseModal(page, "smsHelp", "SMS");
-    await page.fill("#field-mfaCode", await idp().latestCode(phone));
-    await page.click({ button: "ログイン" });
-    await expectAppLogin(run, app, LOGINS.sms);
-  },
-
-  async "consent for the partner service"(run) {
-    const { page } = run;
-    const { app } = await signedIn(run, "partner", "extSignIn", { brand: PARTNER });
-    expect(await pathOf(page)).toBe(`/${PARTNER.serviceId}/consent`);
-    expect(await page.text()).toContain("口座の残高情報");
-    await page.click({ button: "同意する" });
-    await expectAppLogin(run, app, LOGINS.password);
-  },
-
-  async "password reset by the mailed link, with the mail help"(run) {
-    const { page } = run;
-    const login = email(run, "forgot");
-    await idp().seed({ email: login });
-    await openApp(run, "signIn");
-    await submit(page, { link: "パスワードをお忘れの方はこちら" });
-    expect(await pathOf(page)).toBe("/resetPassword");
-    await page.fill("#field-email", login);
-    await submit(page, { button: "送信する" });
-    expect(await pathOf(page)).toBe("/resetPassword/sendMail");
-    await openAndCloseModal(page, "mailHelp", "迷惑メール");
-    await page.go((await idp().latest(login)).link ?? "");
-    await page.fill("#field-newPassword", NEW_PASSWORD);
-    await changedPasswordSignsIn(run, login);
-  },
-
-  async "change password"(run) {
-    const { page } = run;
-    const { login } = await signedIn(run, "pw", "passwordChange");
-    expect(await pathOf(page)).toBe("/changePassword");
-    await page.fill("#field-currentPassword", PASSWORD);
-    await page.fill("#field-newPassword", NEW_PASSWORD);
-    await changedPasswordSignsIn(run, login);
-  },
-
-  async "change e-mail through the links to both addresses"(run) {
-    const { page } = run;
-    const { login: old } = await signedIn(run, "old", "emailChange");
-    const fresh = email(run, "fresh");
-    expect(await pathOf(page)).toBe("/changeEmail");
-    await page.fill("#field-newEmail", fresh);
-    await submit(page, { button: "メールを送信" });
-    expect(await openModalTitle(page)).toBe("確認メールを送信しました");
-    await page.go((await idp().latest(old)).link ?? "");
-    expect(await page.text()).toContain("メールアドレスの変更は完了していません");
-    await page.go((await idp().latest(fresh)).link ?? "");
-    expect(await page.text()).toContain("メールアドレスの変更が完了しました");
-  },
-
-  async "register an e-mail after a sign-in with an unverified one"(run) {
-    const { page } = run;
-    const { app } = await signedIn(run, "unverified", "signIn", { seed: { emailVerified: false } });
-    const fresh = email(run, "registered");
-    expect(await pathOf(page)).toBe("/registerEmail");
-    await page.fill("#field-email", fresh);
-    await submit(page, { button: "確認コードを送信" });
-    await page.fill("#field-code", await idp().latestCode(fresh));
-    await submit(page, { button: "次へ" });
-    expect(await openModalTitle(page)).toBe("確認コードを確認しました");
-    await submit(page, { link: "次へ進む" });
-    expect(await pathOf(page)).toBe("/mfa/setup");
-    await page.click({ button: "あとで設定する" });
-    await expectAppLogin(run, app, LOGINS.password);
-  },
-
-  async "TOTP setup from the QR code read off a screenshot"(run) {
-    const { page } = run;
-    const { app } = await signedIn(run, "totpsetup", "mfaSetUp");
-    expect(await pathOf(page)).toBe("/mfa/setup");
-    await submit(page, { link: "認証アプリで設定する" });
-    await until(async () => (await page.visible(".qr svg")) === 1, "the QR code");
-    const image = PNG.sync.read(await page.screenshot(".qr"));
-    const scanned = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? "";
-    const secret = new URL(scanned).searchParams.get("secret") ?? "";
-    expect(scanned).toMatch(/^otpauth:\/\/totp\//);
-    expect(secret).toBe((await page.text("code.secret")).replace(/\s/g, ""));
-    await page.fill("#field-mfaOtpCode", new TOTP({ secret }).generate());
-    await setUpHandsOver(run, app);
-  },
-
-  async "SMS setup after the warning"(run) {
-    const { page } = run;
-    const { app } = await signedIn(run, "smssetup", "mfaSetUp");
-    const phone = newPhone();
-    await submit(page, { link: "SMSで設定する" });
-    expect(await pathOf(page)).toBe("/mfa/setup/SMS");
-    await page.fill("#field-phoneNumber", phone);
-    // With script and the Popover API the warning opens over the page; otherwise it is a page of its own.
-    await page.click({ button: "認証コードを送信" });
-    await until(
-      async () =>
-        (await page.visible("#smsSendWarning-modal")) === 1 || (await pathOf(page)) === "/mfa/setup/SMS/warning",
-      "the warning before the send",
-    );
-    expect(await idp().count(`+81${phone}`)).toBe(0);
-    await submit(page, { button: "送信する" });
-    expect(await pathOf(page)).toBe("/mfa/setup/SMS");
-    await page.fill("#field-mfaOtpCode", await idp().latestCode(`+81${phone}`));
-    await setUpHandsOver(run, app);
-  },
-
-  async "the 429 page: the sixth password for one login ID"(run) {
-    const { page } = run;
-    const login = email(run, "limited");
-    await openApp(run, "signIn");
-    for (let attempt = 1; attempt <= 11; attempt++) {
-      // A wrong password opens the closable 'wrong login ID or password' modal: the user closes it first.
-      if ((await page.visible("dialog[open]")) > 0) await page.click(await visibleOf(page, { button: "閉じる" }));
-      await page.fill("#field-username", login);
-      await page.fill("#field-password", "Wr0ngPassword!");
-      await submit(page, 'form[action="/signIn"] button[type="submit"]');
-      const title = await openModalTitle(page);
-      if (title === "試行回数の上限に達しました") {
-        // Fixed one-minute windows: the sixth try, or up to the eleventh when a window boundary splits them.
-        expect(attempt).toBeGreaterThanOrEqual(6);
-        expect(await pathOf(page)).toBe("/signIn");
-        return;
-      }
-      expect(title).toBe("ログインIDまたはパスワードが間違っています");
-    }
-    throw new Error("no 429 within eleven tries");
-  },
-
-  async "an upstream fault shows the modal, and the next try works"(run) {
-    const { page } = run;
-    const login = email(run, "fault");
-    await idp().seed({ email: login });
-    const app = await openApp(run, "signIn");
-    await idp().fault({ pathPattern: "/auth/v1/login", bodyIncludes: login, status: 500 });
-    await signInForm(page, login);
-    expect(await openModalTitle(page)).toBe("エラーが発生しました");
-    await page.click(await visibleOf(page, { button: "閉じる" }));
-    await until(async () => (await page.visible("dialog[open]")) === 0, "the modal closed");
-    await page.fill("#field-password", PASSWORD);
-    await page.click('form[action="/signIn"] button[type="submit"]');
-    await expectAppLogin(run, app, LOGINS.password);
-  },
-};
 
 /**
  * SPEC §4/§8 session guard (script only: without it there is no guard, and both tabs stay usable): the consent tab
@@ -355,34 +701,116 @@ export async function sessionGuardJourney(run: JourneyRun): Promise<void> {
   }
 }
 
-/** What an engine cannot do, and so is not asked to: each with its reason, for the test's name and the docs. */
-export interface EngineLimits {
-  /** The browser opens no second tab under its driver (cog, WPE's browser, has one view): no session guard test. */
+/** How an engine is run: its site, its capabilities, and what it cannot do. */
+export interface EngineSetup {
+  /** The site its journeys use (asked when a test runs: vitest provides it then). */
+  site: () => Site;
+  /** The capabilities its tabs have: the journeys that need one run only where it is listed. */
+  capabilities?: Capability[];
+  /**
+   * Where its driver has no console: the log of a site this engine's file uses alone, which the pages' error
+   * reports reach (islands/client.tsx → /report/island).
+   */
+  errorLog?: () => string;
+  /** The browser opens no second tab under its driver: no journey that needs one, for this reason. */
   oneTab?: string;
 }
 
 /**
- * Every journey in one engine, JavaScript on and off, each in a fresh window (its own cookie jar) that must end
- * with no uncaught page error reported; the session guard with script only (without, there is none).
+ * The page errors of a journey with script on: where the driver sees them, the tab's own; elsewhere the reports in
+ * the engine's own log. Answers a function giving what was seen since it was called.
+ */
+function pageErrorWatch(page: EnginePage, setup: EngineSetup): () => string[] {
+  if (setup.capabilities?.includes("console")) return needed(page, "pageErrors");
+  const log = setup.errorLog?.();
+  if (!log) throw new Error(`${page.engine}: no console and no log of its own, so page errors cannot be seen`);
+  const from = statSync(log).size;
+  return () => reportedErrorsSince(log, from);
+}
+
+/**
+ * With script off, none ran: on a page of the site with islands, none hydrated, and the browser holds no
+ * script-marker cookie (`__Host-js`, which every island page sets when its script runs).
+ */
+async function expectNoScriptRan(page: EnginePage, site: Site): Promise<void> {
+  await page.go(`${site.url}/signIn?client_id=${GUNGNIR.clientId}`);
+  expect(await countOf(page, "[data-island]"), "the page has islands to hydrate").toBeGreaterThan(0);
+  expect(await countOf(page, "[data-hydrated]"), "an island hydrated with script off").toBe(0);
+  expect(
+    (await page.cookies()).map((cookie) => cookie.name),
+    "the script marker was set",
+  ).not.toContain("__Host-js");
+}
+
+/** A page error thrown once the page's islands hydrated: what the error watch must see. */
+async function throwInPage(page: EnginePage, site: Site): Promise<void> {
+  await page.go(`${site.url}/signIn?client_id=${GUNGNIR.clientId}`);
+  await until(() => page.exec<boolean>(`return !!document.querySelector("[data-hydrated]");`), "an island hydrated");
+  await page.exec(`setTimeout(() => { throw new Error("a control error"); }); return true;`);
+}
+
+/**
+ * Every journey in one engine, JavaScript on and off, each in a fresh window (its own cookie jar). With script on a
+ * journey must end with no uncaught page error; with it off, having run no script at all. A journey that needs a
+ * capability the engine lacks, or a second tab where there is none, is not registered here: the docs say where it
+ * runs (docs/testing.md, "Where each check went").
  */
 export function journeysIn(
   engine: string,
   openPage: (javaScript: boolean) => Promise<EnginePage>,
-  limits: EngineLimits = {},
+  setup: EngineSetup,
 ): void {
+  const capabilities = setup.capabilities ?? [];
+  const watchesNetwork = capabilities.includes("requests");
   for (const javaScript of [true, false]) {
     const mode = javaScript ? "js" : "nojs";
-    const guard = javaScript && !limits.oneTab ? { "the session guard across two tabs": sessionGuardJourney } : {};
-    describe(`${engine} with JavaScript ${javaScript ? "on" : "off"}`, () => {
-      it.each(Object.entries({ ...JOURNEYS, ...guard }))("%s", async (_name, journey) => {
+    const registered = Object.entries(JOURNEYS).filter(
+      ([, journey]) =>
+        (javaScript || !journey.scriptOnly) &&
+        !(journey.twoTabs && setup.oneTab) &&
+        (journey.needs ?? []).every((capability) => capabilities.includes(capability)),
+    );
+    const checks = [
+      javaScript ? "no page error" : "no script ran",
+      watchesNetwork ? "no secret of the network in a page" : "no typed secret in a page",
+    ];
+    describe(`${engine} with JavaScript ${javaScript ? "on" : "off"} (${checks.join("; ")})`, () => {
+      // A journey that needs a capability says so in its name: where it is missing, the journey is not registered.
+      const named = registered.map(([name, journey]): [string, Journey] => [
+        journey.needs ? `${name} [needs ${journey.needs.join(", ")}]` : name,
+        journey,
+      ]);
+      it.each(named)("%s", async (name, journey) => {
         const page = await openPage(javaScript);
         const unique = `${engine.replace(/\W/g, "").toLowerCase()}.${mode}.${crypto.randomUUID().slice(0, 8)}`;
         try {
-          expect(await pageErrorsDuring(() => journey({ page, unique }))).toEqual([]);
+          for (const capability of capabilities)
+            expect(capabilitiesOf(page), `${engine} was said to have ${capability}`).toContain(capability);
+          const networkSecrets = watchesNetwork ? () => [...secretsIn(needed(page, "requests")())] : () => [];
+          const site = setup.site();
+          const errors = javaScript ? pageErrorWatch(page, setup) : undefined;
+          await journey.run({ page, site, unique, networkSecrets });
+          if (errors) expect(errors(), `page errors during "${name}"`).toEqual([]);
+          else await expectNoScriptRan(page, site);
         } finally {
           await page.close();
         }
       });
+      if (javaScript)
+        it("the page-error check sees an error a page throws (its control)", async () => {
+          const page = await openPage(javaScript);
+          try {
+            const errors = pageErrorWatch(page, setup);
+            await throwInPage(page, setup.site());
+            await until(async () => errors().length > 0, "the thrown error seen");
+            expect(errors().join("\n")).toMatch(
+              javaScript && capabilities.includes("console") ? /a control error/ : /"page"/,
+            );
+          } finally {
+            // Firefox's tab fails its close on a page error it saw: that is this test's point, not a failure.
+            await page.close().catch(() => undefined);
+          }
+        });
     });
   }
 }

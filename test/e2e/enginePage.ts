@@ -1,9 +1,10 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { inject } from "vitest";
 
-// What a journey needs of a browser tab, whatever engine and protocol is behind it (issue 22): WebKitGTK and WPE
-// through W3C WebDriver (webkit.ts), Firefox ESR through WebDriver BiDi (firefox.ts). Every method works with the
-// page's JavaScript off too: the drivers run their own scripts outside the page's.
+// What a journey needs of a browser tab, whatever engine and protocol is behind it: Chromium through Playwright
+// (chromiumPage.ts), WebKitGTK and WPE through W3C WebDriver (webkit.ts), Firefox ESR through WebDriver BiDi
+// (firefox.ts). Every method works with the page's JavaScript off too: the drivers run their own scripts outside the
+// page's. What only some drivers can see (the network, the console) is an optional capability: a journey that needs
+// one is registered only for the engines that have it (engineJourneys.ts, `needs`).
 
 /** An element: a CSS selector, or the visible button or link with exactly this text. */
 export type Target = string | { button: string } | { link: string };
@@ -13,6 +14,21 @@ export interface EngineCookie {
   value: string;
   secure: boolean;
   httpOnly: boolean;
+}
+
+/** What a driver may or may not see of its tab, beyond the DOM. */
+export type Capability = "requests" | "responses" | "console" | "streaming";
+
+export interface SeenRequest {
+  url: string;
+  method: string;
+}
+
+export interface SeenResponse {
+  url: string;
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
 }
 
 export interface EnginePage {
@@ -37,9 +53,47 @@ export interface EnginePage {
   screenshot(target?: Target): Promise<Buffer>;
   /** Resolves with the first URL starting with `prefix` the tab navigates to (an app's redirect URI, say). */
   reached(prefix: string): Promise<URL>;
+  /**
+   * Starts watching for a navigation to a URL starting with `prefix`: the function resolves with the first one from
+   * now on (an app opened twice gets its second callback, not the first).
+   */
+  watchFor(prefix: string): () => Promise<URL>;
   /** Another tab of the same browser profile (cookies and localStorage shared). */
   newTab(): Promise<EnginePage>;
   close(): Promise<void>;
+  /** Capability "requests": every request the tab made (redirected ones too), in order. */
+  requests?(): SeenRequest[];
+  /** Capability "responses": the responses to the tab's documents (its navigations), in order. */
+  responses?(): SeenResponse[];
+  /** Capability "console": what the pages wrote to the console (`type: text`), in order. */
+  consoleMessages?(): string[];
+  /** Capability "console": the uncaught errors the pages threw, in order. */
+  pageErrors?(): string[];
+  /**
+   * Capability "streaming": a click returns before the document it starts has loaded, so a test sees a page while
+   * it streams (a spinner in the place of a late part). W3C WebDriver's click waits for the load.
+   */
+  readonly seesStreaming?: true;
+}
+
+/** Which capabilities `page` has: what its methods are there for. */
+export function capabilitiesOf(page: EnginePage): Capability[] {
+  const has: Capability[] = [];
+  if (page.requests) has.push("requests");
+  if (page.responses) has.push("responses");
+  if (page.consoleMessages && page.pageErrors) has.push("console");
+  if (page.seesStreaming) has.push("streaming");
+  return has;
+}
+
+/** The capability's method, or fails: a journey that needs one is never run where it is missing. */
+export function needed<K extends "requests" | "responses" | "consoleMessages" | "pageErrors">(
+  page: EnginePage,
+  method: K,
+): NonNullable<EnginePage[K]> {
+  const found = page[method];
+  if (!found) throw new Error(`${page.engine} has no ${method}: the journey should not have been registered here`);
+  return found.bind(page) as NonNullable<EnginePage[K]>;
 }
 
 /** XPath of a visible-text button or link (normalised whitespace), for the drivers that take XPath. */
@@ -88,17 +142,22 @@ export async function pathOf(page: EnginePage): Promise<string> {
 }
 
 /**
- * The uncaught errors the site's pages reported while `journey` ran (islands/client.tsx posts every one to
- * /report/island, which logs `island_crashed`): how a test catches a page error in an engine whose driver has no
- * console. The HTTPS preview is shared by the engines' files, so a report fails whichever journey was running.
+ * The uncaught errors the site's pages reported while `journey` ran, read from the log of the preview the engine
+ * uses alone (islands/client.tsx posts every one to /report/island, which logs `island_crashed`): how a test
+ * catches a page error in an engine whose driver has no console (WebKit's). The engine's file runs its journeys one
+ * after another against a preview of its own, so a report in the log belongs to the journey that was running.
  */
-export async function pageErrorsDuring(journey: () => Promise<void>): Promise<string[]> {
-  const file = inject("httpsLogFile");
+export async function reportedErrorsDuring(logFile: string, journey: () => Promise<void>): Promise<string[]> {
   // Only what the journey added is read: the log holds every request of the run.
-  const from = statSync(file).size;
+  const from = statSync(logFile).size;
   await journey();
-  const added = Buffer.alloc(statSync(file).size - from);
-  const descriptor = openSync(file, "r");
+  return reportedErrorsSince(logFile, from);
+}
+
+/** The `island_crashed` lines the log got after byte `from`. */
+export function reportedErrorsSince(logFile: string, from: number): string[] {
+  const added = Buffer.alloc(statSync(logFile).size - from);
+  const descriptor = openSync(logFile, "r");
   try {
     readSync(descriptor, added, 0, added.length, from);
   } finally {

@@ -1,10 +1,11 @@
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll } from "vitest";
+import { httpsSiteUrl } from "./browser";
 import { journeysIn } from "./engineJourneys";
 import { firefoxPage, launchFirefox } from "./firefox";
 
-// Issue 22: every journey in Firefox ESR, JavaScript on and off (a pref of the whole browser: one browser each),
-// over local HTTPS as the other engines.
+// Every journey in Firefox ESR, JavaScript on and off (a pref of the whole browser: one browser each), over local
+// HTTPS as the WebKits. WebDriver BiDi sees the tab's requests, responses and console.
 
 const browsers = new Map<boolean, Browser>();
 beforeAll(async () => {
@@ -14,8 +15,12 @@ afterAll(async () => {
   for (const browser of browsers.values()) await browser.close();
 });
 
-journeysIn("Firefox ESR", async (javaScript) => {
-  const browser = browsers.get(javaScript);
-  if (!browser) throw new Error("Firefox did not start");
-  return firefoxPage(browser, javaScript);
-});
+journeysIn(
+  "Firefox ESR",
+  async (javaScript) => {
+    const browser = browsers.get(javaScript);
+    if (!browser) throw new Error("Firefox did not start");
+    return firefoxPage(browser, javaScript);
+  },
+  { site: () => ({ url: httpsSiteUrl(), https: true }), capabilities: ["requests", "responses", "console"] },
+);

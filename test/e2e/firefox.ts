@@ -1,10 +1,11 @@
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
 import { ensureDebianPackages } from "./debian";
-import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
+import { type EnginePage, type SeenRequest, type SeenResponse, type Target, until, xpathOf } from "./enginePage";
 
-// Firefox ESR for the browser tests (issue 22; ../shared/research/browser-engines.md): Debian's firefox-esr driven
-// over WebDriver BiDi by puppeteer-core (24.x: its engines allow Node 20). JavaScript off is the `javascript.enabled`
-// pref for the whole browser, under which puppeteer's element clicks never settle: clicks go by coordinates.
+// Firefox ESR for the browser tests: Debian's firefox-esr driven over WebDriver BiDi by puppeteer-core (24.x: its
+// engines allow Node 20). JavaScript off is the `javascript.enabled` pref for the whole browser, under which
+// puppeteer's element clicks never settle: clicks go by coordinates. BiDi sees the network and the console, so a
+// Firefox tab has the optional capabilities of EnginePage (its requests, its documents' responses, its console).
 
 const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
@@ -41,11 +42,27 @@ export async function firefoxPage(browser: Browser, javaScript: boolean): Promis
   return tab(context, await context.newPage(), javaScript, true);
 }
 
-function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: boolean): EnginePage {
-  const requested: string[] = [];
-  page.on("request", (request) => void requested.push(request.url()));
+function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owner: boolean): EnginePage {
+  const requests: SeenRequest[] = [];
+  const responses: SeenResponse[] = [];
+  const consoleMessages: string[] = [];
   const errors: string[] = [];
-  page.on("pageerror", (error) => void errors.push(String(error)));
+  /** Whether the page's document went to a host outside the site (an app, a brand's top), which does not resolve. */
+  let offSite = false;
+  const watch = (page: Page) => {
+    page.on("request", (request) => {
+      requests.push({ url: request.url(), method: request.method() });
+      if (request.isNavigationRequest() && /\.example$/.test(new URL(request.url()).hostname)) offSite = true;
+    });
+    page.on("response", (response) => {
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+        responses.push({ url: response.url(), status: response.status(), headers: response.headers() });
+    });
+    page.on("console", (message) => void consoleMessages.push(`${message.type()}: ${message.text()}`));
+    page.on("pageerror", (error) => void errors.push(String(error)));
+    return page;
+  };
+  let page = watch(firstPage);
   // With JavaScript off `page.$$` never settles (`page.$` and evaluation do): the page's visible matches are found by
   // a script of the driver's own, which marks the first for `page.$`.
   const displayed = (target: Target) =>
@@ -77,24 +94,34 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
     engine: "Firefox ESR",
     javaScript,
     go: async (url) => {
+      if (offSite) {
+        // A navigation to a host that does not resolve leaves the page in a state whose late failure may fail or
+        // stall the next navigation: the tab goes on in a new page of the same context (the same cookies and
+        // storage), as a user's next visit.
+        const left = page;
+        page = watch(await context.newPage());
+        offSite = false;
+        await left.close();
+      }
       // A page that redirects off the site (sign-out to the brand's top) ends at a host that does not resolve here:
       // its navigation never loads, so it is done once the browser asks for the other site.
       const site = new URL(url).origin;
       let left!: () => void;
       const leaves = new Promise<void>((resolve) => (left = resolve));
-      const watch = (request: HTTPRequest) => {
+      const leaving = (request: HTTPRequest) => {
         if (request.isNavigationRequest() && new URL(request.url()).origin !== site) left();
       };
-      page.on("request", watch);
-      let offSite = false;
-      const loaded = page.goto(url).then(
+      const current = page;
+      current.on("request", leaving);
+      let redirectedAway = false;
+      const loaded = current.goto(url).then(
         () => undefined,
         (error: Error) => {
-          if (!offSite) throw error;
+          if (!redirectedAway) throw error;
         },
       );
-      await Promise.race([loaded, leaves.then(() => (offSite = true))]);
-      page.off("request", watch);
+      await Promise.race([loaded, leaves.then(() => (redirectedAway = true))]);
+      current.off("request", leaving);
       checkErrors();
     },
     url: async () => page.url(),
@@ -141,14 +168,28 @@ function tab(context: BrowserContext, page: Page, javaScript: boolean, owner: bo
       const clip = target ? await (await first(target)).boundingBox() : null;
       return Buffer.from(await page.screenshot(clip ? { clip } : {}));
     },
+    watchFor: (prefix) => {
+      const from = requests.length;
+      return async () => {
+        const seen = () => requests.slice(from).find(({ url }) => url.startsWith(prefix));
+        await until(async () => seen() !== undefined, `a request to ${prefix}`);
+        return new URL(seen()?.url ?? "");
+      };
+    },
     reached: async (prefix) => {
-      await until(async () => requested.some((url) => url.startsWith(prefix)), `a request to ${prefix}`);
-      return new URL(requested.find((url) => url.startsWith(prefix)) ?? "");
+      await until(async () => requests.some(({ url }) => url.startsWith(prefix)), `a request to ${prefix}`);
+      return new URL(requests.find(({ url }) => url.startsWith(prefix))?.url ?? "");
     },
     newTab: async () => tab(context, await context.newPage(), javaScript, false),
     close: async () => {
-      checkErrors();
       await (owner ? context.close() : page.close());
+      checkErrors();
     },
+    requests: () => [...requests],
+    responses: () => [...responses],
+    consoleMessages: () => [...consoleMessages],
+    pageErrors: () => [...errors],
+    // Clicks go by coordinates: nothing waits for the navigation they start.
+    seesStreaming: true,
   };
 }

@@ -13,11 +13,14 @@ declare module "vitest" {
     baseUrls: string[];
     /**
      * The same build over local HTTPS (HTTP/2, the locally made certificate), for the engines that need it (WebKit
-     * drops Secure cookies on http://localhost): one server the WebKit, Firefox and local-HTTPS files share.
+     * drops Secure cookies on http://localhost): one server the Firefox and local-HTTPS files share.
      */
     httpsBaseUrl: string;
-    /** The HTTPS preview's output (the worker's JSON log lines), outside the checkout: what the engines' pages reported. */
-    httpsLogFile: string;
+    /**
+     * An HTTPS preview of its own for each WebKit (whose driver has no console): its log holds only that engine's
+     * journeys, run one after another, so a page error it reports is the running journey's (enginePage.ts).
+     */
+    webKitSites: Record<"webkitgtk" | "wpe", { url: string; logFile: string }>;
   }
 }
 
@@ -31,14 +34,17 @@ export default async function setup(project: TestProject) {
   ensureFirefox();
   buildForE2e();
   const firstPort = Number(process.env.E2E_PORT ?? 4319);
-  const httpsLogFile = join(mkdtempSync(join(tmpdir(), "e2e-https-")), "preview.log");
+  const logs = mkdtempSync(join(tmpdir(), "e2e-https-"));
+  const webKitLogs = { webkitgtk: join(logs, "webkitgtk.log"), wpe: join(logs, "wpe.log") };
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
   // Every server starts here, before any test: a preview reads the build that `vite build` last pointed it to, and
   // test/e2e/productionBuild.test.ts builds elsewhere while the tests run.
   const started = await Promise.allSettled([
     ...Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)),
-    startPreview(firstPort + 40, { https: true, logFile: httpsLogFile }),
+    startPreview(firstPort + 40, { https: true }),
+    startPreview(firstPort + 41, { https: true, logFile: webKitLogs.webkitgtk }),
+    startPreview(firstPort + 42, { https: true, logFile: webKitLogs.wpe }),
   ]);
   const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failure = started.find((result) => result.status === "rejected");
@@ -47,14 +53,19 @@ export default async function setup(project: TestProject) {
     await Promise.all(servers.map((server) => server.stop()));
     throw failure.reason;
   }
+  const wpe = servers.pop();
+  const webkitgtk = servers.pop();
   const https = servers.pop();
   project.provide(
     "baseUrls",
     servers.map((server) => server.url),
   );
   project.provide("httpsBaseUrl", https?.url ?? "");
-  project.provide("httpsLogFile", httpsLogFile);
-  if (https) servers.push(https);
+  project.provide("webKitSites", {
+    webkitgtk: { url: webkitgtk?.url ?? "", logFile: webKitLogs.webkitgtk },
+    wpe: { url: wpe?.url ?? "", logFile: webKitLogs.wpe },
+  });
+  for (const server of [https, webkitgtk, wpe]) if (server) servers.push(server);
   return async () => {
     await Promise.all(servers.map((server) => server.stop()));
   };

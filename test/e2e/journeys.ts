@@ -5,9 +5,12 @@ import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { APP_STATE, appStart } from "../support/appStart";
 import { emulatorClient } from "../support/emulatorClient";
+import { expectNoSecrets } from "../support/expectations";
+import type { EnginePage } from "./enginePage";
 
-// Helpers for the journeys of issue 4 in Chromium: the emulator's developer endpoints, an app that starts
-// the authorization and catches its redirect, and the "nothing secret reaches the page" check.
+// Helpers for the browser journeys: the emulator's developer endpoints, an app that starts the authorization and
+// catches its redirect (one `openApp` for a Playwright context and for any engine's tab), the app's login as a real
+// OIDC client, and the "nothing secret reaches the page" check.
 
 /** The emulator's developer endpoints over HTTP, through the previewed site. */
 export function emulator(baseUrl: string) {
@@ -20,13 +23,20 @@ export interface App {
   startUrl: string;
   redirectUri: string;
   codeVerifier: string;
-  /** Resolves with the URL the app receives at its redirect URI. */
-  received: Promise<URL>;
+  /** Resolves with the URL the app receives at its redirect URI (asked for once it is awaited). */
+  received: PromiseLike<URL>;
 }
 
-/** A brand's app opening the site in its webview: the app's PKCE, and a route that plays the app's callback. */
+/** A Playwright context (its pages are watched) or an engine's tab (its `reached`). */
+type AppWebView = BrowserContext | EnginePage;
+const isEnginePage = (on: AppWebView): on is EnginePage => "reached" in on;
+
+/**
+ * A brand's app opening the site in its webview: the app's PKCE, and how the app's callback is seen. It does not
+ * navigate: the caller opens `startUrl`.
+ */
 export async function openApp(
-  context: BrowserContext,
+  on: AppWebView,
   baseUrl: string,
   serviceId: string,
   clientId: string,
@@ -34,26 +44,39 @@ export async function openApp(
   extra: Partial<AppAuthQuery> = {},
 ): Promise<App> {
   const start = await appStart({ serviceId, clientId }, view, extra);
-  let resolve!: (url: URL) => void;
-  const received = new Promise<URL>((r) => (resolve = r));
-  const appOrigin = `https://app.${serviceId}.example`;
-  // What the app receives is the first request to it. A redirect there is seen only as a request: Chromium's headless
-  // shell routes no redirected request, and fails it as an unknown host after the request event.
-  context.on("request", (request) => {
-    if (request.url().startsWith(`${appOrigin}/`)) resolve(new URL(request.url()));
-  });
-  // A link straight to the app opens its page.
-  await context.route(`${appOrigin}/**`, (route) =>
-    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" }),
-  );
-  return {
+  const app = {
     serviceId,
     clientId,
     startUrl: `${baseUrl}${start.path}`,
     redirectUri: start.appRedirect,
     codeVerifier: start.verifier,
-    received,
   };
+  if (isEnginePage(on)) {
+    // Watched from now on; the wait starts once the callback is awaited, and fails if it never comes.
+    const callback = on.watchFor(start.appRedirect);
+    let asked: Promise<URL> | undefined;
+    const received: PromiseLike<URL> = {
+      // biome-ignore lint/suspicious/noThenProperty: a lazy promise, started by the first await.
+      then: (onFulfilled, onRejected) => {
+        asked ??= callback();
+        return asked.then(onFulfilled, onRejected);
+      },
+    };
+    return { ...app, received };
+  }
+  let resolve!: (url: URL) => void;
+  const received = new Promise<URL>((r) => (resolve = r));
+  const appOrigin = `https://app.${serviceId}.example`;
+  // What the app receives is the first request to it. A redirect there is seen only as a request: Chromium's headless
+  // shell routes no redirected request, and fails it as an unknown host after the request event.
+  on.on("request", (request) => {
+    if (request.url().startsWith(`${appOrigin}/`)) resolve(new URL(request.url()));
+  });
+  // A link straight to the app opens its page.
+  await on.route(`${appOrigin}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>app</title><p>app</p>" }),
+  );
+  return { ...app, received };
 }
 
 /** The site runs on local http in the tests. */
@@ -134,34 +157,47 @@ export async function expectAppLogin(app: App, baseUrl: string, login: Login, st
   expectLoginClaims(await appLogin(app, baseUrl), login, startedAt);
 }
 
-/** Records every secret-looking value that crossed the network, to prove none of them lands in the page. */
-export function watchSecrets(page: Page): Set<string> {
+/** The query parameters whose values are secrets when they cross the network (ARCHITECTURE §3). */
+const NETWORK_SECRETS = ["login_challenge", "consent_challenge", "login_verifier", "consent_verifier", "code"];
+
+/** Every secret-looking value in the URLs of `requests`: challenges, verifiers and codes of 16 characters or more. */
+export function secretsIn(requests: Iterable<{ url: string }>): Set<string> {
   const secrets = new Set<string>();
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    for (const name of ["login_challenge", "consent_challenge", "login_verifier", "consent_verifier", "code"]) {
+  for (const request of requests) {
+    const url = new URL(request.url);
+    for (const name of NETWORK_SECRETS) {
       const value = url.searchParams.get(name);
       if (value && value.length >= 16) secrets.add(value);
     }
-  });
+  }
   return secrets;
 }
 
-/** ARCHITECTURE §3: no token, verifier, challenge or session in script-readable cookies, storage or HTML. */
-export async function expectNothingSecretInPage(page: Page, secrets: Set<string>): Promise<void> {
-  if (page.url().startsWith("https://app.")) return;
-  const exposed = await page.evaluate(() => ({
+/**
+ * ARCHITECTURE §3: no token, verifier, challenge or session in script-readable cookies, storage or HTML of the site's
+ * page the tab shows. `secrets` are values that must not be there (at least one, none missing: a check against
+ * nothing proves nothing). A tab that is not at `siteOrigin` fails: there is nothing of the site's to check.
+ */
+export async function expectNothingSecretInPage(
+  page: EnginePage,
+  siteOrigin: string,
+  secrets: ReadonlyArray<string | undefined>,
+): Promise<void> {
+  const url = await page.url();
+  expect(new URL(url).origin, `the secret check needs a page of the site, not ${url}`).toBe(siteOrigin);
+  const exposed = await page.exec<{ cookie: string; local: string; session: string; html: string }>(`return {
     cookie: document.cookie,
     local: JSON.stringify({ ...localStorage }),
     session: JSON.stringify({ ...sessionStorage }),
     html: document.documentElement.outerHTML,
-  }));
+  };`);
   // The one cookie a script may read is the marker that the island script runs ("1", islands/scriptMarker.ts).
   const readable = exposed.cookie.split("; ").filter((pair) => pair && pair !== `__Host-${SCRIPT_MARKER_COOKIE}=1`);
   expect(readable).toEqual([]);
+  expect(exposed.html.length, "the page has no document").toBeGreaterThan(100);
   for (const [where, text] of Object.entries(exposed)) {
     expect(text, `${where} holds a JWT`).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/);
-    for (const secret of secrets) expect(text.includes(secret), `${where} holds a secret from the network`).toBe(false);
+    expectNoSecrets(text, secrets);
   }
 }
 

@@ -1,17 +1,19 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { sampleClientIds } from "../../themes/data/clients";
+import { CLIENT, GUNGNIR } from "../support/vocabulary";
 import { chromiumForFile, scriptsLoadedBy, sealedCookie, siteUrl, withCookies } from "./browser";
 
-// SPEC §1 native bridge in Chromium playing the app's webview (docs/native-bridge.md): the app's
-// User-Agent marker and a stand-in for react-native-webview's `window.ReactNativeWebView`.
+// Chromium's alone: the React Native stand-in. SPEC §1 native bridge in Chromium playing the app's webview
+// (docs/native-bridge.md): the app's User-Agent marker, a stand-in for react-native-webview's
+// `window.ReactNativeWebView` planted by an init script, and request interception for the hosts the links lead to,
+// which only Playwright over CDP gives here. The journeys themselves run in every engine (engineJourneys.ts).
 
 const baseUrl = siteUrl();
 const BROWSER_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 const APP_UA = `${BROWSER_UA} KazahanaApp/3.12.0`;
 // The `client` brand: its support modal has a mail link and a target=_blank FAQ link; service top is its dev URL.
-const signInPath = `/signIn?client_id=${sampleClientIds.client}`;
+const signInPath = `/signIn?client_id=${CLIENT.clientId}`;
 const SERVICE_TOP = "https://dev.kazahana-sec.example/";
 const FAQ = "https://support.kazahana-sec.example/faq";
 const SUPPORT_MAIL = "support@kazahana-sec.example";
@@ -227,7 +229,6 @@ describe("version check and update prompt (SPEC §1 check version, app version; 
       const page = await openInApp(context, signInPath);
       await expect.poll(() => updatePrompt(page).isVisible()).toBe(true);
       expect(await updatePrompt(page).textContent()).toContain("ストアから最新版にアップデートしてください");
-      await page.screenshot({ path: "test-results/screens/native-app/update-prompt.png" });
       expect(await sent(page)).toEqual([
         { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "getWebAuthnSupport" },
         { v: 1, id: expect.stringMatching(/^[0-9a-f]{24}$/), type: "getNativeAppVersion" },
@@ -299,7 +300,7 @@ describe("version check and update prompt (SPEC §1 check version, app version; 
   it("does not ask an app whose brand has no app rule", async () => {
     const { context } = await webView(APP_UA, { version: "1.0", platform: "ios" });
     try {
-      const page = await openInApp(context, `/resetPassword?client_id=${sampleClientIds.gungnir}`);
+      const page = await openInApp(context, `/resetPassword?client_id=${GUNGNIR.clientId}`);
       expect(await versionChecks(page)).toBe(0);
       expect(await updatePrompt(page).count()).toBe(0);
     } finally {
@@ -337,7 +338,15 @@ describe("native bridge in a plain browser", () => {
     const { context } = await webView(BROWSER_UA);
     try {
       const page = await context.newPage();
+      const statuses: number[] = [];
+      page.on("response", (response) => {
+        if (response.request().isNavigationRequest()) statuses.push(response.status());
+      });
       expect(await scriptsLoadedBy(page, `${baseUrl}/no/such/page`)).toEqual([]);
+      // The site's own not-found screen (a page of the site's layout, not a bare error), with no island on it.
+      expect(statuses).toEqual([404]);
+      expect(await page.locator("h1").allTextContents()).toEqual(["ページが見つかりません"]);
+      expect(await page.locator("[data-island]").count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -4,8 +4,8 @@ import { PNG } from "pngjs";
 import { ensureDebianPackages } from "./debian";
 import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
 
-// WebKit for the browser tests (issue 22; ../shared/research/browser-engines.md), driven by its W3C WebDriver
-// (classic, spoken by the small fetch client below):
+// WebKit for the browser tests, driven by its W3C WebDriver (classic, spoken by the small fetch client below), which
+// sees neither the network nor the console: a WebKit tab has none of EnginePage's optional capabilities.
 // - WebKitGTK 2.50 (the engine of current iPhones): Debian's MiniBrowser under WebKitWebDriver, in Xvfb;
 // - WPE WebKit 2.38 (about Safari 16, no Popover API: the oldest engine the site supports, docs/browsers.md): cog
 //   with its headless platform under WPEWebDriver, no X server.
@@ -215,6 +215,15 @@ export async function startWebKit(kind: WebKitKind) {
             : undefined;
           const viewport = Buffer.from((await send("GET", "/screenshot")) as string, "base64");
           return box ? cutOut(viewport, box as number[]) : viewport;
+        },
+        // The driver sees only where the tab is: a later navigation there is the one watched for.
+        watchFor: (prefix) => async () => {
+          let url = "";
+          await until(async () => {
+            url = (await send("GET", "/url")) as string;
+            return url.startsWith(prefix);
+          }, `the tab at ${prefix}`);
+          return new URL(url);
         },
         reached: async (prefix) => {
           let url = "";

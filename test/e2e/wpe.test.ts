@@ -1,10 +1,11 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { journeysIn } from "./engineJourneys";
 import { startWebKit } from "./webkit";
 
-// Issue 22: every journey in WPE WebKit 2.38 (about Safari 16.0: no Popover API, no Fetch Metadata), the oldest
-// engine tested here (docs/browsers.md), JavaScript on and off: every modal opens, reads and closes by the
-// script-free fallback.
+// Every journey in WPE WebKit 2.38 (about Safari 16.0: no Popover API, no Fetch Metadata), the oldest engine tested
+// here (docs/browsers.md), JavaScript on and off: every modal opens, reads and closes by the script-free fallback.
+// Its driver sees neither the network nor the console: the pages' error reports are read from the log of an HTTPS
+// preview this file uses alone.
 
 let wpe: Awaited<ReturnType<typeof startWebKit>> | undefined;
 beforeAll(async () => {
@@ -19,6 +20,8 @@ journeysIn(
     return wpe.page({ javaScript });
   },
   {
+    site: () => ({ url: inject("webKitSites").wpe.url, https: true }),
+    errorLog: () => inject("webKitSites").wpe.logFile,
     oneTab: "cog, WPE's browser, shows one web view: a second window of the driver is not a second tab",
   },
 );

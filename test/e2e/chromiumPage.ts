@@ -1,0 +1,124 @@
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { type EnginePage, type SeenRequest, type SeenResponse, type Target, until, xpathOf } from "./enginePage";
+import { newContext } from "./journeys";
+
+// Chromium (Debian's headless shell, browser.ts) as an EnginePage, through Playwright over CDP: the engine
+// journeys (engineJourneys.ts) run here as in every other engine, JavaScript on and off. CDP sees the network and
+// the console, so a Chromium tab has every optional capability: the requests it made, its documents' responses,
+// its console messages and uncaught errors.
+
+/** What a host outside the site answers (the app's redirect URI, the brand's top): they do not resolve here. */
+const OUTSIDE = "<!doctype html><title>outside</title><p>outside</p>";
+
+/** A tab of a fresh browser context (its own cookie jar and storage), JavaScript on or off. */
+export async function chromiumPage(browser: Browser, javaScript: boolean): Promise<EnginePage> {
+  const context = await newContext(browser, javaScript);
+  // A step that cannot happen fails within the test's time, naming itself.
+  context.setDefaultTimeout(15_000);
+  // A link straight to an app or a brand's site opens a stand-in page; a redirect there is seen only as a request
+  // (the headless shell routes no redirected request).
+  await context.route(/^https:\/\/[^/]+\.example\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: OUTSIDE }),
+  );
+  const requested: SeenRequest[] = [];
+  context.on("request", (request) => void requested.push({ url: request.url(), method: request.method() }));
+  return tab(context, await context.newPage(), javaScript, requested, true);
+}
+
+function tab(
+  context: BrowserContext,
+  firstPage: Page,
+  javaScript: boolean,
+  contextRequests: SeenRequest[],
+  owner: boolean,
+): EnginePage {
+  const requests: SeenRequest[] = [];
+  const responses: SeenResponse[] = [];
+  const consoleMessages: string[] = [];
+  const pageErrors: string[] = [];
+  /** Whether the page's document went to a host outside the site (an app, a brand's top). */
+  let offSite = false;
+  const watch = (page: Page) => {
+    page.on("request", (request) => {
+      requests.push({ url: request.url(), method: request.method() });
+      if (
+        request.isNavigationRequest() &&
+        request.frame() === page.mainFrame() &&
+        /\.example$/.test(new URL(request.url()).hostname)
+      )
+        offSite = true;
+    });
+    page.on("response", (response) => {
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+        responses.push({ url: response.url(), status: response.status(), headers: response.headers() });
+    });
+    page.on("console", (message) => void consoleMessages.push(`${message.type()}: ${message.text()}`));
+    page.on("pageerror", (error) => void pageErrors.push(String(error)));
+    return page;
+  };
+  let page = watch(firstPage);
+
+  const locate = (target: Target): Locator =>
+    page.locator(typeof target === "string" ? target : `xpath=${xpathOf(target)}`).filter({ visible: true });
+  const first = async (target: Target): Promise<Locator> => {
+    const found = locate(target);
+    if ((await found.count()) === 0)
+      throw new Error(`nothing visible matches ${JSON.stringify(target)} at ${page.url()}`);
+    return found.first();
+  };
+  return {
+    engine: "Chromium",
+    javaScript,
+    go: async (url) => {
+      // A page that redirects off the site (sign-out to the brand's top) is done once the browser asks for the
+      // other site: the headless shell fails the redirected request, which is not the site's doing.
+      const site = new URL(url).origin;
+      const from = contextRequests.length;
+      const leftSite = () => contextRequests.slice(from).some((request) => new URL(request.url).origin !== site);
+      if (offSite) {
+        // A redirect off the site leaves the shell's error page, whose late navigation would interrupt this one: the
+        // tab goes on in a new page of the same context (the same cookies and storage), as a user's next visit.
+        const left = page;
+        page = watch(await context.newPage());
+        offSite = false;
+        await left.close();
+      }
+      await page.goto(url).catch((error: Error) => {
+        if (!leftSite()) throw error;
+      });
+    },
+    url: async () => page.url(),
+    fill: async (target, text) => (await first(target)).fill(text),
+    click: async (target) => (await first(target)).click(),
+    text: async (target = "main") => (await first(target)).innerText(),
+    visible: async (target) => locate(target).count(),
+    exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
+    cookies: async () => context.cookies(),
+    // CDP refuses to plant `__Host-` cookies (it always sends a Domain): they travel as a request header instead.
+    setCookies: async (_origin, cookies) =>
+      context.setExtraHTTPHeaders({ Cookie: cookies.map(({ name, value }) => `${name}=${value}`).join("; ") }),
+    screenshot: async (target) => (target ? (await first(target)).screenshot() : page.screenshot()),
+    watchFor: (prefix) => {
+      const from = contextRequests.length;
+      return async () => {
+        const seen = () => contextRequests.slice(from).find(({ url }) => url.startsWith(prefix));
+        await until(async () => seen() !== undefined, `a request to ${prefix}`);
+        return new URL(seen()?.url ?? "");
+      };
+    },
+    reached: async (prefix) => {
+      await until(async () => contextRequests.some(({ url }) => url.startsWith(prefix)), `a request to ${prefix}`);
+      return new URL(contextRequests.find(({ url }) => url.startsWith(prefix))?.url ?? "");
+    },
+    newTab: async () => tab(context, await context.newPage(), javaScript, contextRequests, false),
+    close: async () => {
+      await (owner ? context.close() : page.close());
+    },
+    requests: () => [...requests],
+    responses: () => [...responses],
+    consoleMessages: () => [...consoleMessages],
+    pageErrors: () => [...pageErrors],
+    // Playwright's click waits for a navigation it starts to commit, not to load.
+    seesStreaming: true,
+  };
+}
