@@ -1,17 +1,25 @@
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chromiumForFile, siteUrl } from "./browser";
 import { chromiumPage } from "./chromiumPage";
-import { journeysIn } from "./engineJourneys";
+import { enginesRunning, journeysIn } from "./engineJourneys";
 
 // Every journey in Chromium (Debian's headless shell), JavaScript on and off, as in every other engine
 // (engineJourneys.ts), on the HTTP preview of this file's vitest worker. CDP sees the tab's requests, responses and
-// console, so the journeys that need them run here too.
+// console, and a click returns before a streamed page has loaded, so the journeys that need them run here too.
 
 const browser = chromiumForFile();
 
 describe("Chromium", () => {
   journeysIn("Chromium", (javaScript) => chromiumPage(browser(), javaScript), {
     site: () => ({ url: siteUrl(), https: false }),
-    capabilities: ["requests", "responses", "console"],
+  });
+});
+
+describe("the engines' journeys", () => {
+  // A journey whose needs no engine has would be registered nowhere and never fail.
+  it("each runs in at least one engine", () => {
+    const nowhere = Object.entries(enginesRunning()).filter(([, engines]) => engines.length === 0);
+    expect(nowhere.map(([name]) => name)).toEqual([]);
+    expect(Object.keys(enginesRunning()).length).toBeGreaterThan(10);
   });
 });

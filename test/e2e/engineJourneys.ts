@@ -701,27 +701,61 @@ export async function sessionGuardJourney(run: JourneyRun): Promise<void> {
   }
 }
 
-/** How an engine is run: its site, its capabilities, and what it cannot do. */
+/**
+ * The engines, what their tabs can do beyond EnginePage's core, and what they cannot: the journeys that need a
+ * capability run only where it is listed, and every journey must run in at least one engine
+ * (`enginesRunning`, checked in chromium.test.ts).
+ */
+export const ENGINES = {
+  // Playwright's click waits for a navigation it starts to commit, not to load: a streamed page is seen as it comes.
+  Chromium: { capabilities: ["requests", "responses", "console", "streaming"] },
+  "Firefox ESR": { capabilities: ["requests", "responses", "console"] },
+  WebKitGTK: { capabilities: [] },
+  "WPE 2.38": {
+    capabilities: [],
+    oneTab: "cog, WPE's browser, shows one web view: a second window of the driver is not a second tab",
+  },
+} as const satisfies Record<string, { capabilities: readonly Capability[]; oneTab?: string }>;
+export type EngineName = keyof typeof ENGINES;
+
+/** Whether `engine` registers `journey` for the JavaScript setting. */
+function runsIn(engine: EngineName, journey: Journey, javaScript: boolean): boolean {
+  const { capabilities } = ENGINES[engine];
+  return (
+    (javaScript || !journey.scriptOnly) &&
+    !(journey.twoTabs && "oneTab" in ENGINES[engine]) &&
+    (journey.needs ?? []).every((capability) => (capabilities as readonly Capability[]).includes(capability))
+  );
+}
+
+/** The engines that run each journey (with script on; script-only journeys are never run with it off). */
+export function enginesRunning(): Record<string, EngineName[]> {
+  const engines = Object.keys(ENGINES) as EngineName[];
+  return Object.fromEntries(
+    Object.entries(JOURNEYS).map(([name, journey]) => [
+      name,
+      engines.filter((engine) => runsIn(engine, journey, true)),
+    ]),
+  );
+}
+
+/** How an engine is run: its site and, where its driver has no console, its error log. */
 export interface EngineSetup {
   /** The site its journeys use (asked when a test runs: vitest provides it then). */
   site: () => Site;
-  /** The capabilities its tabs have: the journeys that need one run only where it is listed. */
-  capabilities?: Capability[];
   /**
    * Where its driver has no console: the log of a site this engine's file uses alone, which the pages' error
    * reports reach (islands/client.tsx → /report/island).
    */
   errorLog?: () => string;
-  /** The browser opens no second tab under its driver: no journey that needs one, for this reason. */
-  oneTab?: string;
 }
 
 /**
  * The page errors of a journey with script on: where the driver sees them, the tab's own; elsewhere the reports in
  * the engine's own log. Answers a function giving what was seen since it was called.
  */
-function pageErrorWatch(page: EnginePage, setup: EngineSetup): () => string[] {
-  if (setup.capabilities?.includes("console")) return needed(page, "pageErrors");
+function pageErrorWatch(page: EnginePage, engine: EngineName, setup: EngineSetup): () => string[] {
+  if ((ENGINES[engine].capabilities as readonly Capability[]).includes("console")) return needed(page, "pageErrors");
   const log = setup.errorLog?.();
   if (!log) throw new Error(`${page.engine}: no console and no log of its own, so page errors cannot be seen`);
   const from = statSync(log).size;
@@ -756,20 +790,15 @@ async function throwInPage(page: EnginePage, site: Site): Promise<void> {
  * runs (docs/testing.md, "Where each check went").
  */
 export function journeysIn(
-  engine: string,
+  engine: EngineName,
   openPage: (javaScript: boolean) => Promise<EnginePage>,
   setup: EngineSetup,
 ): void {
-  const capabilities = setup.capabilities ?? [];
+  const capabilities: readonly Capability[] = ENGINES[engine].capabilities;
   const watchesNetwork = capabilities.includes("requests");
   for (const javaScript of [true, false]) {
     const mode = javaScript ? "js" : "nojs";
-    const registered = Object.entries(JOURNEYS).filter(
-      ([, journey]) =>
-        (javaScript || !journey.scriptOnly) &&
-        !(journey.twoTabs && setup.oneTab) &&
-        (journey.needs ?? []).every((capability) => capabilities.includes(capability)),
-    );
+    const registered = Object.entries(JOURNEYS).filter(([, journey]) => runsIn(engine, journey, javaScript));
     const checks = [
       javaScript ? "no page error" : "no script ran",
       watchesNetwork ? "no secret of the network in a page" : "no typed secret in a page",
@@ -788,7 +817,7 @@ export function journeysIn(
             expect(capabilitiesOf(page), `${engine} was said to have ${capability}`).toContain(capability);
           const networkSecrets = watchesNetwork ? () => [...secretsIn(needed(page, "requests")())] : () => [];
           const site = setup.site();
-          const errors = javaScript ? pageErrorWatch(page, setup) : undefined;
+          const errors = javaScript ? pageErrorWatch(page, engine, setup) : undefined;
           await journey.run({ page, site, unique, networkSecrets });
           if (errors) expect(errors(), `page errors during "${name}"`).toEqual([]);
           else await expectNoScriptRan(page, site);
@@ -800,7 +829,7 @@ export function journeysIn(
         it("the page-error check sees an error a page throws (its control)", async () => {
           const page = await openPage(javaScript);
           try {
-            const errors = pageErrorWatch(page, setup);
+            const errors = pageErrorWatch(page, engine, setup);
             await throwInPage(page, setup.site());
             await until(async () => errors().length > 0, "the thrown error seen");
             expect(errors().join("\n")).toMatch(

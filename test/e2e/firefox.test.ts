@@ -22,5 +22,5 @@ journeysIn(
     if (!browser) throw new Error("Firefox did not start");
     return firefoxPage(browser, javaScript);
   },
-  { site: () => ({ url: httpsSiteUrl(), https: true }), capabilities: ["requests", "responses", "console"] },
+  { site: () => ({ url: httpsSiteUrl(), https: true }) },
 );

@@ -22,6 +22,5 @@ journeysIn(
   {
     site: () => ({ url: inject("webKitSites").wpe.url, https: true }),
     errorLog: () => inject("webKitSites").wpe.logFile,
-    oneTab: "cog, WPE's browser, shows one web view: a second window of the driver is not a second tab",
   },
 );
