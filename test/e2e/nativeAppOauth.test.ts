@@ -7,7 +7,7 @@ import { chromiumForFile, siteUrl } from "./browser";
 import { emulator, expectLoginClaims, LOGINS, newContext, nowSeconds, oidcApp, openApp } from "./journeys";
 
 // The native app, played by a maintained OAuth2 client library nobody here wrote: it opens the site at
-// /{tenantId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and
+// /{serviceId}/auth with its own PKCE, the user signs in in the browser, the app receives its code and
 // exchanges it through the site's /oauth2/token proxy, then validates the token against the published JWKS.
 
 const baseUrl = siteUrl();

@@ -40,10 +40,10 @@ export const NOT_FUZZED: Readonly<Record<string, string>> = {
   emulatorDev: "the emulator's developer endpoints (dev only) set its faults and clock",
 };
 
-/** A request path for a route's pattern: the brand's service for `:tenantId`, a made-up segment for the rest. */
+/** A request path for a route's pattern: the brand's id for `:serviceId`, a made-up segment for the rest. */
 export function concretePath(pattern: string, serviceId: string): string {
   const segments = pattern.split("/").map((segment) => {
-    if (segment === ":tenantId") return serviceId;
+    if (segment === ":serviceId") return serviceId;
     if (segment === "*" || segment.startsWith(":")) return "fuzz";
     return segment;
   });

@@ -19,7 +19,7 @@ export const SCREEN_THEMES: readonly ScreenTheme[] = [
   { label: PARTNER.serviceId, brand: PARTNER },
 ];
 
-/** The screens a theme has: those under /{tenantId}/ exist only for a real service. */
+/** The screens a theme has: those under /{serviceId}/ exist only for a real service. */
 export function themeScreens({ brand }: ScreenTheme): ScreenCase[] {
   return screenCases(brand).filter(
     (screen) => brand.serviceId !== "default" || !screen.path.startsWith(`/${brand.serviceId}/`),

@@ -145,7 +145,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
     }
   });
 
-  it("accepts the same app query at / and refuses a client of another tenant", async () => {
+  it("accepts the same app query at / and refuses a client of another brand", async () => {
     const start = await appStart("gungnir", "signIn");
     expect((await get(`/?${start.path.split("?")[1]}`)).status).toBe(200);
     const foreign = await appStart("gungnir", "signIn");

@@ -112,6 +112,7 @@ describe("the fuzz's targets come from the route table", () => {
           target.kind === "form" &&
           new URL(target.action, ORIGIN).pathname === concretePath(route.path, GUNGNIR.serviceId),
       );
+      expect(posted.length, `${route.path} is posted to`).toBeGreaterThan(0);
       for (const target of posted)
         expect(target.kind === "form" && target.fields).toEqual(expect.arrayContaining(fields));
     }
@@ -120,6 +121,23 @@ describe("the fuzz's targets come from the route table", () => {
     expect(schemaKeys(signIn?.form?.({}))).toEqual(expect.arrayContaining(["username", "password"]));
     const callback = routeTable.find((route) => route.path === "/callback");
     expect(schemaKeys(callback?.query)).toEqual(expect.arrayContaining(["code", "state"]));
+  });
+});
+
+describe("the brand's own paths", () => {
+  // A made-up brand answers the not-found page before any handler: the fuzz would reach none of them.
+  it("are fuzzed under a real brand", async () => {
+    const found = await targets();
+    const paths = new Set(
+      found.map((target) => (target.kind === "form" ? new URL(target.action, ORIGIN).pathname : target.path)),
+    );
+    const branded = routeTable.filter((route) => route.path.includes("/:serviceId/"));
+    expect(branded.length).toBeGreaterThan(0);
+    for (const route of branded) {
+      const path = concretePath(route.path, GUNGNIR.serviceId);
+      expect(path.startsWith(`/${GUNGNIR.serviceId}/`), route.path).toBe(true);
+      expect(paths.has(path), `${path} is fuzzed`).toBe(true);
+    }
   });
 });
 

@@ -41,7 +41,7 @@ describe("security baseline on every response (ARCHITECTURE §8)", () => {
     ["a page with islands", "/signIn", 400, "same-origin"],
     ["a parameter error", "/resetPassword", 400, "same-origin"],
     ["the not-found page", "/no/such/page", 404, "same-origin"],
-    ["an unknown tenant", "/no-such-brand/consent?client_id=x&scope=a&consent_challenge=b", 404, "no-referrer"],
+    ["an unknown brand", "/no-such-brand/consent?client_id=x&scope=a&consent_challenge=b", 404, "no-referrer"],
   ])("%s (%s)", async (_name, path, status, referrerPolicy) => {
     const response = await get(path);
     expect(response.status).toBe(status);

@@ -381,7 +381,7 @@ describe("RESET_ANSWER_MS as the site applies it (docs/configuration.md)", () =>
   });
 });
 
-describe("GET /{tenantId}/forgotPassword and /{tenantId}/initiatePassword: the mailed link", () => {
+describe("GET /{serviceId}/forgotPassword and /{serviceId}/initiatePassword: the mailed link", () => {
   const link = (variant: string, clientId = GUNGNIR.clientId) =>
     `/${GUNGNIR.serviceId}/${variant}?${q(clientId)}&code=123456&username=someone%40example.com`;
 
@@ -608,7 +608,7 @@ describe("the mailed link in an engine without Fetch Metadata (Safari < 16.4: do
   });
 });
 
-describe("POST /{tenantId}/forgotPassword", () => {
+describe("POST /{serviceId}/forgotPassword", () => {
   it("sets the new password with the mailed code: the not-closable modal, back to the app from the brand data", async () => {
     const { link } = await mailedReset("reset.me@example.com");
     // The link is opened in a fresh browser: the page carries everything its form needs.

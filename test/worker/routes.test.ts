@@ -54,9 +54,9 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
   });
 
   it.each([
-    ["an unknown tenant", "/no-such-brand/forgotPassword?client_id=x&code=1&username=u"],
+    ["an unknown brand", "/no-such-brand/forgotPassword?client_id=x&code=1&username=u"],
     ["the neutral theme's id", "/default/consent?client_id=x&scope=a&consent_challenge=b"],
-    ["a screen path under a tenant", "/gungnir-aurora/signIn"],
+    ["a screen path under a brand", "/gungnir-aurora/signIn"],
   ])("%s → 404", async (_name, path) => {
     expect((await get(path)).status).toBe(404);
   });

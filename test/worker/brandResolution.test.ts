@@ -5,15 +5,15 @@ import { resolveBrand } from "../../worker/middleware/brand";
 import { setCookies } from "../support/cookieJar";
 import { get, sealedCookie } from "./helpers";
 
-describe("tenant resolution order (ARCHITECTURE §6)", () => {
+describe("brand resolution order (ARCHITECTURE §6)", () => {
   it.each([
     [
-      "path tenant wins over client_id and cookie",
+      "a brand in the path wins over client_id and cookie",
       { path: "/nosh-homura/consent", clientId: sampleClientIds.gungnir, lastServiceId: "liqueur-ume" },
       "nosh-homura",
     ],
     [
-      "client_id when the path names no tenant",
+      "client_id when the path names no brand",
       { path: "/signIn", clientId: sampleClientIds.gungnir, lastServiceId: "liqueur-ume" },
       "gungnir-aurora",
     ],
@@ -24,11 +24,11 @@ describe("tenant resolution order (ARCHITECTURE §6)", () => {
       "liqueur-ume",
     ],
     [
-      "an unknown path tenant falls through to client_id",
+      "an unknown brand in the path falls through to client_id",
       { path: "/no-such-brand/consent", clientId: sampleClientIds.nosh },
       "nosh-shirotae",
     ],
-    ["screens are not tenants", { path: "/signIn/mfa", clientId: sampleClientIds.izarra }, "izarra-hamanasu"],
+    ["screens are not brands", { path: "/signIn/mfa", clientId: sampleClientIds.izarra }, "izarra-hamanasu"],
     ["nothing known → the neutral default", { path: "/signIn" }, "default"],
     ["a stale cookie naming no brand → the default", { path: "/signIn", lastServiceId: "gone" }, "default"],
   ])("%s", (_name, sources, expected) => {
