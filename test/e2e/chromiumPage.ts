@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { type EnginePage, type SeenRequest, type SeenResponse, type Target, until, xpathOf } from "./enginePage";
+import { type EnginePage, requestWaits, type SeenRequest, type SeenResponse, type Target, xpathOf } from "./enginePage";
 import { newContext } from "./journeys";
 
 // Chromium (Debian's headless shell, browser.ts) as an EnginePage, through Playwright over CDP: the engine
@@ -98,18 +98,7 @@ function tab(
     setCookies: async (_origin, cookies) =>
       context.setExtraHTTPHeaders({ Cookie: cookies.map(({ name, value }) => `${name}=${value}`).join("; ") }),
     screenshot: async (target) => (target ? (await first(target)).screenshot() : page.screenshot()),
-    watchFor: (prefix) => {
-      const from = contextRequests.length;
-      return async () => {
-        const seen = () => contextRequests.slice(from).find(({ url }) => url.startsWith(prefix));
-        await until(async () => seen() !== undefined, `a request to ${prefix}`);
-        return new URL(seen()?.url ?? "");
-      };
-    },
-    reached: async (prefix) => {
-      await until(async () => contextRequests.some(({ url }) => url.startsWith(prefix)), `a request to ${prefix}`);
-      return new URL(contextRequests.find(({ url }) => url.startsWith(prefix))?.url ?? "");
-    },
+    ...requestWaits(contextRequests),
     newTab: async () => tab(context, await context.newPage(), javaScript, contextRequests, false),
     close: async () => {
       await (owner ? context.close() : page.close());

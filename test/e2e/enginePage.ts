@@ -76,6 +76,19 @@ export interface EnginePage {
   readonly seesStreaming?: true;
 }
 
+/**
+ * `watchFor` and `reached` read off the requests a tab's driver sees (the array its listener keeps adding to): the
+ * app's redirect URI and a brand's top do not resolve here, so the request to them is what shows the tab got there.
+ */
+export function requestWaits(requests: readonly SeenRequest[]): Pick<EnginePage, "watchFor" | "reached"> {
+  const firstFrom = (from: number, prefix: string) => requests.slice(from).find(({ url }) => url.startsWith(prefix));
+  const waitFrom = (from: number, prefix: string) => async () => {
+    await until(async () => firstFrom(from, prefix) !== undefined, `a request to ${prefix}`);
+    return new URL(firstFrom(from, prefix)?.url ?? "");
+  };
+  return { watchFor: (prefix) => waitFrom(requests.length, prefix), reached: (prefix) => waitFrom(0, prefix)() };
+}
+
 /** Which capabilities `page` has: what its methods are there for. */
 export function capabilitiesOf(page: EnginePage): Capability[] {
   const has: Capability[] = [];

@@ -1,6 +1,6 @@
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
 import { ensureDebianPackages } from "./debian";
-import { type EnginePage, type SeenRequest, type SeenResponse, type Target, until, xpathOf } from "./enginePage";
+import { type EnginePage, requestWaits, type SeenRequest, type SeenResponse, type Target, xpathOf } from "./enginePage";
 
 // Firefox ESR for the browser tests: Debian's firefox-esr driven over WebDriver BiDi by puppeteer-core (24.x: its
 // engines allow Node 20). JavaScript off is the `javascript.enabled` pref for the whole browser, under which
@@ -168,18 +168,7 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       const clip = target ? await (await first(target)).boundingBox() : null;
       return Buffer.from(await page.screenshot(clip ? { clip } : {}));
     },
-    watchFor: (prefix) => {
-      const from = requests.length;
-      return async () => {
-        const seen = () => requests.slice(from).find(({ url }) => url.startsWith(prefix));
-        await until(async () => seen() !== undefined, `a request to ${prefix}`);
-        return new URL(seen()?.url ?? "");
-      };
-    },
-    reached: async (prefix) => {
-      await until(async () => requests.some(({ url }) => url.startsWith(prefix)), `a request to ${prefix}`);
-      return new URL(requests.find(({ url }) => url.startsWith(prefix))?.url ?? "");
-    },
+    ...requestWaits(requests),
     newTab: async () => tab(context, await context.newPage(), javaScript, false),
     close: async () => {
       await (owner ? context.close() : page.close());

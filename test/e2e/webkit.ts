@@ -225,13 +225,8 @@ export async function startWebKit(kind: WebKitKind) {
           }, `the tab at ${prefix}`);
           return new URL(url);
         },
-        reached: async (prefix) => {
-          let url = "";
-          await until(async () => {
-            url = (await send("GET", "/url")) as string;
-            return url.startsWith(prefix);
-          }, `the tab at ${prefix}`);
-          return new URL(url);
+        reached(prefix) {
+          return this.watchFor(prefix)();
         },
         newTab: async () => {
           const opened = (await send("POST", "/window/new", { type: "tab" })) as { handle: string };
