@@ -142,6 +142,19 @@ describe("POST /signUp/checkEmail", () => {
     },
   );
 
+  // The site's rule (SPEC §5) lets "a@b.c" through; the identity API refuses it (400 invalid_request): still the
+  // field's message, not the error modal of a failing upstream. Found by the fuzz.
+  it("re-renders an address the identity API refuses with the e-mail message (422), value kept", async () => {
+    const screen = await openSignUp();
+    const response = await screen.journey.postForm("/signUp/checkEmail", { email: "a@b.c" });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain(fieldMessages["email.invalid"]);
+    expect(html).toContain('value="a@b.c"');
+    expect(html).not.toContain('id="message-modal"');
+    expect((await screen.journey.sealed("signUp"))?.email).toBeUndefined();
+  });
+
   it.each([
     ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS }, 504, "unexpectedError"],
     ["drops the connection", { drop: true }, 502, "unexpectedError"],

@@ -38,6 +38,9 @@ export const checkEmail = formStep({
   subject: ({ form }) => normalisedSubject(form.email),
   submit: async (c, { state: { loginChallenge }, form: { email }, show }) => {
     const outcome = await registerCheckEmail(c, loginChallenge, email);
+    // An address the site's rule lets through but the identity API refuses is the user's to correct.
+    if (!outcome.ok && outcome.status === 400 && outcome.problem.type === "invalid_request")
+      return show({ form: { values: {}, errors: { email: "email.invalid" } } });
     if (!outcome.ok) return showFailure(c, outcome, show);
     if (outcome.data.registered) return show({ modal: "alreadyRegistered" });
     // A fresh e-mail starts the sign-up over: any username of an earlier attempt is dropped.
