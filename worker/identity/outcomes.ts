@@ -28,6 +28,14 @@ export function failure(outcome: CallResult<unknown>): Outcome {
   return !outcome.ok && outcome.unavailable === "timeout" ? { modal, status: 504 } : { modal };
 }
 
+/**
+ * The identity API refused the call's input as malformed (400 invalid_request): an address or password the site's
+ * rules let through but the upstream's do not. The field's message says so; it is the user's to correct.
+ */
+export function isInvalidInput(outcome: CallResult<unknown>): boolean {
+  return !outcome.ok && outcome.status === 400 && outcome.problem.type === "invalid_request";
+}
+
 /** An upstream refusal about the call's own input (wrong password, wrong code) rather than the upstream's health or the session. */
 export function isRefusal(outcome: CallResult<unknown>): boolean {
   return (

@@ -8,7 +8,7 @@ import { forgetAuthRequest, mailLinkScreen } from "../flow/forgetAuthRequest";
 import { signedInScreen } from "../flow/signedIn";
 import { ruleField } from "../formFields";
 import { followEmailChangeLink, requestEmailChange } from "../identity/client";
-import { failure } from "../identity/outcomes";
+import { failure, isInvalidInput } from "../identity/outcomes";
 import { allowedRedirect } from "../identity/redirects";
 import { queryValue } from "../queryParams";
 import { renderPage } from "../render";
@@ -29,7 +29,7 @@ export const changeEmail = formStep({
     if (outcome.problem.type === "already_registered") {
       return show({ form: { values: {}, errors: { newEmail: "email.taken" } }, status: 409 });
     }
-    if (outcome.status === 400 && outcome.problem.type === "invalid_request") {
+    if (isInvalidInput(outcome)) {
       return show({ form: { values: {}, errors: { newEmail: "email.invalid" } } });
     }
     return show(accountFailure(outcome));

@@ -4,6 +4,7 @@ import { accountFailure, accountSubject } from "../flow/account";
 import { signedInScreen } from "../flow/signedIn";
 import { ruleField } from "../formFields";
 import { changePassword as changePasswordCall } from "../identity/client";
+import { isInvalidInput } from "../identity/outcomes";
 import { formStep } from "../routeKinds";
 import { deviceId } from "../session/cookies";
 
@@ -31,7 +32,7 @@ export const changePassword = formStep({
     if (outcome.problem.type === "invalid_password") {
       return show({ form: { values: {}, errors: { currentPassword: "password.incorrect" } }, status: 401 });
     }
-    if (outcome.status === 400 && outcome.problem.type === "invalid_request") {
+    if (isInvalidInput(outcome)) {
       return show({ form: { values: {}, errors: { newPassword: "password.incorrect" } } });
     }
     return show(accountFailure(outcome));

@@ -6,6 +6,7 @@ import { appAuthorizeUrl } from "../flow/authorization";
 import { signedInScreen } from "../flow/signedIn";
 import { ruleField } from "../formFields";
 import { confirmEmailCode, sendEmailCode } from "../identity/client";
+import { isInvalidInput } from "../identity/outcomes";
 import { normalisedSubject } from "../rateLimit";
 import { deployEnvironment } from "../render";
 import { formStep } from "../routeKinds";
@@ -40,7 +41,7 @@ export const sendCode = formStep({
     if (outcome.problem.type === "already_registered") {
       return show({ form: { values: {}, errors: { email: "email.taken" } }, status: 409 });
     }
-    if (outcome.status === 400 && outcome.problem.type === "invalid_request") {
+    if (isInvalidInput(outcome)) {
       return show({ form: { values: {}, errors: { email: "email.invalid" } } });
     }
     return show(accountFailure(outcome));

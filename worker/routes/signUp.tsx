@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import { RESTART_PATH } from "../flow/authorization";
 import { emptyForm, ruleField } from "../formFields";
 import { type CallResult, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
-import { failure, isRefusal } from "../identity/outcomes";
+import { failure, isInvalidInput, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { normalisedSubject } from "../rateLimit";
 import type { Show } from "../render";
@@ -39,8 +39,7 @@ export const checkEmail = formStep({
   submit: async (c, { state: { loginChallenge }, form: { email }, show }) => {
     const outcome = await registerCheckEmail(c, loginChallenge, email);
     // An address the site's rule lets through but the identity API refuses is the user's to correct.
-    if (!outcome.ok && outcome.status === 400 && outcome.problem.type === "invalid_request")
-      return show({ form: { values: {}, errors: { email: "email.invalid" } } });
+    if (isInvalidInput(outcome)) return show({ form: { values: {}, errors: { email: "email.invalid" } } });
     if (!outcome.ok) return showFailure(c, outcome, show);
     if (outcome.data.registered) return show({ modal: "alreadyRegistered" });
     // A fresh e-mail starts the sign-up over: any username of an earlier attempt is dropped.
