@@ -155,19 +155,11 @@ export async function pathOf(page: EnginePage): Promise<string> {
 }
 
 /**
- * The uncaught errors the site's pages reported while `journey` ran, read from the log of the preview the engine
- * uses alone (islands/client.tsx posts every one to /report/island, which logs `island_crashed`): how a test
- * catches a page error in an engine whose driver has no console (WebKit's). The engine's file runs its journeys one
- * after another against a preview of its own, so a report in the log belongs to the journey that was running.
+ * The uncaught errors the site's pages reported after byte `from` of the log (islands/client.tsx posts every one to
+ * /report/island, which logs `island_crashed`), read from the log of the preview the engine uses alone: how a test catches a page error in an
+ * engine whose driver has no console (WebKit's). The engine's file runs its journeys one after another against a
+ * preview of its own, so a report in the log belongs to the journey that was running.
  */
-export async function reportedErrorsDuring(logFile: string, journey: () => Promise<void>): Promise<string[]> {
-  // Only what the journey added is read: the log holds every request of the run.
-  const from = statSync(logFile).size;
-  await journey();
-  return reportedErrorsSince(logFile, from);
-}
-
-/** The `island_crashed` lines the log got after byte `from`. */
 export function reportedErrorsSince(logFile: string, from: number): string[] {
   const added = Buffer.alloc(statSync(logFile).size - from);
   const descriptor = openSync(logFile, "r");
