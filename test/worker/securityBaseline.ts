@@ -18,8 +18,8 @@ const CONTENT_HEADERS = new Set([
   "x-request-id",
 ]);
 
-export /** Every header of the baseline as the doc gives it; `variant` picks another of a row's documented values. */
-function expectBaseline(response: Response, referrerPolicy = "same-origin") {
+/** Every header of the baseline as the doc gives it; `referrerPolicy` picks another of its documented values. */
+export function expectBaseline(response: Response, referrerPolicy = "same-origin") {
   const variant: Record<string, string> = { "Referrer-Policy": referrerPolicy };
   const h = response.headers;
   for (const { header, values } of BASELINE) {
