@@ -1,9 +1,12 @@
-// `npm test`: lint, typecheck and the brand check one after another, beside every vitest project, each stage timed
-// (wall time), and the CPU-seconds the machine was busy during the run.
-// The static checks run while vitest builds the site and starts its servers (mostly one core's work); each check's
-// output is printed as soon as it ends, so a failure shows at once (Ctrl-C stops the rest), and the run fails if any
-// stage failed. Arguments go to vitest (`npm test -- --project e2e`). The time of each vitest project and of the
-// slowest files is printed by test/support/stageTimes.ts.
+// `npm test`: every check and vitest project, in two lanes side by side, each stage timed (wall time), and the
+// CPU-seconds the machine was busy during the run.
+// - The browser lane: `vitest run --project e2e`, which builds the site, starts its servers and drives the engines.
+//   The browsers wait on pages, timers and each other; on two cores that leaves about a fifth of the CPU idle.
+// - The other lane fills it: lint, typecheck and the brand check, then every other vitest project on one worker.
+//   Run after the browsers, as one vitest run did, they added some 45 s at the end (docs/benchmarks.md).
+// A quiet stage's output is printed as soon as it ends, so a failure shows at once (Ctrl-C stops the rest), and the
+// run fails if any stage failed. With arguments, one `vitest run` gets them (`npm test -- --project e2e`) beside the
+// static checks. The time of each vitest project and of the slowest files is printed by test/support/stageTimes.ts.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
@@ -52,10 +55,24 @@ function run(name, [command, ...args], { quiet }) {
   );
 }
 
-const vitest = run("vitest", ["npx", "vitest", "run", ...process.argv.slice(2)], { quiet: false });
+const args = process.argv.slice(2);
+const vitestStages = args.length
+  ? [["vitest", ["npx", "vitest", "run", ...args]]]
+  : [
+      ["vitest: browsers", ["npx", "vitest", "run", "--project", "e2e"]],
+      ["vitest: the rest", ["npx", "vitest", "run", "--project", "!e2e", "--maxWorkers", "1"]],
+    ];
+const [loud, ...quiet] = vitestStages;
 const failed = [];
-for (const [name, command] of staticStages) if ((await run(name, command, { quiet: true })) !== 0) failed.push(name);
-if ((await vitest) !== 0) failed.push("vitest");
+const stage = async ([name, command], options) => {
+  if ((await run(name, command, options)) !== 0) failed.push(name);
+};
+await Promise.all([
+  stage(loud, { quiet: false }),
+  (async () => {
+    for (const command of [...staticStages, ...quiet]) await stage(command, { quiet: true });
+  })(),
+]);
 
 const wall = (Date.now() - started) / 1000;
 const cpuAtEnd = machineCpuSeconds();

@@ -421,7 +421,7 @@ export const JOURNEYS: Record<string, Journey> = {
     async run(run) {
       const login = email(run, "slow");
       await idp(run).seed({ email: login });
-      await idp(run).fault({ pathPattern: "/auth/v1/password/forgot", bodyIncludes: login, delayMs: 4000 });
+      await idp(run).fault({ pathPattern: "/auth/v1/password/forgot", bodyIncludes: login, delayMs: 3000 });
       await askForResetMail(run, login);
       await until(async () => (await idp(run).count(login)) === 1, "the mail sent after the slow upstream");
     },
@@ -442,7 +442,7 @@ export const JOURNEYS: Record<string, Journey> = {
       await idp(run).fault({
         pathPattern: "/auth/v1/password/forgot",
         bodyIncludes: late,
-        delayMs: 4000,
+        delayMs: 3000,
         ...maintenance,
       });
       await askForResetMail(run, late);

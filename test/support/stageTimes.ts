@@ -43,10 +43,15 @@ export default class StageTimes implements Reporter {
       projects.set(module.project.name, span);
       files.push({ name: relative(process.cwd(), module.moduleId), ms: end - start, tests });
     }
-    const lines = ["", "Time per project (wall, from its first file's start to its last file's end):"];
+    const lines = [
+      "",
+      "Time per project (wall, from its first file's start to its last file's end, and when those were in the run):",
+    ];
+    const at = (ms: number) => `${((ms - this.runStart) / 1000).toFixed(0)} s`;
     for (const [name, span] of [...projects].sort(([, a], [, b]) => a.start - b.start))
       lines.push(
-        `  ${name.padEnd(16)} ${seconds(span.end - span.start).padStart(8)}  ${span.files} files, ${span.tests} tests`,
+        `  ${name.padEnd(16)} ${seconds(span.end - span.start).padStart(8)}  ${span.files} files, ${span.tests} tests` +
+          ` (${at(span.start)} to ${at(span.end)})`,
       );
     lines.push("Slowest files (import and tests):");
     for (const file of files.sort((a, b) => b.ms - a.ms).slice(0, 10))
