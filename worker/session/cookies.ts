@@ -7,6 +7,7 @@ import { randomString } from "./random";
 import { seal, unseal } from "./sealed";
 import {
   consentStateSchema,
+  deviceCredentialSchema,
   mfaSetupStateSchema,
   passkeyRegistrationSchema,
   registerEmailStateSchema,
@@ -51,6 +52,14 @@ export const sealedCookies = {
     schema: passkeyRegistrationSchema,
     maxAgeSeconds: 5 * 60,
     sameSite: "Strict",
+  },
+  // docs/devices.md: the device credential lives as long as a browser keeps a cookie. Lax: it must come with the
+  // app's start, a navigation another app or site begins.
+  deviceCredential: {
+    name: "device-credential",
+    schema: deviceCredentialSchema,
+    maxAgeSeconds: 400 * 24 * 60 * 60,
+    sameSite: "Lax",
   },
 } as const satisfies Record<string, SealedCookie<z.ZodMiniType>>;
 

@@ -92,3 +92,13 @@ export const resetLinkSchema = z.object({
   code: short,
   username: short,
 });
+
+/**
+ * docs/devices.md "The device credential": 32 random bytes (base64url) that prove this browser to the identity API
+ * by their digest, and when they were made (a credential older than its cookie's 400 days counts as none).
+ */
+export const deviceCredentialSchema = z.object({
+  key: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)),
+  issuedAt: z.number(),
+});
+export type DeviceCredential = z.infer<typeof deviceCredentialSchema>;
