@@ -8,6 +8,9 @@ for (const [clientId, { serviceId }] of clientsById) {
   clientIdsByServiceId.set(serviceId, [...(clientIdsByServiceId.get(serviceId) ?? []), clientId]);
 }
 
+/** The sign-in host's association files for the brands' apps, made from brand data at build time (JSON text). */
+export const associationFiles = brandData.associationFiles;
+
 /** The neutral black-and-white theme for requests no brand resolves; no brand has its id. */
 export const defaultBrand: Brand = brandData.defaultBrand;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildBrandData, sanitiseSupportHtml } from "./build";
+import { associationFiles, buildBrandData, sanitiseSupportHtml } from "./build";
 import { defaultBrand, rawBrands } from "./data/brands";
 import { clients } from "./data/clients";
 import { brandDataSchema, type RawBrandData } from "./schema";
@@ -114,5 +114,68 @@ describe("buildBrandData", () => {
     expect(() => buildBrandData(scriptOnly)).toThrow(
       /after sanitising the support messages[\s\S]*defaultBrand\.support\.smsMessageHtml/,
     );
+  });
+});
+
+describe("the association files", () => {
+  const built = buildBrandData();
+  const listed = rawBrands.flatMap((brand) => (brand.associatedApps ? [brand.associatedApps] : []));
+
+  test("Apple's lists every iOS app of the brand data once, as webcredentials, and nothing else", () => {
+    const file = JSON.parse(built.associationFiles.appleAppSiteAssociation);
+    const apps = [...new Set(listed.flatMap(({ ios = [] }) => ios.map(({ appId }) => appId)))].sort();
+    expect(apps.length).toBeGreaterThan(1);
+    expect(file).toEqual({ webcredentials: { apps } });
+  });
+
+  test("assetlinks.json has both relations for every Android app, with its fingerprints", () => {
+    const file = JSON.parse(built.associationFiles.assetLinks) as {
+      relation: string[];
+      target: { namespace: string; package_name: string; sha256_cert_fingerprints: string[] };
+    }[];
+    const packages = new Set(listed.flatMap(({ android = [] }) => android.map((app) => app.package)));
+    expect(packages.size).toBeGreaterThan(1);
+    expect(file.map(({ target }) => target.package_name).sort()).toEqual([...packages].sort());
+    for (const statement of file) {
+      expect(statement.relation).toEqual([
+        "delegate_permission/common.handle_all_urls",
+        "delegate_permission/common.get_login_creds",
+      ]);
+      expect(statement.target.namespace).toBe("android_app");
+      const fingerprints = listed.flatMap(({ android = [] }) =>
+        android
+          .filter((app) => app.package === statement.target.package_name)
+          .flatMap((app) => app.sha256CertFingerprints),
+      );
+      expect(statement.target.sha256_cert_fingerprints).toEqual([...new Set(fingerprints)].sort());
+    }
+  });
+
+  test("a shared app appears once, its brands' fingerprints joined", () => {
+    const a = "AA:".repeat(31) + "AA";
+    const b = "BB:".repeat(31) + "BB";
+    const files = associationFiles([
+      {
+        associatedApps: {
+          ios: [{ appId: "ABCDE12345.jp.example.x", shared: true }],
+          android: [{ package: "jp.example.x", sha256CertFingerprints: [b], shared: true }],
+        },
+      },
+      {
+        associatedApps: {
+          ios: [{ appId: "ABCDE12345.jp.example.x", shared: true }],
+          android: [{ package: "jp.example.x", sha256CertFingerprints: [a], shared: true }],
+        },
+      },
+      {},
+    ]);
+    expect(JSON.parse(files.appleAppSiteAssociation)).toEqual({
+      webcredentials: { apps: ["ABCDE12345.jp.example.x"] },
+    });
+    expect(JSON.parse(files.assetLinks)[0].target.sha256_cert_fingerprints).toEqual([a, b]);
+  });
+
+  test("the brands the worker gets carry no app listing", () => {
+    expect(built.brands.some((brand) => "associatedApps" in brand)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { defaultBrand, rawBrands } from "./data/brands";
 import { clients } from "./data/clients";
 import {
+  type AssociatedApps,
   allowedMfaTypes,
   type Brand,
   type BrandData,
@@ -60,7 +61,8 @@ function issuePath(issue: z.core.$ZodIssue, raw: unknown): string {
   return issue.path.map(String).join(".") || "(root)";
 }
 
-function sanitiseBrand({ support, ...brand }: z.output<typeof rawBrandSchema>): Brand {
+/** Leaves out what only the build reads (`associatedApps`, which become the association files). */
+function sanitiseBrand({ support, associatedApps: _built, ...brand }: z.output<typeof rawBrandSchema>): Brand {
   const { defaultMessage, smsMessage, totpMessage, ...contact } = support;
   const sanitisedSupport: Support = { ...contact };
   if (defaultMessage !== undefined) sanitisedSupport.defaultMessageHtml = sanitiseSupportHtml(defaultMessage);
@@ -76,6 +78,43 @@ function parseBrandData<T>(schema: z.ZodType<T>, data: unknown, stage: string): 
   throw new Error(`Invalid brand data (${stage}):\n${lines.join("\n")}`);
 }
 
+/** Both relations an Android app needs: its webview's passkeys (get_login_creds) and the host's links. */
+const ANDROID_RELATIONS = ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"];
+
+/**
+ * The association files of the sign-in host (docs/passkeys.md, "The brands' apps"): Apple's
+ * `apple-app-site-association` with `webcredentials.apps` (the apps whose webviews may use this host's passkeys), and
+ * Digital Asset Links' `assetlinks.json` with one statement per Android app, its certificates' fingerprints joined
+ * when brands share the app. Sorted, so that the files change only when the data does.
+ */
+export function associationFiles(brands: readonly { associatedApps?: AssociatedApps | undefined }[]): {
+  appleAppSiteAssociation: string;
+  assetLinks: string;
+} {
+  const iosApps = new Set<string>();
+  const androidApps = new Map<string, Set<string>>();
+  for (const { associatedApps } of brands) {
+    for (const { appId } of associatedApps?.ios ?? []) iosApps.add(appId);
+    for (const app of associatedApps?.android ?? []) {
+      const fingerprints = androidApps.get(app.package) ?? new Set<string>();
+      for (const fingerprint of app.sha256CertFingerprints) fingerprints.add(fingerprint);
+      androidApps.set(app.package, fingerprints);
+    }
+  }
+  const apple = { webcredentials: { apps: [...iosApps].sort() } };
+  const android = [...androidApps]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([packageName, fingerprints]) => ({
+      relation: ANDROID_RELATIONS,
+      target: {
+        namespace: "android_app",
+        package_name: packageName,
+        sha256_cert_fingerprints: [...fingerprints].sort(),
+      },
+    }));
+  return { appleAppSiteAssociation: JSON.stringify(apple), assetLinks: JSON.stringify(android) };
+}
+
 /**
  * Validates the raw brand data, sanitises every support message and returns what the worker
  * gets through `virtual:brand-data`. Node only: DOMPurify needs jsdom here.
@@ -86,6 +125,7 @@ export function buildBrandData(raw: unknown = { brands: rawBrands, default: defa
     brands: data.brands.map(sanitiseBrand),
     defaultBrand: sanitiseBrand(data.default),
     clients: data.clients,
+    associationFiles: associationFiles(data.brands),
   };
   return parseBrandData(brandDataSchema, built, "after sanitising the support messages");
 }

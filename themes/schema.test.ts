@@ -162,3 +162,56 @@ describe("rawBrandDataSchema", () => {
     ).toContain("default.consentTarget: the default brand cannot be a consent target");
   });
 });
+
+describe("the brands' associated apps", () => {
+  const withApps = (id: string, apps: RawBrand["associatedApps"]) => (copy: RawBrandData) => ({
+    ...copy,
+    brands: copy.brands.map((brand) => (brand.id === id ? { ...brand, associatedApps: apps } : brand)),
+  });
+  const fingerprint = Array.from({ length: 32 }, () => "AB").join(":");
+
+  test.each([
+    ["an iOS app without its team ID", { ios: [{ appId: "jp.example.app" }] }, "ios.0.appId"],
+    ["an iOS app with a short team ID", { ios: [{ appId: "ABC.jp.example.app" }] }, "ios.0.appId"],
+    [
+      "an Android package of one word",
+      { android: [{ package: "app", sha256CertFingerprints: [fingerprint] }] },
+      "android.0.package",
+    ],
+    [
+      "a lower-case fingerprint",
+      { android: [{ package: "jp.example.app", sha256CertFingerprints: [fingerprint.toLowerCase()] }] },
+      "android.0.sha256CertFingerprints.0",
+    ],
+    [
+      "a SHA-1 fingerprint",
+      { android: [{ package: "jp.example.app", sha256CertFingerprints: [fingerprint.slice(0, 59)] }] },
+      "android.0.sha256CertFingerprints.0",
+    ],
+    [
+      "an Android app without a fingerprint",
+      { android: [{ package: "jp.example.app", sha256CertFingerprints: [] }] },
+      "android.0.sha256CertFingerprints",
+    ],
+  ])("refuses %s", (_name, apps, path) => {
+    expect(dataIssues(withApps("izarra-astra", apps as RawBrand["associatedApps"])).join("\n")).toContain(
+      `brands.${rawBrands.findIndex(({ id }) => id === "izarra-astra")}.associatedApps.${path}`,
+    );
+  });
+
+  test("refuses an app two brands list unless both mark it shared", () => {
+    const lemon = { ios: [{ appId: "GNGN000002.jp.example.gungnir" }] };
+    expect(dataIssues(withApps("liqueur-lemon", lemon))).toContain(
+      "brands: iOS app GNGN000002.jp.example.gungnir is listed by gungnir-aurora, gungnir-hayate, liqueur-lemon: mark it shared in each, or list it once",
+    );
+    const shared = { ios: [{ appId: "GNGN000002.jp.example.gungnir", shared: true }] };
+    expect(dataIssues(withApps("liqueur-lemon", shared))).toEqual([]);
+  });
+
+  test("refuses apps on the default brand", () => {
+    const apps = { ios: [{ appId: "ABCDE12345.jp.example.neutral" }] };
+    expect(dataIssues((copy) => ({ ...copy, default: { ...copy.default, associatedApps: apps } }))).toContain(
+      "default.associatedApps: the default brand has no apps",
+    );
+  });
+});

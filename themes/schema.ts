@@ -156,8 +156,46 @@ function checkConsentTarget(
   }
 }
 
+/** An iOS app as Apple's association file names it: its team ID (10 characters), a dot, its bundle ID. */
+const iosAppIdSchema = z
+  .string()
+  .max(160)
+  .regex(/^[A-Z0-9]{10}\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/, "an iOS app is TEAMID.bundle.id (10-character team ID)");
+/** An Android application ID (package name): two or more dot-separated Java identifiers. */
+const androidPackageSchema = z
+  .string()
+  .max(160)
+  .regex(/^[a-zA-Z][a-zA-Z0-9_]*(?:\.[a-zA-Z][a-zA-Z0-9_]*)+$/, "an Android package is like jp.example.app");
+/** A signing certificate's SHA-256 fingerprint as Digital Asset Links write it: 32 upper-case hex bytes with colons. */
+const certificateFingerprintSchema = z
+  .string()
+  .regex(/^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/, "a SHA-256 fingerprint is 32 upper-case hex bytes joined by colons");
+
+/**
+ * The brand's apps whose webviews use the sign-in host's passkeys (docs/passkeys.md, "The brands' apps"): listed in
+ * the host's `/.well-known/apple-app-site-association` (`webcredentials`) and `/.well-known/assetlinks.json`. An app
+ * that two brands share is marked `shared` in each; otherwise an app belongs to one brand.
+ */
+export const associatedAppsSchema = z.strictObject({
+  ios: z
+    .array(z.strictObject({ appId: iosAppIdSchema, shared: z.boolean().default(false) }))
+    .max(10)
+    .default([]),
+  android: z
+    .array(
+      z.strictObject({
+        package: androidPackageSchema,
+        sha256CertFingerprints: z.array(certificateFingerprintSchema).min(1).max(5),
+        shared: z.boolean().default(false),
+      }),
+    )
+    .max(10)
+    .default([]),
+});
+export type AssociatedApps = z.infer<typeof associatedAppsSchema>;
+
 export const rawBrandSchema = z
-  .strictObject({ ...brandFields, support: rawSupportSchema })
+  .strictObject({ ...brandFields, support: rawSupportSchema, associatedApps: associatedAppsSchema.optional() })
   .superRefine(checkConsentTarget);
 /** The allowed second factors as pages and routes read them: built from `smsSecondFactor` by the SPEC §6 rule. */
 function checkMfaTypes(brand: { smsSecondFactor: boolean; mfaTypes: MfaType[] }, ctx: z.RefinementCtx): void {
@@ -251,6 +289,34 @@ function checkBrandSet({ brands, defaultBrand, clients }: BrandSet, defaultKey: 
   }
 }
 
+/** An app listed by two brands must be marked `shared` in both; the default brand lists none. */
+function checkAssociatedApps(
+  brands: readonly { id: string; associatedApps?: AssociatedApps | undefined }[],
+  defaultBrand: { associatedApps?: AssociatedApps | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (defaultBrand.associatedApps !== undefined)
+    ctx.addIssue({ code: "custom", message: "the default brand has no apps", path: ["default", "associatedApps"] });
+  const listed = new Map<string, { brand: string; shared: boolean }[]>();
+  for (const brand of brands) {
+    const apps = brand.associatedApps;
+    if (!apps) continue;
+    const entries = [
+      ...apps.ios.map(({ appId, shared }) => [`iOS app ${appId}`, shared] as const),
+      ...apps.android.map((app) => [`Android package ${app.package}`, app.shared] as const),
+    ];
+    for (const [key, shared] of entries) listed.set(key, [...(listed.get(key) ?? []), { brand: brand.id, shared }]);
+  }
+  for (const [key, owners] of listed) {
+    if (owners.length > 1 && owners.some(({ shared }) => !shared))
+      ctx.addIssue({
+        code: "custom",
+        message: `${key} is listed by ${owners.map(({ brand }) => brand).join(", ")}: mark it shared in each, or list it once`,
+        path: ["brands"],
+      });
+  }
+}
+
 /** What `themes/data/` holds: raw support messages, the default brand under `default`. */
 export const rawBrandDataSchema = z
   .strictObject({
@@ -258,7 +324,17 @@ export const rawBrandDataSchema = z
     default: rawBrandSchema,
     clients: clientMapSchema,
   })
-  .superRefine((data, ctx) => checkBrandSet({ ...data, defaultBrand: data.default }, "default", ctx));
+  .superRefine((data, ctx) => checkBrandSet({ ...data, defaultBrand: data.default }, "default", ctx))
+  .superRefine((data, ctx) => checkAssociatedApps(data.brands, data.default, ctx));
+
+/**
+ * The sign-in host's association files, made at build time from every brand's `associatedApps` (JSON text, served as
+ * it is): Apple's `apple-app-site-association` and Google's Digital Asset Links `assetlinks.json`.
+ */
+const associationFilesSchema = z.strictObject({
+  appleAppSiteAssociation: z.string(),
+  assetLinks: z.string(),
+});
 
 /** What the worker gets through `virtual:brand-data`. */
 export const brandDataSchema = z
@@ -266,6 +342,7 @@ export const brandDataSchema = z
     brands: z.array(brandSchema).min(1).max(200),
     defaultBrand: brandSchema,
     clients: clientMapSchema,
+    associationFiles: associationFilesSchema,
   })
   .superRefine((data, ctx) => checkBrandSet(data, "defaultBrand", ctx));
 

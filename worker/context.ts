@@ -2,6 +2,9 @@ import type { Context } from "hono";
 import type { Brand } from "../themes/schema";
 import type { RequestLog } from "./log";
 
+/** The cache lifetime of the site's public files (docs/security.md, "Every response of the worker"). */
+export const PUBLIC_FILE_CACHE = "public, max-age=3600";
+
 /** Per-request values set by the middleware chain, typed once for every route. */
 interface AppVariables {
   requestId: string;
@@ -19,6 +22,8 @@ interface AppVariables {
   upstreamAnswered?: true;
   /** A page whose address holds the app's own query keeps referrers on the site (worker/routes/entry.tsx). */
   referrerPolicy?: "same-origin";
+  /** A public file the same for everyone (the apps' association files) may be cached; everything else is no-store. */
+  cacheControl?: typeof PUBLIC_FILE_CACHE;
   /** Each sealed state as this request holds it (worker/session/cookies.ts: opened once, then as written). */
   sealed?: Map<string, Promise<unknown>>;
 }

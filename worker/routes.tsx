@@ -2,6 +2,7 @@ import { NotFound } from "../pages/NotFound";
 import { maintenanceOn } from "./middleware/maintenance";
 import { errorPage, renderPage } from "./render";
 import { bare, endpoint, form, notFound, type RouteEntry, screen } from "./routeKinds";
+import { appleAppSiteAssociation, assetLinks } from "./routes/associationFiles";
 import { callbackQuery, receiveCallback } from "./routes/callback";
 import { changeEmail, changeEmailResult, emailChangeLinkQuery, followChangeEmailLink } from "./routes/changeEmail";
 import { changePassword } from "./routes/changePassword";
@@ -73,6 +74,9 @@ export const routeTable: readonly RouteEntry[] = [
   // be read as '/{serviceId}/auth' with a brand 'oauth2'.
   bare("ALL", "/auth/*", "identityProxy", relayAllowedCall),
   bare("ALL", "/oauth2/*", "oauth2Proxy", relayAllowedCall, "code"),
+  // The apps' association files (docs/passkeys.md, "The brands' apps"): the worker's own, before the proxy's row.
+  bare("GET", "/.well-known/apple-app-site-association", "appleAppSiteAssociation", appleAppSiteAssociation),
+  bare("GET", "/.well-known/assetlinks.json", "assetLinks", assetLinks),
   bare("ALL", "/.well-known/*", "discoveryProxy", relayAllowedCall),
 
   // SPEC §2 entry and callback (ARCHITECTURE §4); restarting the app's authorization from its stored request.

@@ -66,6 +66,16 @@ describe("maintenance switched on by operators (MAINTENANCE=on)", () => {
     expect(await health.json()).toEqual({ status: "maintenance" });
   });
 
+  it("keeps the apps' association files answering: the platforms must not drop the apps' passkeys", async () => {
+    for (const path of ["/.well-known/apple-app-site-association", "/.well-known/assetlinks.json"]) {
+      const file = await fetchWith("on", path);
+      expect(file.status, path).toBe(200);
+      expect(await file.json()).toBeTruthy();
+    }
+    // Any other discovery path is still the proxy's maintenance answer.
+    expect((await fetchWith("on", "/.well-known/openid-configuration")).status).toBe(503);
+  });
+
   it.each([["off"], [undefined], [""], ["yes"]])("serves normally when the switch is %s", async (value) => {
     expect((await fetchWith(value, "/error")).status).toBe(200);
     expect(await (await fetchWith(value, "/health")).json()).toEqual({ status: "ok" });

@@ -18,9 +18,16 @@ const CONTENT_HEADERS = new Set([
   "x-request-id",
 ]);
 
-/** Every header of the baseline as the doc gives it; `referrerPolicy` picks another of its documented values. */
-export function expectBaseline(response: Response, referrerPolicy = "same-origin") {
-  const variant: Record<string, string> = { "Referrer-Policy": referrerPolicy };
+/**
+ * Every header of the baseline as the doc gives it; `referrerPolicy` and `others` pick another of a header's
+ * documented values.
+ */
+export function expectBaseline(
+  response: Response,
+  referrerPolicy = "same-origin",
+  others: Record<string, string> = {},
+) {
+  const variant: Record<string, string> = { "Referrer-Policy": referrerPolicy, ...others };
   const h = response.headers;
   for (const { header, values } of BASELINE) {
     if (values.length === 0) {

@@ -35,6 +35,15 @@ function siteUrls(domain: string) {
   };
 }
 
+// Example app listings for the development brands (docs/passkeys.md, "The brands' apps"): made-up team IDs and
+// certificate fingerprints, so that the association files are never empty where the site is tried out. A brand's
+// app team replaces them with its real ones.
+function exampleFingerprint(seed: number): string {
+  return Array.from({ length: 32 }, (_, index) => ((seed * 37 + index * 11) % 256).toString(16).padStart(2, "0"))
+    .join(":")
+    .toUpperCase();
+}
+
 export const rawBrands: RawBrand[] = [
   {
     id: "client",
@@ -59,6 +68,10 @@ export const rawBrands: RawBrand[] = [
         android: "https://play.google.com/store/apps/details?id=jp.example.kazahana",
       },
     },
+    associatedApps: {
+      ios: [{ appId: "KZHN000001.jp.example.kazahana" }],
+      android: [{ package: "jp.example.kazahana", sha256CertFingerprints: [exampleFingerprint(1)] }],
+    },
   },
 
   {
@@ -69,6 +82,10 @@ export const rawBrands: RawBrand[] = [
     fallBackUrls: siteUrls("aurora-sec"),
     providerName: provider,
     consentTarget: false,
+    associatedApps: {
+      ios: [{ appId: "GNGN000002.jp.example.gungnir", shared: true }],
+      android: [{ package: "jp.example.gungnir", sha256CertFingerprints: [exampleFingerprint(2)], shared: true }],
+    },
     support: {
       callCenterName: "オーロラ証券 お客様サポートデスク",
       tel: "0120-418-226",
@@ -84,6 +101,11 @@ export const rawBrands: RawBrand[] = [
     fallBackUrls: siteUrls("hayate-sec"),
     providerName: provider,
     consentTarget: false,
+    // One app for both Gungnir brands.
+    associatedApps: {
+      ios: [{ appId: "GNGN000002.jp.example.gungnir", shared: true }],
+      android: [{ package: "jp.example.gungnir", sha256CertFingerprints: [exampleFingerprint(2)], shared: true }],
+    },
     support: {
       callCenterName: "ハヤテ証券 コールセンター",
       tel: "0570-031-552",

@@ -12,7 +12,13 @@ export function maintenanceOn(env: Env): boolean {
 }
 
 /** Paths that keep answering during maintenance: the health check, and the emulator's developer endpoints. */
-const STILL_ANSWERED = [/^\/health$/, /^\/__emulator(\/|$)/];
+// The apps' association files are made at build time and ask no upstream: a maintenance window must not make the
+// platforms drop the apps' passkey association.
+const STILL_ANSWERED = [
+  /^\/health$/,
+  /^\/__emulator(\/|$)/,
+  /^\/\.well-known\/(apple-app-site-association|assetlinks\.json)$/,
+];
 
 /**
  * SPEC §8 MAINTENANCE, switched by operators: every page is the maintenance modal (not closable) with 503 and

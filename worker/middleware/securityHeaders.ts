@@ -85,7 +85,7 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     headers.delete("X-Powered-By");
     headers.set("Content-Security-Policy", contentSecurityPolicy(c.get("nonce"), c.get("formActionOrigins")));
     headers.set("Referrer-Policy", c.get("referrerPolicy") ?? referrerPolicy(c.req.url, c.res.status));
-    headers.set("Cache-Control", "no-store");
+    headers.set("Cache-Control", c.get("cacheControl") ?? "no-store");
     headers.set("X-Robots-Tag", "noindex, nofollow");
     // No screen reads a QR code or uses the camera (docs/native-bridge.md, "Not in the protocol").
     headers.set(
