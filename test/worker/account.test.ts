@@ -203,15 +203,20 @@ describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult)", () => {
     expect(first.html).not.toContain(common.backToServiceTop);
     expect(await signsIn(oldEmail, PASSWORD)).toBe(true);
 
-    const second = await followLink(journey, (await emulator.latest(newEmail)).link!);
+    const newLink = (await emulator.latest(newEmail)).link!;
+    const second = await followLink(journey, newLink);
     expect(second.location).toBe(`${resultPath}completed`);
     expect(second.html).toContain(screens.changeEmailResult.completedTitle);
     expect(second.html).toContain(`href="${SERVICE_TOP}"`);
     expect(await signsIn(newEmail, PASSWORD)).toBe(true);
     expect(await signsIn(oldEmail, PASSWORD)).toBe(false);
 
+    // Both addresses are told of the change (docs/devices.md, "Notices"), in a mail without a link.
+    const notice = await emulator.latest(newEmail);
+    expect(notice.subject).toContain("メールアドレスが変更されました");
+    expect(notice.link).toBeNull();
     // Each link is single use: the second time, the result page says it failed.
-    const again = await followLink(new Journey(), (await emulator.latest(newEmail)).link!);
+    const again = await followLink(new Journey(), newLink);
     expect(again.location).toBe(`${resultPath}invalid`);
     expect(again.html).toContain(screens.changeEmailResult.failedBody);
   });
