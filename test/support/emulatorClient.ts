@@ -76,9 +76,20 @@ export function emulatorClient(fetcher: Fetcher) {
     clock: (offsetMs: number) => send("/clock", { offsetMs }),
     outbox,
     latest,
+    /** The mails and SMS to `to` that carry a code or a link, newest first: the notices (docs/devices.md) carry none. */
+    async actionable(to: string): Promise<OutboxItem[]> {
+      return (await outbox(to)).filter((item) => item.code || item.link);
+    },
+    /** The newest link mailed to `to` (notices carry none). */
+    async latestLink(to: string): Promise<string> {
+      const link = (await outbox(to)).find((item) => item.link)?.link;
+      if (!link) throw new Error(`no mail to ${to} has a link`);
+      return link;
+    },
+    /** The newest 6-digit code sent to `to`: notices that carry none (docs/devices.md, "Notices") are passed over. */
     async latestCode(to: string): Promise<string> {
-      const { code } = await latest(to);
-      if (!code || !/^\d{6}$/.test(code)) throw new Error(`the latest message to ${to} has no 6-digit code`);
+      const code = (await outbox(to)).find((item) => item.code && /^\d{6}$/.test(item.code))?.code;
+      if (!code) throw new Error(`no message to ${to} has a 6-digit code`);
       return code;
     },
     async count(to: string): Promise<number> {
