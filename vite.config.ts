@@ -6,6 +6,7 @@ import { brandDataPlugin } from "./themes/vite-plugin";
 import { localHttps } from "./worker/localHttps.vite-plugin";
 import { reactStringChunks } from "./worker/reactStringChunks.vite-plugin";
 import { releasePlugin } from "./worker/release.vite-plugin";
+import { serverIslands } from "./worker/serverIslands.vite-plugin";
 
 const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
 
@@ -37,6 +38,9 @@ export default defineConfig(({ command, mode }) => {
       releasePlugin(),
       // The worker's React writes each page as strings, encoded once a flush (worker/reactStringChunks.vite-plugin.ts).
       reactStringChunks(),
+      // The worker's build drops the islands' effects and event handlers, which a server render never runs
+      // (worker/serverIslands.vite-plugin.ts).
+      serverIslands(),
       cloudflare({
         configPath: "./wrangler.toml",
         // The servers the tests start (test/e2e/server.ts sets TEST_SERVER=1) keep the emulator's state in memory, not
