@@ -4,9 +4,11 @@ import { fileURLToPath } from "node:url";
 import type { ComponentType, ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import { applyEdits, serverOnlyEdits } from "../../worker/serverIslands.vite-plugin";
+import { applyCut, cuts } from "../../worker/unreachableCode.vite-plugin";
 
-// What the worker's build leaves out of its upload: the islands' effects and event handlers
-// (worker/serverIslands.vite-plugin.ts). A page must render to the same bytes without them.
+// What the worker's build leaves out of its upload: the islands'
+// effects and event handlers (worker/serverIslands.vite-plugin.ts) and library code it never runs
+// (worker/unreachableCode.vite-plugin.ts). A page must render to the same bytes without them.
 
 const modules = (path: string) => fileURLToPath(new URL(`../../node_modules/${path}`, import.meta.url));
 // React's production builds (the tests' own NODE_ENV would load the development ones), as the worker's build has them.
@@ -99,5 +101,24 @@ describe("the worker's islands, without effects and event handlers", () => {
 
   it("leave a module without React alone", () => {
     expect(serverOnlyEdits('export const onClick = () => fetch("/x");')).toEqual([]);
+  });
+});
+
+describe("library code the worker's build leaves out", () => {
+  it.each(cuts.map((cut) => [cut.module, cut] as const))(
+    "%s: every passage is where the cut expects it",
+    (module, cut) => {
+      const source = readFileSync(modules(module), "utf8");
+      const result = applyCut(source, cut);
+      expect(result.length).toBeLessThan(source.length);
+      for (const { from, to } of cut.passages) if (!to.startsWith(from)) expect(result).not.toContain(from);
+    },
+  );
+
+  it("fails, naming the module, where a passage is missing or found twice", () => {
+    const cut = { module: "some/lib.js", passages: [{ from: "function search() {\n", through: "}\n", to: "" }] };
+    expect(() => applyCut("const x = 1;\n", cut)).toThrow(/some\/lib\.js no longer holds, once, the passage/);
+    const twice = "function search() {\n}\nfunction search() {\n}\n";
+    expect(() => applyCut(twice, cut)).toThrow(/some\/lib\.js/);
   });
 });
