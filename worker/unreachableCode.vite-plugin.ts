@@ -66,6 +66,18 @@ export const cuts: Cut[] = [
       },
     ],
   },
+  // @sentry/cloudflare 11.0.0. worker/errorReporting.ts gives the SDK its integrations (defaultIntegrations), so the
+  // SDK's own default list is never read: without it, the integrations only it names are left out too.
+  {
+    module: "@sentry/cloudflare/build/esm/prod/baseSdk.js",
+    passages: [
+      {
+        from: "function getBaseDefaultIntegrations(options) {\n  return [\n",
+        through: "    ...getRegisteredChannelIntegrations()\n  ];\n}\n",
+        to: 'function getBaseDefaultIntegrations() {\n  throw new Error("@sentry/cloudflare: no default integrations in this build; worker/errorReporting.ts names them");\n}\n',
+      },
+    ],
+  },
 ];
 
 /** The one place `text` occurs in `code` at or after `after`; fails unless there is exactly one. */
