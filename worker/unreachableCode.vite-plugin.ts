@@ -66,6 +66,20 @@ export const cuts: Cut[] = [
       },
     ],
   },
+  // react-dom 19.3.1. React's server renderer reads react-dom's internals (its dispatcher for preload and preinit);
+  // no module of the worker imports react-dom's own API (portals, flushSync, preload…), and the build fails if one
+  // does (resolveId below), so that API is left out.
+  {
+    module: "react-dom/cjs/react-dom.production.js",
+    passages: [
+      {
+        from: "exports.browser = function (reason) {\n",
+        through:
+          "exports.useFormStatus = function () {\n  return ReactSharedInternals.H.useHostTransitionStatus();\n};\n",
+        to: "",
+      },
+    ],
+  },
   // @sentry/cloudflare 11.0.0. worker/errorReporting.ts gives the SDK its integrations (defaultIntegrations), so the
   // SDK's own default list is never read: without it, the integrations only it names are left out too.
   {
@@ -103,6 +117,9 @@ export function applyCut(code: string, { module, passages }: Cut): string {
   return result;
 }
 
+/** The module that alone may import react-dom in the worker's build (its cut leaves react-dom's own API out). */
+const REACT_DOM_READER = "/node_modules/react-dom/cjs/react-dom-server.edge.production.js";
+
 export function unreachableCode(): Plugin {
   const met = new Set<string>();
   return {
@@ -110,6 +127,13 @@ export function unreachableCode(): Plugin {
     apply: "build",
     enforce: "pre",
     applyToEnvironment: (environment) => environment.name === "signin_site",
+    resolveId(source, importer) {
+      if (source === "react-dom" && importer && !importer.endsWith(REACT_DOM_READER))
+        this.error(
+          `unreachableCode: ${importer} imports react-dom, whose own API the worker's build leaves out; lift that cut first`,
+        );
+      return undefined;
+    },
     transform(code, id) {
       const path = id.split("?")[0] ?? id;
       const cut = cuts.find(({ module }) => path.endsWith(`/node_modules/${module}`));
@@ -120,7 +144,8 @@ export function unreachableCode(): Plugin {
     buildEnd(error) {
       if (error) return;
       const unmet = cuts.filter(({ module }) => !met.has(module)).map(({ module }) => module);
-      // A warning, not a failure: test/unit/workerBuildCuts.test.ts holds every cut to its library.
+      // A warning, not a failure: a build with React's development builds (NODE_ENV other than production) has none
+      // of react-dom's production module. test/unit/workerBuildCuts.test.ts holds every cut to its library.
       if (unmet.length) this.warn(`unreachableCode: the worker's build does not bundle ${unmet.join(", ")}`);
     },
   };

@@ -121,4 +121,38 @@ describe("library code the worker's build leaves out", () => {
     const twice = "function search() {\n}\nfunction search() {\n}\n";
     expect(() => applyCut(twice, cut)).toThrow(/some\/lib\.js/);
   });
+
+  it("leave React's server renderer the react-dom it reads: a page renders the same bytes", async () => {
+    const cut = cuts.find(({ module }) => module === "react-dom/cjs/react-dom.production.js");
+    if (!cut) throw new Error("no react-dom cut");
+    // A part that arrives after the shell, so that the page also carries React's swap script.
+    const page = () => {
+      let ready: Promise<void> | true | undefined;
+      const Late = () => {
+        if (ready === true) return React.createElement("p", null, "later");
+        ready ??= new Promise<void>((resolve) =>
+          setTimeout(() => {
+            ready = true;
+            resolve();
+          }, 5),
+        );
+        throw ready;
+      };
+      return React.createElement(
+        "html",
+        null,
+        React.createElement(
+          "body",
+          null,
+          React.createElement("link", { rel: "stylesheet", href: "/site.css", precedence: "default" }),
+          React.createElement("p", null, "ログイン"),
+          React.createElement(React.Suspense, { fallback: "…" }, React.createElement(Late)),
+        ),
+      );
+    };
+    const expected = await html(published, page());
+    expect(expected).toContain('data-precedence="default"');
+    expect(expected).toContain("later");
+    expect(await html(renderer(applyCut(publishedReactDom, cut)), page())).toBe(expected);
+  });
 });
