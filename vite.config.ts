@@ -40,8 +40,8 @@ export default defineConfig(({ command, mode }) => {
       // The worker's build drops the islands' effects and event handlers, which a server render never runs
       // (worker/serverIslands.vite-plugin.ts).
       serverIslands(),
-      // Library code the worker never runs (qrcode's searches, react-dom's own API, Sentry's default integration
-      // list), left out of its build (worker/unreachableCode.vite-plugin.ts).
+      // Library code the worker never runs (qrcode's searches, react-dom's own API, Hono's deprecated mount(), Sentry's
+      // default integration list), left out of its build (worker/unreachableCode.vite-plugin.ts).
       unreachableCode(),
       cloudflare({
         configPath: "./wrangler.toml",

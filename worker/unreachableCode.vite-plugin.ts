@@ -80,6 +80,18 @@ export const cuts: Cut[] = [
       },
     ],
   },
+  // hono 4.13.19. The app's deprecated mount() (hono/mount is its successor), with the request rewriting only it
+  // uses; worker/index.tsx mounts nothing.
+  {
+    module: "hono/dist/hono-base.js",
+    passages: [
+      {
+        from: "\tmount(path, applicationHandler, options) {\n",
+        through: '\t\tthis.#addRoute("ALL", mergePath(path, "*"), handler);\n\t\treturn this;\n\t}\n',
+        to: '\tmount() {\n\t\tthrow new Error("hono: no app.mount() in this build (worker/unreachableCode.vite-plugin.ts)");\n\t}\n',
+      },
+    ],
+  },
   // @sentry/cloudflare 11.0.0. worker/errorReporting.ts gives the SDK its integrations (defaultIntegrations), so the
   // SDK's own default list is never read: without it, the integrations only it names are left out too.
   {
