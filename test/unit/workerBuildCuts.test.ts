@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { applyEdits, serverOnlyEdits } from "../../worker/serverIslands.vite-plugin";
 import { applyCut, cuts } from "../../worker/unreachableCode.vite-plugin";
 
-// What the worker's build leaves out of its upload: the islands'
+// What the worker's build leaves out of its upload (docs/performance.md, "The worker's upload"): the islands'
 // effects and event handlers (worker/serverIslands.vite-plugin.ts) and library code it never runs
 // (worker/unreachableCode.vite-plugin.ts). A page must render to the same bytes without them.
 
