@@ -6,6 +6,8 @@ import { brandDataPlugin } from "./themes/vite-plugin";
 import { localHttps } from "./worker/localHttps.vite-plugin";
 import { reactStringChunks } from "./worker/reactStringChunks.vite-plugin";
 import { releasePlugin } from "./worker/release.vite-plugin";
+import { serverIslands } from "./worker/serverIslands.vite-plugin";
+import { unreachableCode } from "./worker/unreachableCode.vite-plugin";
 
 const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
 
@@ -16,14 +18,12 @@ export default defineConfig(({ command, mode }) => {
   const withEmulator = cloudflareEnv === "dev";
   return {
     // react-dom/server.edge also bundles the legacy renderToString build (CommonJS: nothing of it is tree-shaken);
-    // the worker only streams, so a build takes the streaming renderer alone. qrcode's string segmentation search
-    // (dijkstrajs) never runs: worker/dijkstrajsStub.ts says why. Only the worker imports either.
+    // the worker only streams, so a build takes the streaming renderer alone. Only the worker imports it.
     ...(command === "build"
       ? {
           resolve: {
             alias: {
               "react-dom/server": fromRoot("node_modules/react-dom/cjs/react-dom-server.edge.production.js"),
-              dijkstrajs: fromRoot("worker/dijkstrajsStub.ts"),
             },
           },
         }
@@ -37,6 +37,12 @@ export default defineConfig(({ command, mode }) => {
       releasePlugin(),
       // The worker's React writes each page as strings, encoded once a flush (worker/reactStringChunks.vite-plugin.ts).
       reactStringChunks(),
+      // The worker's build drops the islands' effects and event handlers, which a server render never runs
+      // (worker/serverIslands.vite-plugin.ts).
+      serverIslands(),
+      // Library code the worker never runs (qrcode's searches, react-dom's own API, Hono's deprecated mount(), Sentry's
+      // default integration list), left out of its build (worker/unreachableCode.vite-plugin.ts).
+      unreachableCode(),
       cloudflare({
         configPath: "./wrangler.toml",
         // The servers the tests start (test/e2e/server.ts sets TEST_SERVER=1) keep the emulator's state in memory, not

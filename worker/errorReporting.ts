@@ -36,6 +36,23 @@ function scrubEvent<E extends Sentry.Event>(event: E): E {
   return event;
 }
 
+/**
+ * The SDK's default integrations (@sentry/cloudflare's getBaseDefaultIntegrations, in its order) less the three
+ * whose work never reaches what is sent from here. The build leaves their code out of the worker's upload
+ * (worker/unreachableCode.vite-plugin.ts drops the SDK's own list, so this list is the one that runs):
+ * - console: its breadcrumbs are all dropped by beforeBreadcrumb below;
+ * - functionToString: it only makes `toString()` of the SDK's wrapped functions print the originals;
+ * - conversationId: it tags AI conversation spans; the site has none.
+ */
+const integrations = () => [
+  Sentry.dedupeIntegration(),
+  Sentry.eventFiltersIntegration(),
+  Sentry.linkedErrorsIntegration(),
+  Sentry.fetchIntegration(),
+  Sentry.httpServerIntegration(),
+  Sentry.requestDataIntegration(),
+];
+
 /** The options last made, for the variables they were made from: made once per isolate, not per request. */
 let made:
   | { dsn: string | undefined; appEnv: string | undefined; options: Sentry.CloudflareOptions | undefined }
@@ -62,6 +79,7 @@ function optionsFor(env: Env): Sentry.CloudflareOptions | undefined {
     beforeSend: scrubEvent,
     beforeSendTransaction: scrubEvent,
     beforeBreadcrumb: (crumb) => (crumb.category === "console" ? null : crumb),
+    defaultIntegrations: integrations(),
   };
 }
 

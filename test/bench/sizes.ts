@@ -35,9 +35,20 @@ export function productionWorkerSize(outDir = ".bench-build/prod"): WorkerSize {
   });
   if (pointer) writeFileSync(DEPLOY_POINTER, pointer);
   if (build.status !== 0) throw new Error(`production build failed (exit ${build.status})`);
-  const workerDir = join(outDir, "signin_site");
-  const modules = readdirSync(workerDir).filter((name) => /\.(m?js|wasm)$/.test(name));
-  const size = modules.reduce(
+  const size = workerUploadSize(join(outDir, "signin_site"));
+  rmSync(outDir, { recursive: true, force: true });
+  return size;
+}
+
+/**
+ * Every module of a built worker, as wrangler uploads them: its entry and every module beside it, in subfolders too
+ * (a chunk the worker imports lands in `assets/`).
+ */
+export function workerUploadSize(workerDir: string): WorkerSize {
+  const modules = readdirSync(workerDir, { recursive: true, encoding: "utf8" }).filter((name) =>
+    /\.(m?js|wasm)$/.test(name),
+  );
+  return modules.reduce(
     (sum, name) => {
       const bytes = readFileSync(join(workerDir, name));
       return {
@@ -48,8 +59,6 @@ export function productionWorkerSize(outDir = ".bench-build/prod"): WorkerSize {
     },
     { files: 0, rawBytes: 0, gzipBytes: 0 },
   );
-  rmSync(outDir, { recursive: true, force: true });
-  return size;
 }
 
 /** The script and module-preload URLs of a page, as the browser fetches them. */

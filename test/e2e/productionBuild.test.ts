@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workerUploadSize } from "../bench/sizes";
 
 // The production build (no CLOUDFLARE_ENV) must carry no emulator: no binding, no second worker, and
 // `wrangler deploy --dry-run` accepts it. Built into its own folder so the running preview is untouched.
@@ -55,8 +56,9 @@ describe.each([
   { environment: "production", cloudflareEnv: "", out: ".prod-check", worker: "signin-site", appEnv: "prod" },
   { environment: "staging", cloudflareEnv: "stg", out: ".stg-check", worker: "signin-site-stg", appEnv: "stg" },
 ])("the $environment build", ({ cloudflareEnv, out, worker, appEnv }) => {
-  const env = { ...quiet, CLOUDFLARE_ENV: cloudflareEnv };
-  it("has no emulator, no dev-only route and passes wrangler deploy --dry-run, naming its own worker", () => {
+  // NODE_ENV as a deploy has it (vitest's "test" would bundle React's development builds).
+  const env = { ...quiet, NODE_ENV: "production", CLOUDFLARE_ENV: cloudflareEnv };
+  it("has no emulator, no dev-only route, passes wrangler deploy --dry-run naming its own worker, within budget", () => {
     rmSync(out, { recursive: true, force: true });
     const build = spawnSync("npx", ["vite", "build", "--outDir", out, "--logLevel", "warn"], {
       encoding: "utf8",
@@ -92,6 +94,12 @@ describe.each([
     // The dry run lists the worker's bindings: its own, never the emulator's.
     expect(dryRun.stdout).toContain("APP_ENV");
     expect(dryRun.stdout).not.toMatch(DEV_ONLY.binding);
+    // Within the upload's budget (test/bench/budgets.json): every module wrangler uploads, gzipped as the bench counts.
+    const { workerGzipBytes } = JSON.parse(readFileSync("test/bench/budgets.json", "utf8")) as {
+      workerGzipBytes: number;
+    };
+    const upload = workerUploadSize(`${out}/signin_site`);
+    expect(upload.gzipBytes, `the worker's upload, ${upload.files} module(s)`).toBeLessThanOrEqual(workerGzipBytes);
     rmSync(out, { recursive: true, force: true });
   }, 240_000);
 });
