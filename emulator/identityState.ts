@@ -4,11 +4,13 @@ import { createApp } from "./app";
 import { loadSigningKey, type SigningKey } from "./crypto/signingKey";
 import type { EmulatorEnv } from "./env";
 import type { EmulatorHono } from "./routes/context";
+import { Devices } from "./state/devices";
 import { Faults } from "./state/faults";
 import { Outbox } from "./state/outbox";
 import { Passkeys } from "./state/passkeys";
 import { PasswordLockout } from "./state/passwordLockout";
 import { SendLog } from "./state/sendLog";
+import { SignIns } from "./state/signIns";
 import { migrate } from "./state/store";
 import { Tickets } from "./state/tickets";
 import { Users } from "./state/users";
@@ -31,6 +33,8 @@ export class IdentityState extends DurableObject<EmulatorEnv> {
       sendLog: new SendLog(sql),
       faults: new Faults(sql),
       passkeys: new Passkeys(sql),
+      devices: new Devices(sql),
+      signIns: new SignIns(sql),
       signingKey: () => (signingKey ??= loadSigningKey(sql)),
     });
   }

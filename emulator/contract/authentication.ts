@@ -24,6 +24,19 @@ export const loginMethods = {
   password: { acr: "pwd", amr: ["pwd"] },
 } as const satisfies Record<string, LoginMethod>;
 
+/**
+ * A sign-in's method as the history and the notices name it (docs/devices.md, `GET /auth/v1/user/signins`), and
+ * the login method each one is.
+ */
+export const signInMethods = {
+  passkey: loginMethods.passkey,
+  password_totp: loginMethods.passwordAndTotp,
+  password_sms: loginMethods.passwordAndSms,
+  password: loginMethods.password,
+} as const satisfies Record<string, LoginMethod>;
+
+export type SignInMethod = keyof typeof signInMethods;
+
 /** Discovery's `acr_values_supported`, strongest first. */
 export const acrValuesSupported: readonly Acr[] = ["phr", "mfa", "pwd"];
 

@@ -11,6 +11,37 @@ export interface OAuthClient {
   redirectUris: readonly string[];
 }
 
+/** Whom a notice names and whom it tells the customer to call: the brand of the app a login or change came through. */
+export interface NoticeBrand {
+  name: string;
+  /** The brand's support line; an advisor-managed brand's customers are told to ask their advisor (SPEC §2). */
+  support:
+    | { advisorManaged: true }
+    | { advisorManaged: false; callCenterName: string; tel: string | undefined; businessHour: string }
+    | undefined;
+}
+
+const providerName = rawBrands[0]?.providerName ?? "カザハナ証券";
+
+/** The client's brand from the brand data; without a known client, the provider, without a support line. */
+export function noticeBrand(clientId: string | undefined): NoticeBrand {
+  const serviceId = findClient(clientId)?.serviceId;
+  const brand = rawBrands.find((candidate) => candidate.id === serviceId);
+  if (brand === undefined) return { name: providerName, support: undefined };
+  const { support } = brand;
+  return {
+    name: brand.displayName,
+    support: support.advisorManaged
+      ? { advisorManaged: true }
+      : {
+          advisorManaged: false,
+          callCenterName: support.callCenterName,
+          tel: support.tel,
+          businessHour: support.businessHour,
+        },
+  };
+}
+
 const consentTargets = new Set(rawBrands.filter((brand) => brand.consentTarget).map((brand) => brand.id));
 
 export const oauthClients: ReadonlyMap<string, OAuthClient> = new Map(

@@ -25,4 +25,11 @@ export const lifetimes = {
    * (10 minutes)" (docs/passkeys.md, "Enrolment after a password sign-in").
    */
   passkeyEnrolment: 10 * minute,
+  /**
+   * A device confirmation's code and its `session` (docs/devices.md): 10 minutes from the latest mail, so a resend
+   * gives the new code its full 10 minutes; then both are dead (`challenge_expired`).
+   */
+  deviceConfirmation: 10 * minute,
+  /** The sign-in history: rows older than this are dropped, and the country rule looks this far back. */
+  signInHistory: 90 * 24 * hour,
 } as const;

@@ -19,9 +19,10 @@ const hour = 60 * minute;
 export const maxWrongCodes = 5;
 
 /**
- * Wrong passwords, counted per account and device (the login body's `device_id`, SPEC §3 deviceId). A device
- * that has completed a login to the account before is known and has its own counter; every other device shares
- * one counter per account, so a stranger can slow down strangers but never lock out the owner's devices.
+ * Wrong passwords, counted per account and device. A device is known by its device credential's digest
+ * (docs/devices.md: the login's `context.device`) once a login from it has completed; a known device has its own
+ * counter, and every other device (SPEC §9's `device_id` alone proves nothing) shares one counter per account, so
+ * a stranger can slow down strangers but never lock out the owner's devices.
  */
 export const passwordLockout = {
   /** Wrong passwords in a row before a counter locks. */
@@ -54,6 +55,12 @@ export const sendLimits = {
   mfaSetupSms: { count: 5, windowMs: hour },
   /** `POST /auth/v1/passkeys/registration/code`, per account; beyond it 429 `too_many_requests`. */
   passkeyRegistrationCode: { count: 3, windowMs: 10 * minute },
+  /**
+   * Device confirmation codes, per login `session`: the first mail and two resends (docs/devices.md, "at most 3
+   * mails for one session"); beyond it 429 `too_many_requests`. The window outlasts the login challenge, so it is
+   * never a rate: a session gets 3 mails in all.
+   */
+  deviceCode: { count: 3, windowMs: hour },
 } as const satisfies Record<string, SendLimit>;
 
 /**
@@ -62,3 +69,6 @@ export const sendLimits = {
  * TOTP setup request while a TOTP setup is pending answers the pending secret again instead of a second one.
  */
 export const mfaSetupSmsInterval = minute;
+
+/** Adding or deleting a passkey, and signing a device out or forgetting it, need a sign-in at most this long ago. */
+export const reauthenticationWindow = 5 * minute;

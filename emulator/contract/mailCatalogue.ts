@@ -1,8 +1,192 @@
+import type { SignInMethod } from "./authentication";
+import type { NoticeBrand } from "./clients";
+import type { Whereabouts } from "./loginContext";
+
 /** The Japanese mails and SMS the upstream sends, keyed by meaning. */
 export interface Message {
   subject: string;
   text: string;
 }
+
+/**
+ * What every notice names (docs/devices.md, "Notices"): the brand the login or change came through, when (Japan
+ * time), how, and from which device and place, as far as they are known.
+ */
+export interface NoticeFacts {
+  brand: NoticeBrand;
+  at: number;
+  how: NoticeMethod;
+  whereabouts: Whereabouts | undefined;
+}
+
+/** How a sign-in or a change was made, as a notice says it. */
+export type NoticeMethod =
+  | { signIn: SignInMethod; deviceConfirmed?: boolean }
+  | { change: "signed_in" | "password_reset" | "forced_password" | "email_link" };
+
+const signInMethodLabels: Record<SignInMethod, string> = {
+  passkey: "パスキー",
+  password_totp: "パスワードと認証アプリのコード",
+  password_sms: "パスワードとSMSのコード",
+  password: "パスワード",
+};
+
+const changeLabels = {
+  signed_in: "ログイン中の設定変更",
+  password_reset: "パスワード再設定（メールの確認コード）",
+  forced_password: "ログイン時のパスワード設定",
+  email_link: "メールアドレス変更の確認",
+} as const;
+
+function methodLabel(how: NoticeMethod): string {
+  if ("change" in how) return changeLabels[how.change];
+  const label = signInMethodLabels[how.signIn];
+  return how.deviceConfirmed ? `${label}（新しい端末の確認コードで確認済み）` : label;
+}
+
+const japanOffsetMs = 9 * 60 * 60 * 1000;
+
+/** Japan has no daylight saving time: UTC+9 all year. */
+function japanTime(at: number): string {
+  const local = new Date(at + japanOffsetMs);
+  const two = (value: number) => String(value).padStart(2, "0");
+  return `${local.getUTCFullYear()}年${local.getUTCMonth() + 1}月${local.getUTCDate()}日 ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}（日本時間）`;
+}
+
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["ja"], { type: "region" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * The region as the edge named it, with anything but letters, digits, spaces, hyphens and apostrophes taken out: a
+ * notice carries no text a mail reader could take for a link (`evil.example`), whatever a request said.
+ */
+function plainRegion(region: string): string {
+  return region
+    .replace(/[^\p{L}\p{M}\p{N} '-]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function deviceLabel(whereabouts: Whereabouts | undefined): string {
+  return whereabouts === undefined ? "不明な端末" : `${whereabouts.browser}（${whereabouts.os}）`;
+}
+
+function placeLabel(whereabouts: Whereabouts | undefined): string {
+  const country = whereabouts?.country;
+  const region = whereabouts?.region ? plainRegion(whereabouts.region) : "";
+  if (!country) return region || "不明";
+  return region ? `${countryName(country)} ${region}` : countryName(country);
+}
+
+function supportSentence(brand: NoticeBrand): string {
+  const { support } = brand;
+  if (support === undefined) return `${brand.name}のお問い合わせ窓口までご連絡ください`;
+  if (support.advisorManaged) return "ご担当のアドバイザーまでご連絡ください";
+  if (support.tel === undefined) return `${support.callCenterName}までご連絡ください`;
+  return `${support.callCenterName}（電話 ${support.tel}、受付時間 ${support.businessHour}）までお電話ください`;
+}
+
+/**
+ * A notice: what happened, the facts, what to do if it was not the customer (`ifNotYou`, then in words: change the
+ * password, call the brand), and no link: a real notice carries none, so a mail that does is not one
+ * (docs/devices.md).
+ */
+function notice(
+  facts: NoticeFacts,
+  title: string,
+  happened: string,
+  ifNotYou: string,
+  details: string[] = [],
+): Message {
+  return {
+    subject: `【${facts.brand.name}】${title}`,
+    text: [
+      happened,
+      "",
+      `日時: ${japanTime(facts.at)}`,
+      `方法: ${methodLabel(facts.how)}`,
+      `端末: ${deviceLabel(facts.whereabouts)}`,
+      `場所: ${placeLabel(facts.whereabouts)}`,
+      ...(details.length > 0 ? ["", ...details] : []),
+      "",
+      `${ifNotYou}ただちにパスワードを変更し（ログインできない場合はパスワードを再設定し）、${supportSentence(facts.brand)}。`,
+      "",
+      `このメールにはリンクを記載していません。${facts.brand.name}が、メールのリンクからパスワードの入力をお願いすることはありません。`,
+    ].join("\n"),
+  };
+}
+
+function durationLabel(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds}秒間` : `${Math.round(seconds / 60)}分間`;
+}
+
+/** The notices of docs/devices.md: each names the brand, the time, the method, the device and the place. */
+export const noticeCatalogue = {
+  signIn: (facts: NoticeFacts): Message =>
+    notice(
+      facts,
+      "ログインのお知らせ",
+      `${facts.brand.name}のアカウントにログインがありました。`,
+      "お心当たりのない場合は、第三者がお客様のアカウントにログインした可能性があります。",
+    ),
+  deviceCode: (facts: NoticeFacts, code: string): Message =>
+    notice(
+      facts,
+      "新しい端末からのログイン確認コード",
+      `いつもと異なる端末または場所から${facts.brand.name}のアカウントへのログインがありました。ご本人の確認のため、ログイン画面で次の確認コードを入力してください。\n\n確認コード: ${code}\n\nこのコードの有効期限は10分です。コードは誰にも伝えないでください。`,
+      "たった今ログインしようとしていない場合は、第三者がお客様のパスワードを知っています。このコードを入力せず、",
+    ),
+  accountLocked: (facts: NoticeFacts, lock: { knownDevice: boolean; durationMs: number }): Message =>
+    notice(
+      facts,
+      "アカウントをロックしました",
+      `パスワードの誤りが続いたため、${lock.knownDevice ? "この端末" : "お客様がログインしたことのない端末"}からのログインを${durationLabel(lock.durationMs)}停止しました。`,
+      "お心当たりのない場合は、第三者がお客様のアカウントへのログインを試みている可能性があります。",
+      [
+        `ロックは${durationLabel(lock.durationMs).replace(/間$/, "")}後に自動的に解除されます。すぐにログインするには、ログイン画面からパスワードを再設定してください。再設定するとロックも解除されます。`,
+      ],
+    ),
+  passwordChanged: (facts: NoticeFacts): Message =>
+    notice(
+      facts,
+      "パスワードが変更されました",
+      `${facts.brand.name}のアカウントのパスワードが変更されました。`,
+      "お心当たりのない場合は、第三者がお客様のパスワードを変更した可能性があります。",
+    ),
+  emailChanged: (facts: NoticeFacts): Message =>
+    notice(
+      facts,
+      "メールアドレスが変更されました",
+      `${facts.brand.name}のアカウントのメールアドレス（ログインID）が変更されました。このお知らせは、変更前と変更後の両方のメールアドレスにお送りしています。`,
+      "お心当たりのない場合は、第三者がお客様のメールアドレスを変更した可能性があります。",
+    ),
+  secondFactorChanged: (facts: NoticeFacts, type: "totp" | "sms"): Message =>
+    notice(
+      facts,
+      "2段階認証の設定が変更されました",
+      `${facts.brand.name}のアカウントの2段階認証が「${type === "totp" ? "認証アプリ" : "SMS"}」に設定されました。`,
+      "お心当たりのない場合は、第三者がお客様の2段階認証の設定を変更した可能性があります。",
+    ),
+  deviceSignedOut: (
+    facts: NoticeFacts,
+    signedOut: { device: Whereabouts; forgotten: boolean } | { allOthers: true },
+  ): Message =>
+    notice(
+      facts,
+      "端末をログアウトしました",
+      "allOthers" in signedOut
+        ? "お手続きをした端末以外の、すべての端末をログアウトしました。"
+        : `${deviceLabel(signedOut.device)}をログアウトしました。${signedOut.forgotten ? "この端末の記憶も削除したため、次にこの端末からログインするときは、メールでお送りする確認コードが必要です。" : ""}`,
+      "お心当たりのない場合は、第三者がお客様のアカウントを操作した可能性があります。",
+      ["（日時・方法・端末・場所は、お手続きをした端末のものです。）"],
+    ),
+};
 
 /** A passkey's name as the mails quote it; a passkey without one is just "the passkey". */
 function passkeyLabel(name: string | null): string {

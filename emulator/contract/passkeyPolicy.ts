@@ -1,10 +1,7 @@
 import { lifetimes } from "./lifetimes";
 
-/**
- * The relying party's fixed terms (docs/passkeys.md): the RP ID and the one allowed origin are the site's own
- * (routes/siteOrigin.ts), the rest is here.
- */
-const minute = 60_000;
+// The relying party's fixed terms (docs/passkeys.md): the RP ID and the one allowed origin are the site's own
+// (routes/siteOrigin.ts), the rest is here.
 
 /** The RP name an authenticator shows beside the passkey. */
 export const rpName = "カザハナ証券";
@@ -18,9 +15,6 @@ export const publicKeyAlgorithms = [-8, -7, -257] as const;
 /** Random bytes of a ceremony's challenge and of an account's user handle. */
 export const challengeBytes = 32;
 export const userHandleBytes = 32;
-
-/** Adding or deleting a passkey needs a sign-in (the access token's `auth_time`) at most this long ago. */
-export const reauthenticationWindowMs = 5 * minute;
 
 /** A passkey's name, given by its user. */
 export const maxPasskeyNameLength = 64;

@@ -3,17 +3,17 @@ import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { mfaSetupSmsInterval, sendLimits } from "../contract/limits";
-import { mailCatalogue } from "../contract/mailCatalogue";
+import { mailCatalogue, type NoticeMethod, noticeCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
 import { hashPassword, verifyPassword } from "../crypto/passwordHash";
 import { randomToken, sixDigitCode } from "../crypto/randomValues";
 import { newTotpSecret, totpValidates } from "../crypto/totp";
-import { deviceOf } from "../state/passwordLockout";
 import { redeemCode, sameCode } from "../state/tickets";
 import type { User } from "../state/users";
+import { grantWhereabouts, noticeFacts, noticeLock, sendNotice } from "./accountEvents";
 import { redirect } from "./authorizationFlow";
-import { requireAccount } from "./bearer";
+import { type BearerGrant, requireAccount } from "./bearer";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
 
@@ -30,12 +30,28 @@ function takenByAnother(c: EmulatorContext, address: string, username: string): 
 
 /**
  * The account's verified address becomes `address`. The account has just proved the mailbox (a link or a code sent
- * there), so a sign-up that holds the address without having confirmed it gives way; it could never complete.
+ * there), so a sign-up that holds the address without having confirmed it gives way; it could never complete. A
+ * new address is noticed to the old one and the new (docs/devices.md).
  */
-function moveToAddress(c: EmulatorContext, user: User, address: string): void {
+function moveToAddress(
+  c: EmulatorContext,
+  user: User,
+  address: string,
+  notice: { clientId: string; how: NoticeMethod; grant?: BearerGrant },
+): void {
   const { users } = c.var.services;
-  if (address.toLowerCase() !== user.email.toLowerCase()) users.removeUnconfirmed(address);
+  const changed = address.toLowerCase() !== user.email.toLowerCase();
+  if (changed) users.removeUnconfirmed(address);
   users.update(user.username, { email: address, emailVerified: true });
+  if (!changed) return;
+  const whereabouts = notice.grant && grantWhereabouts(c, notice.grant);
+  const message = noticeCatalogue.emailChanged(noticeFacts(c, notice.clientId, notice.how, whereabouts));
+  for (const to of [user.email, address]) sendNotice(c, to, message);
+}
+
+/** A change made with a bearer token: named by the token's brand and the device its login came from. */
+function noticeChange(c: EmulatorContext, grant: BearerGrant): ReturnType<typeof noticeFacts> {
+  return noticeFacts(c, grant.client.id, { change: "signed_in" }, grantWhereabouts(c, grant));
 }
 
 export const account = new Hono<EmulatorHono>();
@@ -51,7 +67,8 @@ account.get("/auth/v1/user/profile", async (c) => {
 });
 
 account.patch("/auth/v1/user/password", async (c) => {
-  const { user, client } = await requireAccount(c);
+  const grant = await requireAccount(c);
+  const { user, client } = grant;
   const body = await jsonBody(
     c.req.raw,
     z.object({
@@ -61,19 +78,20 @@ account.patch("/auth/v1/user/password", async (c) => {
     }),
   );
   // A bearer token must not become a way round the login's lockout: wrong current passwords count on the same
-  // counters as wrong login passwords (this device's, or the unknown devices' one), and a locked attempt answers
-  // exactly like a wrong password without looking at it (README, Limits).
+  // counters as wrong login passwords (those of the device the token's login came from, or the unknown devices'
+  // one), and a locked attempt answers exactly like a wrong password without looking at it (README, Limits).
   const { lockout, users } = c.var.services;
-  const device = deviceOf(body.device_id);
-  if (lockout.isLocked(user, device, c.var.now)) throw problems.invalidPassword();
+  if (lockout.isLocked(user, grant.device, c.var.now)) throw problems.invalidPassword();
   if (!(await verifyPassword(body.password, user.passwordHash))) {
-    lockout.recordFailure(user, device, c.var.now);
+    const lock = lockout.recordFailure(user, grant.device, c.var.now);
+    if (lock !== undefined) noticeLock(c, user, client.id, lock, grantWhereabouts(c, grant));
     throw problems.invalidPassword();
   }
-  lockout.recordSuccess(user, device);
+  lockout.recordSuccess(user, grant.device);
   const problem = passwordProblem(body.new_password, client.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
   users.update(user.username, { passwordHash: await hashPassword(body.new_password), forceChangePassword: false });
+  sendNotice(c, user.email, noticeCatalogue.passwordChanged(noticeChange(c, grant)));
   return c.json({});
 });
 
@@ -145,7 +163,7 @@ account.get("/auth/v1/user/email/confirm", (c) => {
     outbox.send("email", change.newEmail, mailCatalogue.emailChangeToNew(link), c.var.now, { link });
     return result("sent_to_new_email");
   }
-  moveToAddress(c, user, change.newEmail);
+  moveToAddress(c, user, change.newEmail, { clientId: change.clientId, how: { change: "email_link" } });
   return result("completed");
 });
 
@@ -170,11 +188,12 @@ account.post("/auth/v1/user/email", async (c) => {
 });
 
 account.post("/auth/v1/user/email/confirm", async (c) => {
-  const { user } = await requireAccount(c);
+  const grant = await requireAccount(c);
+  const { user } = grant;
   const body = await jsonBody(c.req.raw, z.object({ code }));
   const registered = redeemCode(c.var.services.tickets, "email_register_code", user.username, body.code, c.var.now);
   if (takenByAnother(c, registered.email, user.username)) throw problems.alreadyRegistered();
-  moveToAddress(c, user, registered.email);
+  moveToAddress(c, user, registered.email, { clientId: grant.client.id, how: { change: "signed_in" }, grant });
   return c.json({}, 201);
 });
 
@@ -226,7 +245,8 @@ account.post("/auth/v1/user/mfa/setup", async (c) => {
  * confirmation, right or wrong, answers `expired_code` until a new setup is requested.
  */
 account.post("/auth/v1/user/mfa/confirm", async (c) => {
-  const { user } = await requireAccount(c);
+  const grant = await requireAccount(c);
+  const { user } = grant;
   const body = await jsonBody(c.req.raw, z.object({ type: z.enum(["totp", "sms"]), code }));
   const { tickets, users } = c.var.services;
   const found = tickets.find("mfa_setup", user.username, c.var.now);
@@ -246,5 +266,6 @@ account.post("/auth/v1/user/mfa/confirm", async (c) => {
       ? { mfaType: "totp", totpSecret: setup.secret, phone: null }
       : { mfaType: "sms", phone: setup.phone, totpSecret: null },
   );
+  sendNotice(c, user.email, noticeCatalogue.secondFactorChanged(noticeChange(c, grant), setup.type));
   return c.json({}, 201);
 });

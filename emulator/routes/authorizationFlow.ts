@@ -52,7 +52,8 @@ export function redirectToLogin(c: EmulatorContext, request: AuthorizationReques
 
 /**
  * Accepting a login uses the challenge up and answers the URL the browser follows to go on. As Hydra's accept body,
- * it says how the user signed in (`acr`, `amr`); `auth_time` is now.
+ * it says how the user signed in (`acr`, `amr`); `auth_time` is now. `device` is the digest of the device credential
+ * the login came from (docs/devices.md), which the browser session keeps, so that signing the device out ends it.
  */
 export function acceptLogin(
   c: EmulatorContext,
@@ -60,6 +61,7 @@ export function acceptLogin(
   username: string,
   remember: boolean,
   method: LoginMethod,
+  device: string | undefined,
 ): string {
   const { tickets } = c.var.services;
   const found = tickets.find("login_challenge", challenge, c.var.now);
@@ -69,7 +71,7 @@ export function acceptLogin(
   const verifier = tickets.issue(
     "login_verifier",
     randomToken(),
-    { request: found.data, username, remember, loginChallenge: challenge, login },
+    { request: found.data, username, remember, loginChallenge: challenge, login, device },
     c.var.now + lifetimes.verifier,
   );
   return resumeUrl(c.var.site, found.data, { login_verifier: verifier });
@@ -91,18 +93,20 @@ export function acceptConsent(c: EmulatorContext, challenge: string, grantedScop
 
 /**
  * Sets the session cookie of a fresh browser session; answers who is signed in by it. The session remembers what
- * its login achieved, so a later authorization that skips the login claims exactly that (docs/passkeys.md).
+ * its login achieved, so a later authorization that skips the login claims exactly that (docs/passkeys.md), and the
+ * device it came from (docs/devices.md).
  */
 export function startBrowserSession(
   c: EmulatorContext,
   username: string,
   remember: boolean,
   login: Authentication,
+  device: string | undefined,
 ): SignedIn {
   const id = c.var.services.tickets.issue(
     "browser_session",
     randomToken(),
-    { username, login },
+    { username, login, device },
     c.var.now + lifetimes.browserSession,
   );
   setCookie(c, sessionCookieName, id, {

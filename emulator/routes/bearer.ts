@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { Authentication } from "../contract/authentication";
 import { findClient, type OAuthClient } from "../contract/clients";
+import { reauthenticationWindow } from "../contract/limits";
 import { problems } from "../contract/problem";
 import { accountScope } from "../contract/scopes";
 import { verifyAccessToken } from "../crypto/tokens";
@@ -18,6 +19,8 @@ export interface BearerGrant {
   browserSession: string;
   /** What that login achieved and when (the token's acr, amr and auth_time): the passkey calls' step-up rules. */
   login: Authentication;
+  /** The digest of the device credential that login came from, if it named one (docs/devices.md). */
+  device: string | undefined;
 }
 
 /**
@@ -42,7 +45,9 @@ export async function bearerGrant(c: EmulatorContext, expiredForMs = 0): Promise
   if (issued.status === "missing") return undefined;
   const user = c.var.services.users.byUsername(claims.username);
   if (user === undefined) return undefined;
-  return { user, client, scopes: claims.scopes, browserSession: issued.data.browserSession, login: claims.login };
+  const { browserSession } = issued.data;
+  const device = c.var.services.tickets.dataOf("browser_session", browserSession)?.device;
+  return { user, client, scopes: claims.scopes, browserSession, login: claims.login, device };
 }
 
 /** Every `/auth/v1/user/*` call: 401 `unauthorized` without a good token, 403 `insufficient_scope` without user.write. */
@@ -51,4 +56,12 @@ export async function requireAccount(c: EmulatorContext): Promise<BearerGrant> {
   if (grant === undefined) throw problems.unauthorized();
   if (!grant.scopes.includes(accountScope)) throw problems.insufficientScope(accountScope);
   return grant;
+}
+
+/**
+ * Adding or deleting a passkey, and signing a device out or forgetting it, need a sign-in within the last 5 minutes
+ * (the token's `auth_time`; a refresh does not renew it): else 403 `reauthentication_required`.
+ */
+export function requireRecentLogin(c: EmulatorContext, grant: BearerGrant): void {
+  if (c.var.now - grant.login.authTime > reauthenticationWindow) throw problems.reauthenticationRequired();
 }

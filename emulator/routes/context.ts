@@ -1,10 +1,12 @@
 import type { SigningKey } from "../crypto/signingKey";
 import type { EmulatorEnv } from "../env";
+import type { Devices } from "../state/devices";
 import type { Faults } from "../state/faults";
 import type { Outbox } from "../state/outbox";
 import type { Passkeys } from "../state/passkeys";
 import type { PasswordLockout } from "../state/passwordLockout";
 import type { SendLog } from "../state/sendLog";
+import type { SignIns } from "../state/signIns";
 import type { Tickets } from "../state/tickets";
 import type { Users } from "../state/users";
 
@@ -18,6 +20,8 @@ export interface Services {
   sendLog: SendLog;
   faults: Faults;
   passkeys: Passkeys;
+  devices: Devices;
+  signIns: SignIns;
   signingKey: () => Promise<SigningKey>;
 }
 

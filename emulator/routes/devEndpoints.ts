@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { oauthClients, registeredRedirectUris } from "../contract/clients";
+import { deviceDigestSchema } from "../contract/loginContext";
 import { Problem, problems } from "../contract/problem";
 import { hashPassword } from "../crypto/passwordHash";
+import { randomToken } from "../crypto/randomValues";
 import { clockOffset, setClockOffset } from "../state/clock";
 import { compilePattern, faultSchema } from "../state/faults";
 import { resetState } from "../state/store";
@@ -43,6 +45,12 @@ const seedUserSchema = z.object({
       counter: z.number().int().min(0).max(0xffffffff).default(0),
     })
     .optional(),
+  /**
+   * Device credential digests the account already knows (docs/devices.md), as if each had completed a sign-in: a
+   * login from one needs no device confirmation, and its wrong passwords have their own counter. Each is listed as
+   * Chrome on Windows in Tokyo, first and last used now.
+   */
+  knownDevices: z.array(deviceDigestSchema).max(20).default([]),
 });
 
 function describeUser(user: User) {
@@ -111,6 +119,9 @@ devEndpoints.post("/__emulator/users", async (c) => {
       suspended: false,
     });
   }
+  const seen = { browser: "Chrome", os: "Windows", country: "JP", region: "Tokyo" } as const;
+  for (const digest of body.knownDevices)
+    c.var.services.devices.bind(username, digest, seen, c.var.now, randomToken(12));
   return c.json({ username }, 201);
 });
 

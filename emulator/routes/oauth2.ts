@@ -123,7 +123,7 @@ function resumeAfterLogin(
 ): Response {
   const accepted = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
   if (accepted instanceof Response) return accepted;
-  const signedIn = startBrowserSession(c, accepted.username, accepted.remember, accepted.login);
+  const signedIn = startBrowserSession(c, accepted.username, accepted.remember, accepted.login, accepted.device);
   return continueAuthorization(c, accepted.request, signedIn, accepted.loginChallenge);
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Acr, loginMethods } from "../contract/authentication";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
+import { loginContextSchema } from "../contract/loginContext";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import {
   ceremonyTimeoutMs,
@@ -10,7 +11,6 @@ import {
   isTransport,
   maxPasskeyNameLength,
   publicKeyAlgorithms,
-  reauthenticationWindowMs,
   rpName,
   userHandleBytes,
 } from "../contract/passkeyPolicy";
@@ -20,8 +20,9 @@ import { type Ceremony, counterWentBack, verifyAssertion, verifyRegistration } f
 import type { Passkey } from "../state/passkeys";
 import { redeemCode, requireLive } from "../state/tickets";
 import type { User } from "../state/users";
+import { completedSignIn } from "./accountEvents";
 import { acceptLogin } from "./authorizationFlow";
-import { type BearerGrant, requireAccount } from "./bearer";
+import { type BearerGrant, requireAccount, requireRecentLogin } from "./bearer";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
 
@@ -71,6 +72,7 @@ const assertionResultSchema = z.object({
   session,
   remember: z.boolean().optional(),
   device_id: z.string().max(64).optional(),
+  context: loginContextSchema.optional(),
   ...publicKeyCredential,
   response: z.object({
     clientDataJSON: base64urlText(8192),
@@ -88,11 +90,6 @@ function ok(c: EmulatorContext, fields: Record<string, unknown>, status: 200 | 2
 /** The relying party is the site itself: its exact origin, and its host as the RP ID (docs/passkeys.md). */
 function ceremonyAt(c: EmulatorContext, challenge: string): Ceremony {
   return { challenge, origin: c.var.site, rpId: new URL(c.var.site).hostname };
-}
-
-/** Adding or deleting a passkey needs a sign-in within the last 5 minutes (the token's `auth_time`). */
-function requireRecentLogin(c: EmulatorContext, grant: BearerGrant): void {
-  if (c.var.now - grant.login.authTime > reauthenticationWindowMs) throw problems.reauthenticationRequired();
 }
 
 /**
@@ -282,9 +279,9 @@ passkeys.post(`${base}/assertion/options`, async (c) => {
 
 passkeys.post(`${base}/assertion/result`, async (c) => {
   const body = await jsonBody(c.req.raw, assertionResultSchema);
-  const { tickets, passkeys: store, users, outbox, lockout } = c.var.services;
+  const { tickets, passkeys: store, users, outbox } = c.var.services;
   const now = c.var.now;
-  requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
+  const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
   const found = tickets.find("passkey_assertion", body.session, now);
   if (found.status !== "valid" || found.data.loginChallenge !== body.login_challenge) throw problems.ceremonyExpired();
   tickets.consume("passkey_assertion", body.session, now);
@@ -328,8 +325,16 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
   // The SPEC §8 transfer notice is about the account, whatever the way in (as POST /auth/v1/login).
   if (user.transferInProgress) throw problems.rejectLogin();
   store.recordUse(passkey.id, verdict.value.counter, verdict.value.backedUp, now);
-  lockout.rememberDevice(user.username, body.device_id);
-  const redirectTo = acceptLogin(c, body.login_challenge, user.username, body.remember ?? false, loginMethods.passkey);
+  // docs/devices.md: the passkey proves the device, so it is never asked to confirm it, and becomes known.
+  completedSignIn(c, user, request.clientId, "passkey", body.context, { notice: true });
+  const redirectTo = acceptLogin(
+    c,
+    body.login_challenge,
+    user.username,
+    body.remember ?? false,
+    loginMethods.passkey,
+    body.context?.device,
+  );
   return ok(c, { redirect_to: redirectTo }, 201);
 });
 

@@ -3,12 +3,13 @@ import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
-import { mailCatalogue } from "../contract/mailCatalogue";
+import { mailCatalogue, noticeCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
 import { hashPassword } from "../crypto/passwordHash";
 import { sixDigitCode } from "../crypto/randomValues";
 import { redeemCode } from "../state/tickets";
+import { noticeFacts, sendNotice } from "./accountEvents";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
 
@@ -83,5 +84,8 @@ passwordReset.post("/auth/v1/password/confirm", async (c) => {
     transferInProgress: false,
   });
   c.var.services.lockout.clear(user.username);
+  // No login and no bearer: the device is not known, only the brand the reset link was for.
+  const facts = noticeFacts(c, client.id, { change: "password_reset" }, undefined);
+  sendNotice(c, user.email, noticeCatalogue.passwordChanged(facts));
   return c.json({}, 201);
 });

@@ -4,6 +4,7 @@ import { loginMethods } from "../contract/authentication";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
+import { loginContextSchema } from "../contract/loginContext";
 import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
@@ -11,6 +12,7 @@ import { hashPassword } from "../crypto/passwordHash";
 import { sixDigitCode } from "../crypto/randomValues";
 import { redeemCode, requireLive } from "../state/tickets";
 import { newUser } from "../state/users";
+import { completedSignIn } from "./accountEvents";
 import { acceptLogin } from "./authorizationFlow";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
@@ -79,10 +81,11 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
       username: z.string().min(1).max(256),
       code: z.string().max(32),
       remember: z.boolean().optional(),
+      context: loginContextSchema.optional(),
     }),
   );
   const { tickets, users } = c.var.services;
-  requireLive(tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
+  const request = requireLive(tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
   const user = users.byUsername(body.username);
   if (user === undefined || user.confirmed) throw problems.invalidCode();
   redeemCode(tickets, "signup_code", user.username, body.code, c.var.now);
@@ -95,7 +98,17 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
     emailVerified: true,
     ...(chosen.status === "valid" ? { passwordHash: chosen.data.passwordHash } : {}),
   });
-  const redirectTo = acceptLogin(c, body.login_challenge, user.username, body.remember ?? false, loginMethods.password);
+  // docs/devices.md: the address was just proven on this device, so it becomes known; the customer has just signed
+  // up, so no sign-in notice.
+  completedSignIn(c, user, request.clientId, "password", body.context, { notice: false });
+  const redirectTo = acceptLogin(
+    c,
+    body.login_challenge,
+    user.username,
+    body.remember ?? false,
+    loginMethods.password,
+    body.context?.device,
+  );
   return c.json({ redirect_to: redirectTo }, 201);
 });
 

@@ -7,7 +7,8 @@ export type SendPurpose =
   | "email_register_code"
   | "email_change_mail"
   | "mfa_setup_sms"
-  | "passkey_registration_code";
+  | "passkey_registration_code"
+  | "device_code";
 
 export type SendDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 

@@ -27,14 +27,38 @@ const schema = [
     failures INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (kind, id)
   )`,
-  // A device that has completed a login to the account, with its own wrong-password counter (passwordLockout.ts).
-  `CREATE TABLE IF NOT EXISTS known_devices (
+  // A device known to an account (devices.ts): the digest of a device credential that completed a sign-in to it,
+  // by a public `id` of the emulator's; with the device's own wrong-password counter (passwordLockout.ts).
+  `CREATE TABLE IF NOT EXISTS devices (
+    id TEXT PRIMARY KEY,
     username TEXT NOT NULL,
-    device_id TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    browser TEXT NOT NULL,
+    os TEXT NOT NULL,
+    country TEXT,
+    region TEXT,
+    first_used_at INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL,
     failed_attempts INTEGER NOT NULL,
     locked_until INTEGER NOT NULL,
-    PRIMARY KEY (username, device_id)
+    UNIQUE (username, digest)
   )`,
+  // The sign-in history (signIns.ts): every sign-in that carried the site's login context, for 90 days.
+  `CREATE TABLE IF NOT EXISTS signins (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    username TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    method TEXT NOT NULL,
+    browser TEXT NOT NULL,
+    os TEXT NOT NULL,
+    country TEXT,
+    region TEXT,
+    service_id TEXT,
+    result TEXT NOT NULL,
+    device_id TEXT,
+    digest TEXT
+  )`,
+  `CREATE INDEX IF NOT EXISTS signins_by_username ON signins (username, at)`,
   `CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     to_addr TEXT NOT NULL,
@@ -88,6 +112,9 @@ const addedColumns: [table: string, column: string, definition: string][] = [
 ];
 
 export function migrate(sql: SqlStorage): void {
+  // Devices an older emulator knew by SPEC §9's device_id, which proves nothing (docs/devices.md): they go, and the
+  // owner's next sign-in binds the device credential instead.
+  sql.exec("DROP TABLE IF EXISTS known_devices");
   for (const statement of schema) sql.exec(statement);
   for (const [table, column, definition] of addedColumns) {
     const present = sql.exec("SELECT name FROM pragma_table_info(?) WHERE name = ?", table, column).toArray();
@@ -104,7 +131,8 @@ export function migrate(sql: SqlStorage): void {
 
 const resetTables = [
   "users",
-  "known_devices",
+  "devices",
+  "signins",
   "tickets",
   "outbox",
   "sends",
@@ -113,7 +141,7 @@ const resetTables = [
   "passkey_user_handles",
 ];
 
-/** Clears users, their devices and passkeys, tickets, mail, faults and the clock; the signing key stays (stable JWKS). */
+/** Clears users, their devices, sign-ins and passkeys, tickets, mail, faults and the clock; the signing key stays (stable JWKS). */
 export function resetState(sql: SqlStorage): void {
   for (const table of resetTables) sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);

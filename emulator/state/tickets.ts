@@ -1,6 +1,7 @@
-import type { Acr, Authentication } from "../contract/authentication";
+import type { Acr, Authentication, SignInMethod } from "../contract/authentication";
 import type { AuthorizationRequest } from "../contract/authorizationRequest";
 import { maxWrongCodes } from "../contract/limits";
+import type { LoginContext } from "../contract/loginContext";
 import { problems } from "../contract/problem";
 
 /**
@@ -14,7 +15,9 @@ import { problems } from "../contract/problem";
  * from; logout revokes the refresh tokens that carry it. `code` is the authorization code a chain of
  * tokens began with; presenting that code again revokes the chain (RFC 6749 §4.1.2). `login` is what the login
  * behind a grant achieved and when (acr, amr, auth_time): the browser session, the consent, the code and the refresh
- * tokens keep it, so a remembered login or a refresh never claims more than that login did.
+ * tokens keep it, so a remembered login or a refresh never claims more than that login did. `device` is the device
+ * credential's digest the login came from (docs/devices.md): the login verifier hands it to the browser session, and
+ * signing the device out ends the sessions that carry it and every token issued through them.
  */
 export interface TicketKinds {
   login_challenge: AuthorizationRequest;
@@ -24,16 +27,25 @@ export interface TicketKinds {
     remember: boolean;
     loginChallenge: string;
     login: Authentication;
+    device?: string | undefined;
   };
+  /**
+   * A login's next step after the password. `context` is the site's login context of the password step
+   * (docs/devices.md): every later step is held to its device. A device confirmation knows what the login has
+   * achieved so far (`method`).
+   */
   login_session: {
     challenge: string;
     username: string;
-    next: "mfa_totp" | "mfa_sms" | "new_password";
     remember: boolean;
-    /** The device that typed the password; it becomes known when this login completes. */
-    deviceId?: string | undefined;
-  };
+    context?: LoginContext | undefined;
+  } & (
+    | { next: "mfa_totp" | "mfa_sms" | "new_password" }
+    | { next: "device_confirmation"; method: Exclude<SignInMethod, "passkey"> }
+  );
   sms_login_code: { code: string };
+  /** The mailed code of a device confirmation, by its login `session`; a resend replaces it. */
+  device_code: { code: string };
   /** `loginChallenge`: the login whose acceptance asked this consent; absent when the browser session skipped login. */
   consent_challenge: {
     request: AuthorizationRequest;
@@ -49,7 +61,7 @@ export interface TicketKinds {
     browserSession: string;
     login: Authentication;
   };
-  browser_session: { username: string; login: Authentication };
+  browser_session: { username: string; login: Authentication; device?: string | undefined };
   authorization_code: {
     clientId: string;
     redirectUri: string;
@@ -145,6 +157,24 @@ export class Tickets {
     this.sql.exec("UPDATE tickets SET used_at = ? WHERE kind = ? AND id = ?", now, kind, id);
   }
 
+  /** A live ticket lives on until `expiresAt`, keeping its count of wrong codes. */
+  renew(kind: TicketKind, id: string, expiresAt: number): void {
+    this.sql.exec(
+      "UPDATE tickets SET expires_at = ? WHERE kind = ? AND id = ? AND used_at IS NULL",
+      expiresAt,
+      kind,
+      id,
+    );
+  }
+
+  /** What a ticket ever issued says, live, used, expired or dead alike. */
+  dataOf<K extends TicketKind>(kind: K, id: string): TicketKinds[K] | undefined {
+    const row = this.sql
+      .exec<{ data: string }>("SELECT data FROM tickets WHERE kind = ? AND id = ?", kind, id)
+      .toArray()[0];
+    return row && (JSON.parse(row.data) as TicketKinds[K]);
+  }
+
   /** A ticket that existed and was used (or revoked), as opposed to one never issued. */
   wasUsed(kind: TicketKind, id: string): boolean {
     return (
@@ -171,6 +201,65 @@ export class Tickets {
       now,
       browserSession,
     );
+  }
+
+  /** Every browser session the account ever had, live or not, with the device digest its login came from. */
+  browserSessionsOf(username: string): { id: string; device: string | undefined }[] {
+    return this.sql
+      .exec<{ id: string; device: string | null }>(
+        `SELECT id, json_extract(data, '$.device') AS device FROM tickets WHERE kind = 'browser_session'
+          AND json_extract(data, '$.username') = ?`,
+        username,
+      )
+      .toArray()
+      .map((row) => ({ id: row.id, device: row.device ?? undefined }));
+  }
+
+  /** Whether a browser session, or a refresh token issued through it, is still good. */
+  sessionSignedIn(browserSession: string, now: number): boolean {
+    return (
+      this.sql
+        .exec(
+          `SELECT 1 FROM tickets WHERE used_at IS NULL AND expires_at > ? AND failures < ?
+            AND ((kind = 'browser_session' AND id = ?)
+              OR (kind = 'refresh_token' AND json_extract(data, '$.browserSession') = ?))`,
+          now,
+          maxWrongCodes,
+          browserSession,
+          browserSession,
+        )
+        .toArray().length > 0
+    );
+  }
+
+  /**
+   * Signs a device out (docs/devices.md): the browser sessions end, and with them everything issued through them
+   * that is still good: consents and their verifiers, authorization codes, access and refresh tokens. The bearer
+   * check refuses such an access token at once.
+   */
+  endBrowserSessions(browserSessions: readonly string[], now: number): void {
+    for (const id of browserSessions) {
+      this.consume("browser_session", id, now);
+      this.sql.exec(
+        `UPDATE tickets SET used_at = ? WHERE used_at IS NULL AND kind IN
+          ('consent_challenge', 'consent_verifier', 'authorization_code', 'access_token', 'refresh_token')
+          AND json_extract(data, '$.browserSession') = ?`,
+        now,
+        id,
+      );
+    }
+  }
+
+  /** Login verifiers not yet redeemed, of this account, whose login came from one of `devices`: they go too. */
+  revokePendingLogins(username: string, isRevoked: (device: string | undefined) => boolean, now: number): void {
+    const pending = this.sql
+      .exec<{ id: string; device: string | null }>(
+        `SELECT id, json_extract(data, '$.device') AS device FROM tickets WHERE kind = 'login_verifier'
+          AND used_at IS NULL AND json_extract(data, '$.username') = ?`,
+        username,
+      )
+      .toArray();
+    for (const row of pending) if (isRevoked(row.device ?? undefined)) this.consume("login_verifier", row.id, now);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { TOTP_SECRET } from "../support/vocabulary";
+import { contextOf, digestOf, loginFrom, seedWithDevices } from "./deviceContext";
 import {
   accessTokenFor,
   bearer,
@@ -121,18 +122,22 @@ describe("wrong codes: 5 end what they were guessing", () => {
 });
 
 describe("wrong passwords: counted per account and device", () => {
-  const known = "KNOWNDEVICE0000000000000000000AA";
-  const otherKnown = "KNOWNDEVICE0000000000000000000BB";
-  const strangers = ["STRANGER000000000000000000000001", "STRANGER000000000000000000000002", undefined];
+  // Devices are known by their device credential's digest (docs/devices.md); undefined is a login without context.
+  const known = digestOf("known");
+  const otherKnown = digestOf("otherKnown");
+  const strangers = [digestOf("stranger1"), digestOf("stranger2"), undefined];
   const badPassword = "Wrong-pass1!";
 
-  async function attempt(deviceId: string | undefined, password = strongPassword): Promise<Response> {
-    return login((await startLogin()).challenge, email, password, deviceId);
+  async function attempt(device: string | undefined, password = strongPassword): Promise<Response> {
+    const { challenge } = await startLogin();
+    return device === undefined
+      ? login(challenge, email, password)
+      : loginFrom(challenge, email, contextOf(device), password);
   }
 
-  /** A device that has completed a login to the account. */
-  async function makeKnown(deviceId: string): Promise<void> {
-    expect((await attempt(deviceId)).status).toBe(201);
+  /** The owner's devices: the account knows them as if each had completed a login. */
+  function seedOwner(knownDevices = [known, otherKnown], changes: { mfa?: { totp: string } } = {}) {
+    return seedWithDevices({ email, knownDevices, ...changes });
   }
 
   async function failFrom(deviceId: string | undefined, times: number): Promise<void> {
@@ -142,10 +147,9 @@ describe("wrong passwords: counted per account and device", () => {
   }
 
   it("lets a known device sign in while strangers' wrong passwords lock unknown devices", async () => {
-    await seedUser({ email });
-    await makeKnown(known);
+    await seedOwner();
     for (const stranger of strangers) await failFrom(stranger, 2);
-    await expectProblem(await attempt("NEWPHONE000000000000000000000000"), 401, "invalid_credentials");
+    await expectProblem(await attempt(digestOf("newPhone")), 401, "invalid_credentials");
     await expectProblem(await attempt(undefined), 401, "invalid_credentials");
     expect((await attempt(known)).status).toBe(201);
   });
@@ -180,10 +184,19 @@ describe("wrong passwords: counted per account and device", () => {
     expect((await attempt(undefined)).status).toBe(201);
   });
 
+  it("does not know a device by SPEC §9's device_id: a copied one shares the strangers' counter", async () => {
+    await seedOwner();
+    const ownersDeviceId = "OWNERSDEVICE00000000000000000001";
+    const fromDeviceId = async () => login((await startLogin()).challenge, email, strongPassword, ownersDeviceId);
+    // A completed login names the device_id; it proves nothing, so it makes nothing known.
+    expect((await fromDeviceId()).status).toBe(201);
+    await failFrom(undefined, 5);
+    await expectProblem(await fromDeviceId(), 401, "invalid_credentials");
+    expect((await attempt(known)).status).toBe(201);
+  });
+
   it("gives a known device its own counter: 5 wrong lock only that device, for 15 minutes", async () => {
-    await seedUser({ email });
-    await makeKnown(known);
-    await makeKnown(otherKnown);
+    await seedOwner();
     await failFrom(known, 4);
     expect((await attempt(known)).status).toBe(201);
     await failFrom(known, 5);
@@ -197,7 +210,7 @@ describe("wrong passwords: counted per account and device", () => {
   });
 
   it("knows a device only once its login is complete, second factor included", async () => {
-    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
+    await seedOwner([], { mfa: { totp: TOTP_SECRET } });
     const pending = await attempt(known);
     expect(await pending.json()).toMatchObject({ additional_flow: { next: "mfa_totp" } });
     await failFrom(undefined, 5);
@@ -205,8 +218,7 @@ describe("wrong passwords: counted per account and device", () => {
   });
 
   it("ends every lock with a password reset", async () => {
-    await seedUser({ email });
-    await makeKnown(known);
+    await seedOwner();
     await failFrom(known, 5);
     await failFrom(undefined, 5);
     await postJson("/auth/v1/password/forgot", { client_id: sampleClientIds.client, username: email });
@@ -276,6 +288,7 @@ describe("mail sent on request: resends and reset mails per user", () => {
 
     await setClock(3_600_000 + 1000);
     expect((await forgot(email)).status).toBe(201);
-    expect(await outbox(email)).toHaveLength(6);
+    // the 6th link, after the notice that the password was changed
+    expect((await outbox(email)).filter((mail) => mail.link !== null)).toHaveLength(6);
   });
 });

@@ -1,0 +1,111 @@
+import type { Context } from "hono";
+import type { SignInMethod } from "../contract/authentication";
+import { findClient, noticeBrand } from "../contract/clients";
+import { asksDeviceConfirmation } from "../contract/devicePolicy";
+import { type LoginContext, type Whereabouts, whereaboutsOf } from "../contract/loginContext";
+import { type Message, type NoticeFacts, type NoticeMethod, noticeCatalogue } from "../contract/mailCatalogue";
+import { randomToken } from "../crypto/randomValues";
+import type { LockStarted } from "../state/passwordLockout";
+import type { User } from "../state/users";
+import type { BearerGrant } from "./bearer";
+import type { EmulatorHono } from "./context";
+
+type EmulatorContext = Context<EmulatorHono>;
+
+// What the API does around sign-ins and account changes (docs/devices.md): the device policy, the sign-in history,
+// the devices an account knows, and the notices. A login without the site's `context` comes from a site that does
+// not know that contract: it is neither confirmed, recorded nor noticed, and binds no device.
+
+/** The facts a notice names, for a change or a sign-in through `clientId`'s brand. */
+export function noticeFacts(
+  c: EmulatorContext,
+  clientId: string | undefined,
+  how: NoticeMethod,
+  whereabouts: Whereabouts | undefined,
+): NoticeFacts {
+  return { brand: noticeBrand(clientId), at: c.var.now, how, whereabouts };
+}
+
+export function sendNotice(c: EmulatorContext, to: string, message: Message, extra: { code?: string } = {}): void {
+  c.var.services.outbox.send("email", to, message, c.var.now, extra);
+}
+
+/** The device a bearer token's login came from, as the account knows it; undefined when it named none. */
+export function grantWhereabouts(c: EmulatorContext, grant: BearerGrant): Whereabouts | undefined {
+  if (grant.device === undefined) return undefined;
+  return c.var.services.devices.ofDigest(grant.user.username, grant.device);
+}
+
+/** docs/devices.md, "The policy": whether this password login must confirm its device with a mailed code. */
+export function needsDeviceConfirmation(c: EmulatorContext, username: string, context: LoginContext): boolean {
+  const { devices, signIns } = c.var.services;
+  const recent = signIns.recentSuccesses(username, context.country, c.var.now);
+  return asksDeviceConfirmation(context, {
+    deviceKnown: context.device !== undefined && devices.ofDigest(username, context.device) !== undefined,
+    signedInRecently: recent.any,
+    countrySeen: recent.fromCountry,
+  });
+}
+
+/** A sign-in that carried `context`, accepted or refused, goes into the account's history. */
+export function recordSignIn(
+  c: EmulatorContext,
+  user: User,
+  clientId: string,
+  method: SignInMethod,
+  context: LoginContext | undefined,
+  result: "success" | "refused",
+): void {
+  if (context === undefined) return;
+  const { devices, signIns } = c.var.services;
+  const device = context.device === undefined ? undefined : devices.ofDigest(user.username, context.device);
+  signIns.record({
+    username: user.username,
+    at: c.var.now,
+    method,
+    ...whereaboutsOf(context),
+    serviceId: findClient(clientId)?.serviceId ?? null,
+    result,
+    deviceId: device?.id ?? null,
+    digest: context.device ?? null,
+  });
+}
+
+/**
+ * A sign-in completed: its device becomes known to the account (or its last use moves on), the history records it,
+ * and, unless `notice` is false (a sign-up, which the customer has just done), the account is told.
+ */
+export function completedSignIn(
+  c: EmulatorContext,
+  user: User,
+  clientId: string,
+  method: SignInMethod,
+  context: LoginContext | undefined,
+  options: { notice: boolean; deviceConfirmed?: boolean },
+): void {
+  if (context === undefined) return;
+  if (context.device !== undefined)
+    c.var.services.devices.bind(user.username, context.device, whereaboutsOf(context), c.var.now, randomToken(12));
+  recordSignIn(c, user, clientId, method, context, "success");
+  if (!options.notice) return;
+  const how = { signIn: method, deviceConfirmed: options.deviceConfirmed ?? false };
+  sendNotice(c, user.email, noticeCatalogue.signIn(noticeFacts(c, clientId, how, whereaboutsOf(context))));
+}
+
+/** A wrong password has just locked a login's device (or every unknown one) out: the account is told. */
+export function noticeLock(
+  c: EmulatorContext,
+  user: User,
+  clientId: string | undefined,
+  lock: LockStarted,
+  whereabouts: Whereabouts | undefined,
+): void {
+  const facts = noticeFacts(c, clientId, { signIn: "password" }, whereabouts);
+  sendNotice(c, user.email, noticeCatalogue.accountLocked(facts, lock));
+}
+
+/** `t***@example.com`: enough for the customer to recognise the address, not enough to learn it. */
+export function maskedAddress(address: string): string {
+  const at = address.lastIndexOf("@");
+  return `${address.slice(0, Math.min(1, at))}***${address.slice(at)}`;
+}
