@@ -4,6 +4,7 @@ import { account } from "./routes/account";
 import { consent } from "./routes/consent";
 import type { EmulatorHono, Services } from "./routes/context";
 import { devEndpoints } from "./routes/devEndpoints";
+import { devices } from "./routes/devices";
 import { login } from "./routes/login";
 import { oauth2 } from "./routes/oauth2";
 import { passkeys } from "./routes/passkeys";
@@ -36,7 +37,7 @@ export function createApp(services: Services): Hono<EmulatorHono> {
   });
 
   app.get("/auth/health", (c) => c.json({ status: "ok" }));
-  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, passkeys, devEndpoints])
+  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, devices, passkeys, devEndpoints])
     app.route("/", routes);
 
   app.notFound((c) => c.json({ type: "not_found", detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
