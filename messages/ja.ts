@@ -99,6 +99,16 @@ export const common = {
   plainError: "エラーが発生しました。しばらく時間をおいてお試しください。",
 } as const;
 
+/**
+ * docs/devices.md `context.browser` and `context.os`: the two family names of the contract that are words, sent to the
+ * identity API as they are (its mails and the /security pages show them).
+ */
+export const loginContextNames = {
+  /** A brand's app's webview. */
+  app: "アプリ",
+  other: "その他",
+} as const;
+
 export const supportContact = {
   advisorManaged: "ご担当のアドバイザーまでお問い合わせください",
   phone: (tel: string) => `電話番号：${tel}`,
@@ -246,6 +256,17 @@ export const screens = {
     leadSms: "SMSで届いた6桁の認証コードを入力してください。",
     smsValidity: "認証コードは3分以内に入力してください。",
     smsHelpLink: "SMSが届かない方はこちら",
+    startOver: "最初からやり直す",
+  },
+  /** docs/devices.md: a login from a device the account has not used, confirmed by a code mailed to its address. */
+  signInDevice: {
+    title: "新しい端末からのログイン",
+    lead: (destination: string) =>
+      `いつもと異なる端末または場所からのログインです。ご本人確認のため、${destination} 宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。`,
+    leadNoDestination:
+      "いつもと異なる端末または場所からのログインです。ご本人確認のため、ご登録のメールアドレス宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。",
+    validity: "確認コードの有効期限は10分です。",
+    resend: "確認コードを再送する",
     startOver: "最初からやり直す",
   },
   consent: {

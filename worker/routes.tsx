@@ -44,6 +44,7 @@ import {
 import { restartAuthorization } from "./routes/restart";
 import { forgetStep, securityQuery, showSecurity, signOutOthersStep, signOutStep } from "./routes/security";
 import { passkeyOptions, signIn, signInPasskey } from "./routes/signIn";
+import { resendDeviceCode, signInDevice } from "./routes/signInDevice";
 import { signInMfa } from "./routes/signInMfa";
 import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from "./routes/signUp";
 import { relayAllowedCall, relayToEmulator } from "./routes/upstreamProxy";
@@ -119,6 +120,10 @@ export const routeTable: readonly RouteEntry[] = [
   bare("POST", "/passkey/registration/options", "passkeyRegistrationOptions", registrationOptions),
   screen("/signIn/mfa", "signInMfa", signInMfa),
   form("/signIn/mfa", "signInMfa", signInMfa, { rateLimit: "code" }),
+  // A new device's code (docs/devices.md), after the password and every other step; counted per confirmation session.
+  screen("/signIn/device", "signInDevice", signInDevice),
+  form("/signIn/device", "signInDevice", signInDevice, { rateLimit: "code" }),
+  form("/signIn/device/resend", "signInDeviceResend", resendDeviceCode, { rateLimit: "mail" }),
   screen("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
   form("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword, { rateLimit: "credential" }),
 

@@ -1,4 +1,5 @@
 import type { OutboxItem } from "../../emulator/state/outbox";
+import { TEST_DEVICE_DIGEST } from "./testDevice";
 
 // The emulator's developer endpoints (emulator/README.md), for every test layer: the workerd tests reach them
 // through the site or the emulator worker itself, the browser tests over HTTP. Each layer gives its own fetch.
@@ -19,6 +20,11 @@ export interface SeedUser {
   transferInProgress?: boolean;
   /** A passkey the account has (base64url id, COSE public key, user handle): emulator/routes/devEndpoints.ts. */
   passkey?: { id: string; publicKey: string; userHandle: string; counter?: number };
+  /**
+   * docs/devices.md: the device digests a completed login of the account came from. The test device (testDevice.ts)
+   * unless a test says otherwise: `[]` makes every browser a new device to the account.
+   */
+  knownDevices?: string[];
 }
 
 export interface Fault {
@@ -55,9 +61,13 @@ export function emulatorClient(fetcher: Fetcher) {
   };
   return {
     reset: () => call("/reset", { method: "POST" }),
-    /** Seeds a user (verified, with PASSWORD, unless the test says otherwise); answers its username. */
+    /**
+     * Seeds a user (verified, with PASSWORD, the test device known, unless the test says otherwise); answers its
+     * username.
+     */
     async seed(user: SeedUser): Promise<string> {
-      const response = await send("/users", { password: PASSWORD, emailVerified: true, ...user });
+      const seeded = { password: PASSWORD, emailVerified: true, knownDevices: [TEST_DEVICE_DIGEST], ...user };
+      const response = await send("/users", seeded);
       return ((await response.json()) as { username: string }).username;
     },
     /** The next matching upstream call gets the injected answer. */
@@ -66,9 +76,20 @@ export function emulatorClient(fetcher: Fetcher) {
     clock: (offsetMs: number) => send("/clock", { offsetMs }),
     outbox,
     latest,
+    /** The mails and SMS to `to` that carry a code or a link, newest first: the notices (docs/devices.md) carry none. */
+    async actionable(to: string): Promise<OutboxItem[]> {
+      return (await outbox(to)).filter((item) => item.code || item.link);
+    },
+    /** The newest link mailed to `to` (notices carry none). */
+    async latestLink(to: string): Promise<string> {
+      const link = (await outbox(to)).find((item) => item.link)?.link;
+      if (!link) throw new Error(`no mail to ${to} has a link`);
+      return link;
+    },
+    /** The newest 6-digit code sent to `to`: notices that carry none (docs/devices.md, "Notices") are passed over. */
     async latestCode(to: string): Promise<string> {
-      const { code } = await latest(to);
-      if (!code || !/^\d{6}$/.test(code)) throw new Error(`the latest message to ${to} has no 6-digit code`);
+      const code = (await outbox(to)).find((item) => item.code && /^\d{6}$/.test(item.code))?.code;
+      if (!code) throw new Error(`no message to ${to} has a 6-digit code`);
       return code;
     },
     async count(to: string): Promise<number> {

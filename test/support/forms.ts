@@ -28,15 +28,19 @@ export function formPost(form: Record<string, string>, headers: Record<string, s
   };
 }
 
-/** A Cookie header value holding one sealed state, as the worker itself would have written it. */
+/**
+ * A Cookie header value holding one sealed state, as the worker itself would have written it (at `now`, milliseconds
+ * since the epoch, when given: a cookie sealed long ago).
+ */
 export async function sealedCookie<N extends SealedCookieName>(
   sessionKeys: string,
   which: N,
   value: SealedState<N>,
   ttlSeconds = 600,
+  now = Date.now(),
 ): Promise<string> {
   const spec = sealedCookies[which];
-  const token = await seal(spec.name, value, { keys: parseSessionKeys(sessionKeys), ttlSeconds });
+  const token = await seal(spec.name, value, { keys: parseSessionKeys(sessionKeys), ttlSeconds, now });
   return `__Host-${spec.name}=${token}`;
 }
 

@@ -162,6 +162,20 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
       expectText: "SMS認証",
     },
     {
+      // docs/devices.md: a login from a new device, its code mailed to the masked address.
+      name: "sign-in-device",
+      path: "/signIn/device",
+      state: {
+        signIn: {
+          ...signIn,
+          username: "hanako@example.jp",
+          device: { session: "device-session", destination: "h***@example.jp" },
+        },
+      },
+      status: 200,
+      expectText: "新しい端末からのログイン",
+    },
+    {
       name: "consent",
       path: `/${serviceId}/consent?${q}&scope=`,
       state: { consent: { consentChallenge: "consent-challenge-0001", clientId, scope: "" } },

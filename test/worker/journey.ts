@@ -7,16 +7,42 @@ import { unseal } from "../../worker/session/sealed";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
+import { testDeviceCookie } from "../support/testDevice";
 import { clientIp, ORIGIN, type SiteFetchOptions, siteFetch } from "./helpers";
+
+/** What a Journey's browser is beyond its cookies. */
+export interface JourneyOptions {
+  /**
+   * docs/devices.md: the browser starts as the test device (test/support/testDevice.ts), which seeded users know, unless
+   * it is `new`: no device credential, as a browser that never signed in.
+   */
+  device?: "test" | "new";
+  /** Vars every request of this browser reads instead of the project's (e.g. `DEVICE_CONFIRMATION: "off"`). */
+  env?: Partial<Env>;
+  /** What the edge says of every request (`request.cf`): its country and region, say. */
+  cf?: Partial<IncomingRequestCfProperties>;
+}
 
 /**
  * A tiny browser for journeys inside workerd: keeps the cookies the site and the emulator set and follows
- * redirects while they stay on the site's origin.
+ * redirects while they stay on the site's origin. It holds the test device's credential unless told otherwise.
  */
 export class Journey {
   private readonly jar = new CookieJar();
   /** One browser, one client address (the per-IP rate limits count it). */
   readonly ip = clientIp();
+  private device: Promise<void> | undefined;
+
+  constructor(private readonly options: JourneyOptions = {}) {}
+
+  /** The test device's cookie, planted before the first request (sealing is asynchronous). */
+  private plantDevice(): Promise<void> {
+    this.device ??= (async () => {
+      if (this.options.device === "new") return;
+      this.setCookie(`${await testDeviceCookie(env.SESSION_KEYS ?? "")}; Path=/; Secure; HttpOnly; SameSite=Lax`);
+    })();
+    return this.device;
+  }
 
   cookieHeader(path: string): string {
     return this.jar.header(path);
@@ -56,13 +82,20 @@ export class Journey {
 
   /** One request of this browser; `options` are for this request only (e.g. `SHORT_TIMEOUT`). */
   async request(target: string, init: RequestInit = {}, options?: SiteFetchOptions): Promise<Response> {
+    await this.plantDevice();
     const url = new URL(target, ORIGIN);
     const headers = new Headers(init.headers);
     const cookie = this.jar.header(url.pathname);
     if (cookie) headers.set("Cookie", cookie);
     if (init.method === "POST" && !headers.has("Origin")) headers.set("Origin", ORIGIN);
     if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", this.ip);
-    const response = await siteFetch(url.toString(), { ...init, headers, redirect: "manual" }, options);
+    const cf = this.options.cf ? { cf: this.options.cf } : {};
+    const env = { ...this.options.env, ...options?.env };
+    const response = await siteFetch(
+      url.toString(),
+      { ...init, ...cf, headers, redirect: "manual" },
+      { ...options, env },
+    );
     this.jar.remember(response);
     return response;
   }

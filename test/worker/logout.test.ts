@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { sealedCookies } from "../../worker/session/cookies";
 import { appStart } from "../support/appStart";
+import { DEVICE_CREDENTIAL_COOKIE } from "../support/testDevice";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, get, sealedCookie } from "./helpers";
 import { Journey } from "./journey";
@@ -33,17 +34,32 @@ describe("sign-out (ARCHITECTURE §8)", () => {
   it.each([
     ["a link (GET)", (journey: Journey) => journey.request(`/logout?client_id=${GUNGNIR.clientId}`)],
     ["a form (POST)", (journey: Journey) => journey.postForm("/logout", { client_id: GUNGNIR.clientId })],
-  ])("by %s clears every cookie and all storage, then goes to the brand's service top", async (_, signOut) => {
+  ])("by %s clears every other cookie and all storage, then goes to the brand's service top", async (_, signOut) => {
     const journey = await signedIn(`out.${Math.random().toString(36).slice(2)}@example.com`);
+    // Cookies the site's script set (the script marker) go too, one by one, as Clear-Site-Data "cookies" made them.
+    journey.setCookie("__Host-js=1; Path=/; Secure; SameSite=Strict");
     const response = await signOut(journey);
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("https://dev.aurora-sec.example/");
-    expect(response.headers.get("Clear-Site-Data")).toBe('"cookies", "storage"');
+    expect(response.headers.get("Clear-Site-Data")).toBe('"storage"');
     const cleared = response.headers.getSetCookie().filter((line) => /Max-Age=0/.test(line));
-    for (const name of [tokensCookie, "__Host-auth-request", "__Host-device", "__Host-oauth2-session"])
-      expect(cleared.some((line) => line.startsWith(`${name}=`))).toBe(true);
+    const names = [tokensCookie, "__Host-auth-request", "__Host-device", "__Host-oauth2-session", "__Host-service"];
+    for (const name of [...names, "__Host-js"]) expect(cleared.some((line) => line.startsWith(`${name}=`))).toBe(true);
     expect(journey.has(tokensCookie)).toBe(false);
     expect((await journey.request("/mfa/setup")).status).toBe(400);
+  });
+
+  it("keeps the device credential: signing out does not make the device unknown (docs/devices.md)", async () => {
+    const journey = await signedIn(`keeps.device.${Math.random().toString(36).slice(2)}@example.com`);
+    const credential = await journey.sealedKept("deviceCredential");
+    const response = await journey.request(`/logout?client_id=${GUNGNIR.clientId}`);
+    expect(response.status).toBe(303);
+    // The browser would drop every cookie of the site on "cookies", the credential with them.
+    expect(response.headers.get("Clear-Site-Data")).toBe('"storage"');
+    const touched = response.headers.getSetCookie().filter((line) => line.startsWith(`${DEVICE_CREDENTIAL_COOKIE}=`));
+    expect(touched).toEqual([]);
+    expect(await journey.sealed("deviceCredential")).toEqual(credential);
+    expect(journey.has(tokensCookie)).toBe(false);
   });
 
   it("never goes where a request says: an unknown client_id leads to the current brand's service top", async () => {

@@ -13,6 +13,7 @@ const guardedScreens: Record<string, boolean> = {
   "sign-in": true,
   "sign-in-mfa-totp": true,
   "sign-in-mfa-sms": true,
+  "sign-in-device": true,
   consent: true,
   "reset-password": false,
   "reset-password-send-mail": false,

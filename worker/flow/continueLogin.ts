@@ -2,16 +2,37 @@ import type { AppContext } from "../context";
 import { type CallResult, type LoginBody, type LoginResponse, login } from "../identity/client";
 import { failure, modalForFailure } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
+import { logEvent } from "../log";
 import type { Show } from "../render";
 import { clearSealed, deviceId, writeSealed } from "../session/cookies";
+import { devicesOn } from "../session/deviceCredential";
 import type { SignInSession } from "../session/state";
+import { loginContext } from "./loginContext";
 import { offerEnrolment } from "./passkeys";
 
-// SPEC §4 sign-in: every login step (credentials, second factor, forced new password) posts the login and
-// goes on the same way, so the steps share this flow.
+// SPEC §4 sign-in: every login step (credentials, second factor, forced new password, a new device's code) posts the
+// login and goes on the same way, so the steps share this flow.
 
 /** The login challenge and the login ID the credentials step was accepted with; every later step names it (SPEC §7). */
 export type SignInChallenge = Pick<SignInSession, "loginChallenge" | "webauthn"> & { username: string };
+
+/** The screen of each step the upstream may ask for next (SPEC §4, docs/devices.md). */
+export const DEVICE_CONFIRMATION_PATH = "/signIn/device";
+
+/**
+ * docs/devices.md "On the site": one log line per event of the device confirmation, for operators. Never the code, the
+ * session, the address, the device credential or its digest: the brand and what happened.
+ */
+export function logDeviceConfirmation(
+  c: AppContext,
+  outcome: "shown" | "confirmed" | "wrong_code" | "expired" | "resent" | "resend_refused" | "switched_off",
+): void {
+  logEvent(outcome === "switched_off" ? "error" : "info", "device_confirmation", {
+    requestId: c.get("requestId"),
+    brand: c.get("brand").id,
+    outcome,
+  });
+}
 
 /**
  * After a 201 login (any flow): the next step the upstream asks for, with its session kept in the sign-in
@@ -26,16 +47,32 @@ async function continueLogin(
 ): Promise<Response> {
   const kept = { loginChallenge: state.loginChallenge, username: state.username, webauthn: state.webauthn };
   const next = data.additional_flow;
-  if (next?.next === "new_password") {
-    await writeSealed(c, "signIn", { ...kept, forceChangePassword: { session: next.session } });
-    return c.redirect("/changePasswordInForceChangePassword", 303);
-  }
-  if (next) {
-    await writeSealed(c, "signIn", {
-      ...kept,
-      mfa: { session: next.session, type: next.next === "mfa_sms" ? "SMS" : "TOTP" },
-    });
-    return c.redirect("/signIn/mfa", 303);
+  // Each step by its exact name: a step this site does not know is never taken for another.
+  switch (next?.next) {
+    case undefined:
+      break;
+    case "new_password":
+      await writeSealed(c, "signIn", { ...kept, forceChangePassword: { session: next.session } });
+      return c.redirect("/changePasswordInForceChangePassword", 303);
+    case "mfa_sms":
+    case "mfa_totp":
+      await writeSealed(c, "signIn", {
+        ...kept,
+        mfa: { session: next.session, type: next.next === "mfa_sms" ? "SMS" : "TOTP" },
+      });
+      return c.redirect("/signIn/mfa", 303);
+    case "device_confirmation":
+      // Only a login that carried the context can be asked this (docs/devices.md): with the switch off, the upstream
+      // broke the contract, and the site has no screen to show for it.
+      if (!devicesOn(c.env)) {
+        logDeviceConfirmation(c, "switched_off");
+        return show({ modal: "unexpectedError" });
+      }
+      await writeSealed(c, "signIn", { ...kept, device: { session: next.session, destination: next.destination } });
+      logDeviceConfirmation(c, "shown");
+      return c.redirect(DEVICE_CONFIRMATION_PATH, 303);
+    default:
+      return show({ modal: "unexpectedError" });
   }
   const enrolment = await offerEnrolment(c, kept, data);
   if (enrolment) return enrolment;
@@ -52,8 +89,11 @@ export async function loginStep(
   show: Show,
   refused: (outcome: CallResult<unknown>) => Response | Promise<Response> | undefined,
 ): Promise<Response> {
-  const outcome = await login(c, state.loginChallenge, deviceId(c), body);
-  if (outcome.ok) return continueLogin(c, state, outcome.data, show);
+  const outcome = await login(c, state.loginChallenge, deviceId(c), body, await loginContext(c));
+  if (outcome.ok) {
+    if (body.flow === "device_confirmation") logDeviceConfirmation(c, "confirmed");
+    return continueLogin(c, state, outcome.data, show);
+  }
   const answer = await refused(outcome);
   if (answer) return answer;
   // A session the upstream no longer knows is dropped, keeping the challenge and login ID: a repeated POST

@@ -126,24 +126,61 @@ export const loginResponse = z.object({
   /** docs/passkeys.md "Enrolment": a password login's single-use ticket to register a passkey with. */
   passkey_enrolment: z.optional(z.object({ ticket: bounded(1, 2048), expires_in: z.optional(z.int()) })),
   additional_flow: z.optional(
-    z.object({ next: z.enum(["mfa_totp", "mfa_sms", "new_password"]), session: bounded(1, 2048) }),
+    z.object({
+      next: z.enum(["mfa_totp", "mfa_sms", "new_password", "device_confirmation"]),
+      session: bounded(1, 2048),
+      /** docs/devices.md: where a device confirmation's code went, the account's address masked (t***@example.com). */
+      destination: z.optional(bounded(1, 256)),
+    }),
   ),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/**
+ * docs/devices.md "The contract": what the site saw of a login (worker/flow/loginContext.ts), in every login call's
+ * body while the devices contract is on. `device` is the device credential's digest, never the credential.
+ */
+export interface LoginContext {
+  device?: string;
+  country?: string;
+  region?: string;
+  browser: string;
+  os: string;
+}
+
+/** A login call's `context`, when there is one. */
+export const contextField = (context: LoginContext | undefined) => (context ? { context } : {});
+
 /** SPEC §7: every flow names the user; a later step's username is the login ID the first step was accepted with. */
 export type LoginBody =
   | { flow: "email_password"; username: string; password: string }
-  | { flow: "mfa_totp" | "mfa_sms"; username: string; session: string; code: string }
+  | { flow: "mfa_totp" | "mfa_sms" | "device_confirmation"; username: string; session: string; code: string }
   | { flow: "new_password"; username: string; session: string; password: string };
 
-export function login(c: AppContext, loginChallenge: string, deviceId: string, body: LoginBody) {
+export function login(
+  c: AppContext,
+  loginChallenge: string,
+  deviceId: string,
+  body: LoginBody,
+  context: LoginContext | undefined,
+) {
   return callIdentity(c, {
     method: "POST",
     path: "/auth/v1/login",
-    json: { login_challenge: loginChallenge, remember: false, device_id: deviceId, ...body },
+    json: { login_challenge: loginChallenge, remember: false, device_id: deviceId, ...body, ...contextField(context) },
     success: [201],
     response: loginResponse,
+  });
+}
+
+/** docs/devices.md: a new device-confirmation code for the session, the old one void (201; 429 past the upstream's cap). */
+export function deviceCodeResend(c: AppContext, loginChallenge: string, session: string) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/login/device/resend",
+    json: { login_challenge: loginChallenge, session },
+    success: [201],
+    response: z.unknown(),
   });
 }
 
@@ -167,11 +204,18 @@ export function register(c: AppContext, loginChallenge: string, email: string, p
   });
 }
 
-export function registerConfirm(c: AppContext, loginChallenge: string, username: string, code: string) {
+/** The sign-up's last step: a completed sign-up makes its device known (docs/devices.md), so it carries `context`. */
+export function registerConfirm(
+  c: AppContext,
+  loginChallenge: string,
+  username: string,
+  code: string,
+  context: LoginContext | undefined,
+) {
   return callIdentity(c, {
     method: "POST",
     path: "/auth/v1/register/confirm",
-    json: { login_challenge: loginChallenge, username, code, remember: false },
+    json: { login_challenge: loginChallenge, username, code, remember: false, ...contextField(context) },
     success: [200, 201],
     response: redirectTo,
   });

@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import type { AppContext } from "../context";
 import { bounded } from "../queryParams";
-import { callIdentity, loginResponse } from "./client";
+import { callIdentity, contextField, type LoginContext, loginResponse } from "./client";
 
 // docs/passkeys.md: the passkey calls of the identity API (a proposed extension of SPEC §7). Every answer is a FIDO2
 // ServerResponse; failures carry `type` as the other calls' problems do.
@@ -44,11 +44,15 @@ export const assertionCredentialSchema = z.object({
 });
 type AssertionCredential = z.infer<typeof assertionCredentialSchema>;
 
-/** POST /auth/v1/passkeys/assertion/result: on success the login is accepted (acr `phr`) and `redirect_to` follows. */
+/**
+ * POST /auth/v1/passkeys/assertion/result: on success the login is accepted (acr `phr`) and `redirect_to` follows. With
+ * `context` (docs/devices.md) the passkey makes its device known, and no device confirmation is asked.
+ */
 export function passkeyAssertionResult(
   c: AppContext,
   ceremony: { loginChallenge: string; session: string; deviceId: string },
   credential: AssertionCredential,
+  context: LoginContext | undefined,
 ) {
   return callIdentity(c, {
     method: "POST",
@@ -59,6 +63,7 @@ export function passkeyAssertionResult(
       remember: false,
       device_id: ceremony.deviceId,
       ...credential,
+      ...contextField(context),
     },
     success: [201],
     response: loginResponse,

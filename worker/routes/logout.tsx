@@ -10,8 +10,8 @@ import { formStep } from "../routeKinds";
 import { clearSiteCookies, readSealed } from "../session/cookies";
 
 // ARCHITECTURE §8 sign-out: the upstream ends its session and revokes its tokens, the browser forgets every
-// cookie and all storage of the site, and the user lands on the brand's service top (from the brand data, never
-// from the request).
+// cookie but the device credential (docs/devices.md) and all storage of the site, and the user lands on the brand's
+// service top (from the brand data, never from the request).
 
 export const logoutQuery = z.object({ client_id: z.optional(queryValue) });
 
@@ -23,7 +23,9 @@ export async function signOut(c: AppContext, query: z.infer<typeof logoutQuery>)
   // The upstream's session cookie, expired under the site's rules for it (worker/identity/upstreamCookies.ts).
   const expired = siteSetCookie(c, `${upstreamSessionCookieName(c.env)}=; Max-Age=0`);
   if (expired) c.header("Set-Cookie", expired, { append: true });
-  c.header("Clear-Site-Data", '"cookies", "storage"');
+  // Not "cookies": the browser would drop the device credential with them (docs/devices.md); clearSiteCookies has
+  // cleared every other cookie one by one.
+  c.header("Clear-Site-Data", '"storage"');
   const brand = (query.client_id ? brandForClientId(query.client_id) : undefined) ?? c.get("brand");
   return c.redirect(brand.fallBackUrls[deployEnvironment(c.env)], 303);
 }

@@ -5,6 +5,7 @@ import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { clientIdFor } from "../flow/clientId";
 import { loginStep } from "../flow/continueLogin";
+import { loginContext } from "../flow/loginContext";
 import { passkeyPolicy, passkeyRequired, webAuthnRefused } from "../flow/passkeys";
 import { systemTransferNotice } from "../flow/systemTransfer";
 import { jsonField, ruleField } from "../formFields";
@@ -136,6 +137,7 @@ export const signInPasskey = formStep({
       c,
       { loginChallenge: signIn.loginChallenge, session, deviceId: deviceId(c) },
       form.credential,
+      await loginContext(c),
     );
     if (outcome.ok) {
       // Set before continueTo builds its response: headers added to the context afterwards would not reach it.

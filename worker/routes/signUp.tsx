@@ -4,6 +4,7 @@ import { SignUpConfirmMail } from "../../pages/SignUpConfirmMail";
 import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import type { AppContext } from "../context";
 import { RESTART_PATH } from "../flow/authorization";
+import { loginContext } from "../flow/loginContext";
 import { emptyForm, ruleField } from "../formFields";
 import { type CallResult, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
 import { failure, isInvalidInput, isRefusal } from "../identity/outcomes";
@@ -104,7 +105,8 @@ export const confirmMail = formStep({
   form: () => z.object({ code: ruleField("code") }),
   subject: ({ state }) => state.username,
   submit: async (c, { state, form, show }) => {
-    const outcome = await registerConfirm(c, state.loginChallenge, state.username, form.code);
+    const context = await loginContext(c);
+    const outcome = await registerConfirm(c, state.loginChallenge, state.username, form.code, context);
     if (outcome.ok) {
       // The challenge is spent once the upstream accepts the code; cleared before continueTo builds its response.
       clearSealed(c, "signUp");

@@ -121,11 +121,22 @@ export function clearSealed(c: AppContext, which: SealedCookieName): void {
   sealedOfRequest(c).set(which, Promise.resolve(undefined));
 }
 
-/** Sign-out: every sealed state, the device id and the last brand go (Clear-Site-Data says the same). */
+/**
+ * Sign-out: every cookie of the site goes, one by one: each sealed state, the device id, the last brand and whatever
+ * else the browser sent (the script marker, 'later'), but the device credential, which docs/devices.md keeps: signing
+ * out does not make a device unknown. (So sign-out cannot send `Clear-Site-Data: "cookies"`, which would drop it.)
+ */
 export function clearSiteCookies(c: AppContext): void {
-  for (const which of Object.keys(sealedCookies) as SealedCookieName[]) clearSealed(c, which);
-  for (const name of [DEVICE_COOKIE, LAST_BRAND_COOKIE])
-    deleteCookie(c, name, { prefix: "host", path: "/", secure: true });
+  const names = new Set<string>([DEVICE_COOKIE, LAST_BRAND_COOKIE]);
+  for (const which of Object.keys(sealedCookies) as SealedCookieName[])
+    if (which !== "deviceCredential") names.add(sealedCookies[which].name);
+  for (const sent of Object.keys(getCookie(c)))
+    if (sent.startsWith("__Host-") && /^[\w-]{1,64}$/.test(sent.slice(7))) names.add(sent.slice(7));
+  names.delete(sealedCookies.deviceCredential.name);
+  for (const name of names) deleteCookie(c, name, { prefix: "host", path: "/", secure: true });
+  const states = sealedOfRequest(c);
+  for (const which of Object.keys(sealedCookies))
+    if (which !== "deviceCredential") states.set(which, Promise.resolve(undefined));
 }
 
 // SPEC §9: the device id is 32 characters of A-Z and 0-9; it identifies the browser, so it is not secret.

@@ -11,6 +11,8 @@ export const signInSessionSchema = z.object({
   username: z.optional(short),
   mfa: z.optional(z.object({ session: opaque, type: z.enum(["SMS", "TOTP"]) })),
   forceChangePassword: z.optional(z.object({ session: opaque })),
+  /** docs/devices.md: the login asked to confirm a new device; `destination` is the masked address the code went to. */
+  device: z.optional(z.object({ session: opaque, destination: z.optional(short) })),
   /** docs/passkeys.md: the passkey sign-in ceremony this browser started (the upstream's single-use session). */
   passkey: z.optional(z.object({ session: opaque })),
   /** The password form said this browser can make a passkey (islands/PasskeySignIn.tsx): the enrolment may be offered. */
@@ -93,12 +95,16 @@ export const resetLinkSchema = z.object({
   username: short,
 });
 
+/** docs/devices.md: a device credential counts 400 days from when it was made, as long as a browser keeps a cookie. */
+export const DEVICE_CREDENTIAL_LIFETIME_MS = 400 * 24 * 60 * 60 * 1000;
+
 /**
  * docs/devices.md "The device credential": 32 random bytes (base64url) that prove this browser to the identity API
  * by their digest, and when they were made (a credential older than its cookie's 400 days counts as none).
  */
 export const deviceCredentialSchema = z.object({
   key: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)),
-  issuedAt: z.number(),
+  // Checked as well as the cookie's own expiry: a token sealed to live longer never makes an older credential count.
+  issuedAt: z.number().check(z.refine((issuedAt) => Date.now() - issuedAt < DEVICE_CREDENTIAL_LIFETIME_MS)),
 });
 export type DeviceCredential = z.infer<typeof deviceCredentialSchema>;
