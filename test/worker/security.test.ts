@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { encodeBase64url } from "../../islands/base64url";
+import { credentialDigest } from "../../worker/session/deviceCredential";
 import { formPost } from "../support/forms";
 import { type ScreenCase, screenCases, securityUpstream } from "../support/screens";
+import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, get, ORIGIN, openScreen, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
@@ -17,15 +20,54 @@ async function listsFromFixture(): Promise<void> {
   for (const fault of securityUpstream(GUNGNIR.serviceId)) await emulator.fault(fault);
 }
 
-/** A user the app sends to its `security` view signs in with the password; the callback leads to /security. */
-async function signedInAtSecurity(email = unique("security"), journey = new Journey()) {
-  await emulator.seed({ email });
+/** The app sends `journey` to its `security` view and the user signs in with the password; answers where it ended. */
+async function signInAtSecurity(journey: Journey, email: string, password = PASSWORD): Promise<Response> {
   const { response } = await reachLoginScreen(journey, GUNGNIR, "security");
   await response.body?.cancel();
-  const login = await journey.postForm("/signIn", { username: email, password: PASSWORD });
-  const { response: page } = await journey.follow(login);
+  const login = await journey.postForm("/signIn", { username: email, password });
+  return (await journey.follow(login)).response;
+}
+
+/** A new user, signed in from the test device, whose callback led to /security. */
+async function signedInAtSecurity() {
+  const email = unique("security");
+  await emulator.seed({ email });
+  const journey = new Journey();
+  const page = await signInAtSecurity(journey, email);
   return { email, journey, page };
 }
+
+/** The credential of a second browser of the user, which a seeded account knows when told its digest. */
+const OTHER_CREDENTIAL = {
+  key: encodeBase64url(new TextEncoder().encode("other-device-credential-key-0001")),
+  issuedAt: Date.now(),
+};
+
+/** A browser holding OTHER_CREDENTIAL's cookie, as the site would have set it, in Osaka. */
+async function otherBrowser(): Promise<Journey> {
+  const journey = new Journey({ device: "new", cf: { country: "JP", region: "Osaka" } });
+  const cookie = await sealedCookie("deviceCredential", OTHER_CREDENTIAL, 400 * 24 * 60 * 60);
+  journey.setCookie(`${cookie}; Path=/; Secure; HttpOnly; SameSite=Lax`);
+  return journey;
+}
+
+/** A user known on two devices, signed in on both (the other first): each browser at /security. */
+async function signedInTwice() {
+  const email = unique("twice");
+  await emulator.seed({ email, knownDevices: [TEST_DEVICE_DIGEST, await credentialDigest(OTHER_CREDENTIAL)] });
+  const other = await otherBrowser();
+  expect((await signInAtSecurity(other, email)).status).toBe(200);
+  const here = new Journey({ cf: { country: "JP", region: "Tokyo" } });
+  const page = await signInAtSecurity(here, email);
+  expect(page.status).toBe(200);
+  return { email, here, other, html: await page.text() };
+}
+
+/** The device ids the page's sign-out buttons name. */
+const signOutIds = (html: string) =>
+  [...html.matchAll(/action="\/security\/signout"[^>]*><input type="hidden" name="id" value="([^"]+)"/g)].map(
+    ([, id]) => id ?? "",
+  );
 
 /** The list items of one section of the page (its heading's text to the next heading). */
 function rowsUnder(html: string, heading: string): string[] {
@@ -209,6 +251,84 @@ describe("/security: signing devices out (docs/devices.md)", () => {
     const failed = await journey.postForm("/security/signout-others", {});
     expect(failed.status).toBe(502);
     expect(await failed.text()).toContain("エラーが発生しました");
+  });
+});
+
+describe("/security against the identity API's own history and devices (docs/devices.md)", () => {
+  it("lists a user's sign-ins and devices from two browsers, this browser's rows marked, a refused one as refused", async () => {
+    const { email, here } = await signedInTwice();
+    // A stranger's wrong password, from a browser the account does not know.
+    const stranger = await signInAtSecurity(new Journey({ device: "new" }), email, "Wr0ng-Passw0rd!");
+    expect(stranger.status).toBe(401);
+    const html = await (await here.request("/security")).text();
+    const history = rowsUnder(html, "ログイン履歴（過去90日間）");
+    expect(history).toHaveLength(3);
+    expect(history[0]).toContain("失敗");
+    expect(history[0]).not.toContain("この端末");
+    expect(history[1]).toContain("この端末");
+    expect(history[1]).toContain("場所：日本（Tokyo）");
+    expect(history[1]).toContain("サービス：オーロラ証券");
+    expect(history[2]).toContain("場所：日本（Osaka）");
+    expect(history[2]).not.toContain("この端末");
+    for (const row of history) expect(row).toMatch(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2} .*方法：パスワード/);
+    const devices = rowsUnder(html, "ログインした端末");
+    expect(devices).toHaveLength(2);
+    expect(devices.filter((row) => row.includes("この端末 "))).toHaveLength(1);
+    expect(devices.find((row) => row.includes("日本（Osaka）"))).toContain("この端末からログアウト");
+    expect(signOutIds(html)).toHaveLength(1);
+  });
+
+  it("signs the other device out: its next /security asks for a sign-in, this one's stays", async () => {
+    const { here, other, html } = await signedInTwice();
+    const [id] = signOutIds(html);
+    const posted = await here.postForm("/security/signout", { id: id ?? "" });
+    expect(posted.headers.get("location")).toBe("/security?result=signedOut");
+    const result = await (await here.request("/security?result=signedOut")).text();
+    expect(result).toContain("端末をログアウトしました");
+    expect(signOutIds(result)).toEqual([]);
+    expect(rowsUnder(result, "ログインした端末").find((row) => row.includes("Osaka"))).toContain("ログアウト済み");
+    expectStepUp(await other.request("/security"));
+    expect((await here.request("/security")).status).toBe(200);
+  });
+
+  it("signs every other device out and keeps this one", async () => {
+    const { here, other } = await signedInTwice();
+    const posted = await here.postForm("/security/signout-others", {});
+    expect(posted.headers.get("location")).toBe("/security?result=othersSignedOut");
+    expect(await (await here.request("/security?result=othersSignedOut")).text()).toContain(
+      "他のすべての端末をログアウトしました",
+    );
+    expectStepUp(await other.request("/security"));
+    expect((await here.request("/security")).status).toBe(200);
+  });
+
+  it("forgets this device: signed out here, the credential cookie dropped, and its next sign-in is confirmed", async () => {
+    const { email, journey } = await signedInAtSecurity();
+    const posted = await journey.postForm("/security/forget", {});
+    expect(posted.headers.get("location")).toBe("/security?result=forgotten");
+    expect(journey.has(DEVICE_CREDENTIAL_COOKIE)).toBe(false);
+    expect(await journey.sealed("tokens")).toBeUndefined();
+    const result = await journey.request("/security?result=forgotten");
+    expect(result.status).toBe(200);
+    expect(await result.text()).toContain("この端末の登録を解除しました");
+    // The test device is no longer this account's: signing in from it again asks for the mailed code.
+    const again = new Journey();
+    const { response } = await reachLoginScreen(again, GUNGNIR, "security");
+    await response.body?.cancel();
+    const login = await again.postForm("/signIn", { username: email, password: PASSWORD });
+    expect(login.headers.get("location")).toBe("/signIn/device");
+  });
+
+  it("answers another account's device id with the message, and signs nothing out", async () => {
+    const owner = await signedInTwice();
+    const [id] = signOutIds(owner.html);
+    const { journey } = await signedInAtSecurity();
+    const stolen = await journey.postForm("/security/signout", { id: id ?? "" });
+    expect(stolen.headers.get("location")).toBe("/security?result=unknownDevice");
+    const page = await journey.request("/security?result=unknownDevice");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("端末が見つかりません");
+    expect((await owner.other.request("/security")).status).toBe(200);
   });
 });
 
