@@ -1,7 +1,9 @@
 import { TOTP } from "otpauth";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
+import { devSessionKeys } from "../support/devKeys";
 import { emulatorClient } from "../support/emulatorClient";
+import { testDeviceCookie } from "../support/testDevice";
 import { TOTP_SECRET } from "../support/vocabulary";
 
 // Load on the whole sign-in journey (entry → login POST → MFA POST → callback, to the app's code) on the
@@ -40,6 +42,11 @@ class Browser {
     this.jar.remember(response);
     await response.arrayBuffer();
     return response;
+  }
+
+  /** A cookie the browser holds from before (a Set-Cookie line): the test device's credential. */
+  hold(setCookie: string): void {
+    this.jar.remember(new Response(null, { headers: { "Set-Cookie": setCookie } }));
   }
 
   post(path: string, form: Record<string, string>): Promise<Response> {
@@ -83,6 +90,7 @@ export async function journeyLoad(
     JourneyStep,
     number[]
   >;
+  const testDevice = testDeviceCookie(devSessionKeys());
   const until = Date.now() + seconds * 1000;
   let journeys = 0;
   let errors = 0;
@@ -97,6 +105,8 @@ export async function journeyLoad(
     const email = `load.${Date.now().toString(36)}.${index}.${serial++}@example.com`;
     await idp.seed({ email, password: PASSWORD, mfa: { totp: TOTP_SECRET } });
     const browser = new Browser(baseUrl, `198.19.${index}.${serial % 250}`);
+    // The test device, which the seeded user knows: the journey is the one without a new device's confirmation.
+    browser.hold(`${await testDevice}; Path=/; Secure; HttpOnly`);
     const start = await appStart(brand, "signIn");
     const signIn = await timed(steps.entry, async () => browser.follow(await browser.request(start.path)));
     // The app's start answers the sign-in screen itself: no redirect followed.

@@ -12,7 +12,8 @@ const OUTSIDE = "<!doctype html><title>outside</title><p>outside</p>";
 
 /** A tab of a fresh browser context (its own cookie jar and storage), JavaScript on or off. */
 export async function chromiumPage(browser: Browser, javaScript: boolean): Promise<EnginePage> {
-  const context = await newContext(browser, javaScript);
+  // Without the test device: the journeys plant it themselves (setCookies), as in every engine.
+  const context = await newContext(browser, javaScript, { device: "new" });
   // A step that cannot happen fails within the test's time, naming itself.
   context.setDefaultTimeout(15_000);
   // A link straight to an app or a brand's site opens a stand-in page; a redirect there is seen only as a request
@@ -94,9 +95,21 @@ function tab(
     visible: async (target) => locate(target).count(),
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => context.cookies(),
-    // CDP refuses to plant `__Host-` cookies (it always sends a Domain): they travel as a request header instead.
-    setCookies: async (_origin, cookies) =>
-      context.setExtraHTTPHeaders({ Cookie: cookies.map(({ name, value }) => `${name}=${value}`).join("; ") }),
+    // Playwright's addCookies always sends a Domain, which `__Host-` cookies refuse; CDP's own call given a URL and
+    // no domain makes host-only cookies, kept in the context's jar with those the site sets (a Cookie request header
+    // would be replaced by the jar's).
+    setCookies: async (origin, cookies) => {
+      const cdp = await context.newCDPSession(page);
+      try {
+        for (const { name, value } of cookies) {
+          const cookie = { name, value, url: `${origin}/`, path: "/", secure: true, httpOnly: true };
+          const { success } = await cdp.send("Network.setCookie", { ...cookie, sameSite: "Lax" });
+          if (!success) throw new Error(`Chromium refused the cookie ${name} for ${origin}`);
+        }
+      } finally {
+        await cdp.detach();
+      }
+    },
     screenshot: async (target) => (target ? (await first(target)).screenshot() : page.screenshot()),
     ...requestWaits(contextRequests),
     newTab: async () => tab(context, await context.newPage(), javaScript, contextRequests, false),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { View } from "../../worker/session/authRequest";
 import { APP_STATE, type AppBrand } from "../support/appStart";
 import { emulatorClient } from "../support/emulatorClient";
+import { DEVICE_CREDENTIAL_COOKIE } from "../support/testDevice";
 import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { withLocalCertificate } from "./browser";
 import {
@@ -29,6 +30,7 @@ import {
   nowSeconds,
   openApp,
   secretsIn,
+  testDeviceCredential,
 } from "./journeys";
 
 // Every browser journey is written here once, against EnginePage, and runs in every engine (Chromium, WebKitGTK,
@@ -219,6 +221,11 @@ export interface Journey {
   scriptOnly?: boolean;
   /** Uses a second tab of the browser. */
   twoTabs?: boolean;
+  /**
+   * Starts as a browser that never signed in: without the test device's credential (test/support/testDevice.ts), which
+   * every other journey's tab holds before its first visit, so that the new-device confirmation is what it is about.
+   */
+  newDevice?: boolean;
 }
 
 export const JOURNEYS: Record<string, Journey> = {
@@ -271,10 +278,55 @@ export const JOURNEYS: Record<string, Journey> = {
       // Sign-out (ARCHITECTURE §8): the site forgets every cookie and lands on the brand's service top.
       await page.go(`${run.site.url}/logout?client_id=${GUNGNIR.clientId}`);
       await page.reached(SERVICE_TOP);
-      const left = (await page.cookies()).map((cookie) => cookie.name).filter((name) => name !== "__Host-js");
-      expect(left).toEqual([]);
+      // Every cookie but the device credential, which sign-out keeps (docs/devices.md).
+      const left = (await page.cookies()).map((cookie) => cookie.name);
+      expect(left).toEqual([DEVICE_CREDENTIAL_COOKIE]);
     },
   },
+
+  "a first sign-in from a new device is confirmed by the mailed code; the next sign-in from the same browser asks for no code":
+    {
+      newDevice: true,
+      async run(run) {
+        const { page } = run;
+        const login = email(run, "newdevice");
+        await idp(run).seed({ email: login, mfa: { totp: TOTP_SECRET } });
+        const codesMailed = async () => (await idp(run).outbox(login)).filter((mail) => mail.code).length;
+        const app = await startApp(run, "extSignIn");
+        await signInForm(page, login);
+        expect(await pathOf(page)).toBe("/signIn/mfa");
+        await page.fill("#field-mfaCode", new TOTP({ secret: TOTP_SECRET }).generate());
+        await submit(page, { button: "ログイン" });
+        // docs/devices.md: after the password and the second factor, the new device's code, mailed to the address.
+        expect(await pathOf(page)).toBe("/signIn/device");
+        expect(await headingOf(page)).toBe("新しい端末からのログイン");
+        const masked = `${login.slice(0, 1)}***@example.com`;
+        expect(await page.text()).toContain(`${masked} 宛に6桁の確認コードを送信しました`);
+        const credential = (await page.cookies()).find((cookie) => cookie.name === DEVICE_CREDENTIAL_COOKIE);
+        expect(credential && { secure: credential.secure, httpOnly: credential.httpOnly }).toEqual({
+          secure: true,
+          httpOnly: true,
+        });
+        expect(await codesMailed()).toBe(1);
+        // 「確認コードを再送する」 mails a new code, the page stays.
+        await submit(page, { button: "確認コードを再送する" });
+        expect(await pathOf(page)).toBe("/signIn/device");
+        expect(await codesMailed()).toBe(2);
+        const code = await idp(run).latestCode(login);
+        await expectNothingSecret(run, PASSWORD, code);
+        await page.fill("#field-code", code);
+        await page.click({ button: "ログイン" });
+        await expectAppLogin(run, app, LOGINS.totp);
+        // The same browser is known now: its next sign-in asks for the second factor and no device code.
+        const again = await startApp(run, "extSignIn");
+        await signInForm(page, login);
+        expect(await pathOf(page)).toBe("/signIn/mfa");
+        await page.fill("#field-mfaCode", new TOTP({ secret: TOTP_SECRET }).generate());
+        await page.click({ button: "ログイン" });
+        await expectAppLogin(run, again, LOGINS.totp);
+        expect(await codesMailed()).toBe(2);
+      },
+    },
 
   "sign-in with SMS, with the support, ID and SMS help": {
     async run(run) {
@@ -817,6 +869,10 @@ export function journeysIn(
             expect(capabilitiesOf(page), `${engine} was said to have ${capability}`).toContain(capability);
           const networkSecrets = watchesNetwork ? () => [...secretsIn(needed(page, "requests")())] : () => [];
           const site = setup.site();
+          // The test device, which seeded users know (docs/devices.md), before the first visit: a new device's
+          // confirmation is then met only by the journeys about it.
+          if (!journey.newDevice)
+            await page.setCookies(site.url, [{ name: DEVICE_CREDENTIAL_COOKIE, value: await testDeviceCredential() }]);
           const errors = javaScript ? pageErrorWatch(page, engine, setup) : undefined;
           await journey.run({ page, site, unique, networkSecrets });
           if (errors) expect(errors(), `page errors during "${name}"`).toEqual([]);

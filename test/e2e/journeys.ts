@@ -4,8 +4,10 @@ import { expect } from "vitest";
 import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 import { APP_STATE, appStart } from "../support/appStart";
+import { devSessionKeys } from "../support/devKeys";
 import { emulatorClient } from "../support/emulatorClient";
 import { expectNoSecrets } from "../support/expectations";
+import { DEVICE_CREDENTIAL_COOKIE, testDeviceCookieValue } from "../support/testDevice";
 import type { EnginePage } from "./enginePage";
 
 // Helpers for the browser journeys: the emulator's developer endpoints, an app that starts the authorization and
@@ -201,8 +203,54 @@ export async function expectNothingSecretInPage(
   }
 }
 
-export async function newContext(browser: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  return browser.newContext({ javaScriptEnabled, locale: "ja-JP", viewport: { width: 414, height: 896 } });
+/**
+ * A Chromium context for a journey, as the test device (`device: "test"`, test/support/testDevice.ts: the seeded
+ * users know it, so no sign-in stops at the new-device confirmation) unless `device: "new"`.
+ */
+export async function newContext(
+  browser: Browser,
+  javaScriptEnabled: boolean,
+  { device = "test" }: { device?: "test" | "new" } = {},
+): Promise<BrowserContext> {
+  const create = () =>
+    browser.newContext({ javaScriptEnabled, locale: "ja-JP", viewport: { width: 414, height: 896 } });
+  return device === "test" ? asTestDevice(browser, create) : create();
+}
+
+let testDeviceValue: Promise<string> | undefined;
+/** The test device's sealed credential, sealed once with the previews' (the dev environment's) keys. */
+export function testDeviceCredential(): Promise<string> {
+  testDeviceValue ??= testDeviceCookieValue(devSessionKeys());
+  return testDeviceValue;
+}
+
+/**
+ * The context `create` makes, holding the test device's credential for the previews' hosts (Chromium's HTTP one and the
+ * local HTTPS one) before its first page. Playwright's addCookies always sends a Domain, which a `__Host-` cookie
+ * refuses, so the browser's own CDP call plants it, in the one context the browser did not have before.
+ */
+export async function asTestDevice(browser: Browser, create: () => Promise<BrowserContext>): Promise<BrowserContext> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const before = new Set((await cdp.send("Target.getBrowserContexts")).browserContextIds);
+    const context = await create();
+    const made = (await cdp.send("Target.getBrowserContexts")).browserContextIds.filter((id) => !before.has(id));
+    if (made.length !== 1) throw new Error(`asTestDevice: ${made.length} new browser contexts, not one`);
+    const value = await testDeviceCredential();
+    const cookies = ["http://127.0.0.1/", "https://localhost/"].map((url) => ({
+      name: DEVICE_CREDENTIAL_COOKIE,
+      value,
+      url,
+      path: "/",
+      secure: true,
+      httpOnly: true,
+      sameSite: "Lax" as const,
+    }));
+    await cdp.send("Storage.setCookies", { browserContextId: made[0], cookies });
+    return context;
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** Presses a form's button by its label and waits for the page the POST leads to. */

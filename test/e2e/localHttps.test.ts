@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { chromiumForFile, httpsSiteUrl, withLocalCertificate } from "./browser";
-import { emulator, openApp } from "./journeys";
+import { asTestDevice, emulator, openApp } from "./journeys";
 
 // The site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
 // `vite preview`), HTTP/2 included, as WebKit needs for the site's Secure __Host- cookies. Every absolute URL the
@@ -17,7 +17,9 @@ describe("the site over local HTTPS (HTTP/2)", () => {
     const email = `https.${crypto.randomUUID().slice(0, 8)}@example.com`;
     // The emulator's developer endpoints, through the site's proxy, over the same HTTPS (its certificate made here).
     await withLocalCertificate(() => emulator(baseUrl).seed({ email }));
-    const context = await browser().newContext({ ignoreHTTPSErrors: true, locale: "ja-JP" });
+    const context = await asTestDevice(browser(), () =>
+      browser().newContext({ ignoreHTTPSErrors: true, locale: "ja-JP" }),
+    );
     try {
       const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
       const page = await context.newPage();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { View } from "../../worker/session/authRequest";
 import { GUNGNIR, PARTNER, PASSWORD } from "../support/vocabulary";
 import { chromiumForFile, scriptsLoadedBy, siteUrl } from "./browser";
-import { emulator, openApp } from "./journeys";
+import { asTestDevice, emulator, openApp } from "./journeys";
 
 // Chromium's alone, for what Playwright gives and EnginePage does not: real key presses (the guard counts a key as
 // use), bringing a tab to the front, closing a tab with its beforeunload, reloading, and the referrer a page script's
@@ -23,7 +23,8 @@ const consentPath = `/${PARTNER.serviceId}/consent?client_id=${PARTNER.clientId}
 const browser = chromiumForFile({ emulator: idp });
 
 function guardContext(): Promise<BrowserContext> {
-  return browser().newContext({ locale: "ja-JP" });
+  // The test device, which the seeded users know: their sign-in asks for no device confirmation.
+  return asTestDevice(browser(), () => browser().newContext({ locale: "ja-JP" }));
 }
 
 /**

@@ -20,8 +20,13 @@ const FALLBACK_CONDITION = "@supports not selector(:popover-open)";
 const browser = chromiumForFile({ emulator: idp });
 
 /** A context whose pages are served and scripted as in an engine without the Popover API (see above). */
-async function contextWithoutPopover(javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const context = await newContext(browser(), javaScriptEnabled);
+async function contextWithoutPopover(
+  javaScriptEnabled: boolean,
+  device: "test" | "new" = "new",
+): Promise<BrowserContext> {
+  // A new device unless a sign-in needs the test device: a screen's planted state travels as a Cookie header
+  // (withCookies), which a cookie in the context's jar would replace.
+  const context = await newContext(browser(), javaScriptEnabled, { device });
   // Pages the browser asks for itself (not those it is redirected to: the headless shell routes none of them).
   await context.route("**/*", async (route) => {
     const request = route.request();
@@ -119,7 +124,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe("without popover, JavaScript on", () => {
   it("posts the SMS setup's number to the warning page, as without script, and sends from there", async () => {
-    const context = await contextWithoutPopover(true);
+    const context = await contextWithoutPopover(true, "test");
     try {
       const email = "sms.nopopover@example.com";
       const phone = "09012345678";
@@ -150,7 +155,7 @@ describe("without popover, JavaScript on", () => {
 
 describe("with popover (Chromium as it is)", () => {
   it("shows the popover buttons and keeps the fallback links out of the page and the accessibility tree", async () => {
-    const context = await newContext(browser(), false);
+    const context = await newContext(browser(), false, { device: "new" });
     try {
       const page = await signInPage(context);
       expect(await page.getByRole("button", { name: "お困りの方はこちら" }).isVisible()).toBe(true);
