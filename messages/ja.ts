@@ -158,10 +158,7 @@ export const countryNames: Readonly<Record<string, string>> = {
   TW: "台湾",
   HK: "香港",
   SG: "シンガポール",
-  TH: "タイ",
   VN: "ベトナム",
-  PH: "フィリピン",
-  AU: "オーストラリア",
   GB: "イギリス",
 };
 
@@ -223,7 +220,7 @@ export const screens = {
   security: {
     title: "ログイン履歴と端末",
     devicesHeading: "ログインした端末",
-    devicesLead: "心当たりのない端末があれば、その端末からログアウトし、パスワードを変更してください。",
+    devicesLead: "心当たりのない端末は、ログアウトしてパスワードを変更してください。",
     noDevices: "ログインした端末はありません。",
     historyHeading: "ログイン履歴（過去90日間）",
     noHistory: "過去90日間のログインはありません。",
@@ -243,11 +240,7 @@ export const screens = {
     joined: "・",
     region: (country: string, region: string) => `${country}（${region}）`,
     unknown: "不明",
-    forgetNote: "登録を解除すると、この端末はログアウトし、次のログインではメールで届く確認コードが必要になります。",
-    settingsHeading: "ログインの設定",
-    passkeys: "パスキーの管理",
-    changePassword: "パスワードの変更",
-    mfaSetup: "2段階認証の設定",
+    forgetNote: "解除すると、この端末は次のログインでメールの確認コードが必要になります。",
   },
   signInMfa: {
     titleTotp: "ワンタイムパスワード認証",

@@ -301,14 +301,14 @@ export const modals = {
   // docs/devices.md "On the site: /security": the results of signing devices out (POST, then the list again).
   deviceSignedOut: {
     title: "端末をログアウトしました",
-    body: "その端末では、次の操作でログインが必要になります。",
+    body: "",
     closable: true,
     after: "close",
     status: 200,
   },
   otherDevicesSignedOut: {
     title: "他のすべての端末をログアウトしました",
-    body: "この端末以外では、次の操作でログインが必要になります。",
+    body: "",
     closable: true,
     after: "close",
     status: 200,
@@ -316,7 +316,7 @@ export const modals = {
   /** This device forgotten: signed out here too, so there is no list to go back to. */
   deviceForgotten: {
     title: "この端末の登録を解除しました",
-    body: "次にこの端末でログインするときは、メールで届く確認コードが必要です。",
+    body: "次のログインでは、メールの確認コードが必要です。",
     closable: false,
     after: "serviceTop",
     status: 200,

@@ -52,9 +52,9 @@ export function Security({ signins, signinCount, devices, links }: SecurityProps
       title={text.title}
       links={
         <>
-          {links.passkeys ? <a href="/passkeys">{text.passkeys}</a> : null}
-          <a href="/changePassword">{text.changePassword}</a>
-          {links.mfaSetup ? <a href="/mfa/setup">{text.mfaSetup}</a> : null}
+          {links.passkeys ? <a href="/passkeys">{screens.passkeys.title}</a> : null}
+          <a href="/changePassword">{screens.changePassword.title}</a>
+          {links.mfaSetup ? <a href="/mfa/setup">{screens.mfaSetup.title}</a> : null}
           <SupportLink />
           <ServiceTopLink />
         </>
