@@ -140,7 +140,7 @@ export const noticeCatalogue = {
       facts,
       "新しい端末からのログイン確認コード",
       `いつもと異なる端末または場所から${facts.brand.name}のアカウントへのログインがありました。ご本人の確認のため、ログイン画面で次の確認コードを入力してください。\n\n確認コード: ${code}\n\nこのコードの有効期限は10分です。コードは誰にも伝えないでください。`,
-      "たった今ログインしようとしていない場合は、第三者がお客様のパスワードを知っています。このコードを入力せず、",
+      "お心当たりのない場合（たった今ログインしようとしていない場合）は、第三者がお客様のパスワードを知っています。このコードを入力せず、",
     ),
   accountLocked: (facts: NoticeFacts, lock: { knownDevice: boolean; durationMs: number }): Message =>
     notice(

@@ -74,6 +74,7 @@ account.patch("/auth/v1/user/password", async (c) => {
     z.object({
       password: z.string().min(1).max(1024),
       new_password: z.string().min(1).max(1024),
+      // SPEC §9's device id, as the site sends it; it proves no device, so the lockout does not read it.
       device_id: z.string().max(64).optional(),
     }),
   );

@@ -262,6 +262,9 @@ describe("the policy", () => {
     });
     expect(result.status).toBe(201);
     expect(await result.json()).toMatchObject({ redirect_to: expect.any(String) });
+    const notice = await latestMail(email);
+    expect(notice.subject).toBe("【カザハナ証券】ログインのお知らせ");
+    expect(notice.text).toContain("方法: パスキー\n");
     expect(await goesStraightThrough(contextOf(unknown))).toBe(true);
   });
 

@@ -38,3 +38,21 @@ describe("the schema", () => {
     expect(kept.map((row) => row.id)).toEqual(["new-session", "unrelated"]);
   });
 });
+
+describe("the devices", () => {
+  it("drops the devices an older emulator knew by SPEC §9's device_id, which prove nothing", async () => {
+    const tables = await runInDurableObject(fileState("global"), (_instance, state) => {
+      const sql = state.storage.sql;
+      sql.exec(
+        "CREATE TABLE IF NOT EXISTS known_devices (username TEXT, device_id TEXT, failed_attempts INTEGER, locked_until INTEGER)",
+      );
+      sql.exec("INSERT INTO known_devices VALUES ('u', 'COPIEDDEVICEID00000000000000000', 0, 0)");
+      migrate(sql);
+      return sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%devices'")
+        .toArray()
+        .map((row) => row.name);
+    });
+    expect(tables).toEqual(["devices"]);
+  });
+});
