@@ -282,7 +282,9 @@ export const JOURNEYS: Record<string, Journey> = {
       // Sign-out (ARCHITECTURE §8): the site forgets every cookie and lands on the brand's service top.
       await page.go(`${run.site.url}/logout?client_id=${GUNGNIR.clientId}`);
       await page.reached(SERVICE_TOP);
-      // Every cookie but the device credential, which sign-out keeps (docs/devices.md).
+      // Every cookie but the device credential, which sign-out keeps (docs/devices.md). W3C WebDriver reads the
+      // cookies of the tab's own site: the tab goes back to the site's static file, which sets none.
+      await page.go(`${run.site.url}/blocked-tab.svg`);
       const left = (await page.cookies()).map((cookie) => cookie.name);
       expect(left).toEqual([DEVICE_CREDENTIAL_COOKIE]);
     },

@@ -107,6 +107,18 @@ describe("the new-device confirmation (docs/devices.md)", () => {
     await expectAppGetsCode(journey, await journey.postForm(DEVICE_PATH, { code }));
   });
 
+  it("goes on as any completed password login: a browser that can make a passkey is offered one", async () => {
+    const email = address("enrol");
+    await emulator.seed({ email, knownDevices: [] });
+    const journey = new Journey();
+    await reachLoginScreen(journey, GUNGNIR, "extSignIn");
+    const form = { client_id: GUNGNIR.clientId, username: email, password: PASSWORD, webauthn: "1" };
+    expectRedirect(await journey.postForm("/signIn", form), DEVICE_PATH);
+    const code = await emulator.latestCode(email);
+    expectRedirect(await journey.postForm(DEVICE_PATH, { code }), "/signIn/passkey/enrol");
+    expect((await journey.sealedKept("signIn")).enrolment?.redirectTo).toMatch(/\/oauth2\/auth\?/);
+  });
+
   it("says a wrong code is wrong (401) and keeps the session for the right one", async () => {
     const email = address("wrong");
     await emulator.seed({ email, knownDevices: [] });

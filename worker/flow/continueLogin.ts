@@ -1,4 +1,5 @@
 import type { AppContext } from "../context";
+import { reportUnexpected } from "../errorReporting";
 import { type CallResult, type LoginBody, type LoginResponse, login } from "../identity/client";
 import { failure, modalForFailure } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
@@ -48,31 +49,33 @@ async function continueLogin(
   const kept = { loginChallenge: state.loginChallenge, username: state.username, webauthn: state.webauthn };
   const next = data.additional_flow;
   // Each step by its exact name: a step this site does not know is never taken for another.
-  switch (next?.next) {
-    case undefined:
-      break;
-    case "new_password":
-      await writeSealed(c, "signIn", { ...kept, forceChangePassword: { session: next.session } });
-      return c.redirect("/changePasswordInForceChangePassword", 303);
-    case "mfa_sms":
-    case "mfa_totp":
-      await writeSealed(c, "signIn", {
-        ...kept,
-        mfa: { session: next.session, type: next.next === "mfa_sms" ? "SMS" : "TOTP" },
-      });
-      return c.redirect("/signIn/mfa", 303);
-    case "device_confirmation":
-      // Only a login that carried the context can be asked this (docs/devices.md): with the switch off, the upstream
-      // broke the contract, and the site has no screen to show for it.
-      if (!devicesOn(c.env)) {
-        logDeviceConfirmation(c, "switched_off");
-        return show({ modal: "unexpectedError" });
+  if (next) {
+    switch (next.next) {
+      case "new_password":
+        await writeSealed(c, "signIn", { ...kept, forceChangePassword: { session: next.session } });
+        return c.redirect("/changePasswordInForceChangePassword", 303);
+      case "mfa_sms":
+      case "mfa_totp": {
+        const mfa = { session: next.session, type: next.next === "mfa_sms" ? "SMS" : "TOTP" } as const;
+        await writeSealed(c, "signIn", { ...kept, mfa });
+        return c.redirect("/signIn/mfa", 303);
       }
-      await writeSealed(c, "signIn", { ...kept, device: { session: next.session, destination: next.destination } });
-      logDeviceConfirmation(c, "shown");
-      return c.redirect(DEVICE_CONFIRMATION_PATH, 303);
-    default:
-      return show({ modal: "unexpectedError" });
+      case "device_confirmation":
+        // Only a login that carried the context can be asked this (docs/devices.md): with the switch off, the
+        // upstream broke the contract, and the site has no screen to show for it.
+        if (!devicesOn(c.env)) {
+          logDeviceConfirmation(c, "switched_off");
+          return show({ modal: "unexpectedError" });
+        }
+        await writeSealed(c, "signIn", { ...kept, device: { session: next.session, destination: next.destination } });
+        logDeviceConfirmation(c, "shown");
+        return c.redirect(DEVICE_CONFIRMATION_PATH, 303);
+      default:
+        // An MFA screen would post its code as a second factor: the user sees the unexpected error instead.
+        logEvent("error", "login_step_unknown", { requestId: c.get("requestId"), next: next.next });
+        reportUnexpected(c, "the upstream asked for a login step the site does not know", { next: next.next });
+        return show({ modal: "unexpectedError" });
+    }
   }
   const enrolment = await offerEnrolment(c, kept, data);
   if (enrolment) return enrolment;

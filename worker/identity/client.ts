@@ -127,7 +127,8 @@ export const loginResponse = z.object({
   passkey_enrolment: z.optional(z.object({ ticket: bounded(1, 2048), expires_in: z.optional(z.int()) })),
   additional_flow: z.optional(
     z.object({
-      next: z.enum(["mfa_totp", "mfa_sms", "new_password", "device_confirmation"]),
+      /** `mfa_totp`, `mfa_sms`, `new_password` or `device_confirmation`; continueLogin maps each by its exact name. */
+      next: bounded(1, 64),
       session: bounded(1, 2048),
       /** docs/devices.md: where a device confirmation's code went, the account's address masked (t***@example.com). */
       destination: z.optional(bounded(1, 256)),
