@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { encodeBase64url } from "../../islands/base64url";
 import { credentialDigest } from "../../worker/session/deviceCredential";
 import { formPost } from "../support/forms";
 import { type ScreenCase, screenCases, securityUpstream } from "../support/screens";
 import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { emulator, get, ORIGIN, openScreen, sealedCookie } from "./helpers";
+import { emulator, get, loggedDuring, ORIGIN, openScreen, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // docs/devices.md "On the site: /security": the signed-in user's sign-ins and devices, asked of the identity API on
@@ -84,19 +84,6 @@ function expectStepUp(response: Response): void {
   expect(authorize.pathname).toBe("/oauth2/auth");
   expect(authorize.searchParams.get("prompt")).toBe("login");
   expect(authorize.searchParams.get("view")).toBe("security");
-}
-
-/** Every console line written while `act` runs (the request's log line lists its upstream calls). */
-async function loggedDuring(act: () => Promise<unknown>): Promise<string> {
-  const spies = (["log", "info", "warn", "error"] as const).map((level) =>
-    vi.spyOn(console, level).mockImplementation(() => {}),
-  );
-  try {
-    await act();
-    return spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" "))).join("\n");
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
 }
 
 afterEach(() => emulator.clock(0));
