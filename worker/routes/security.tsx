@@ -156,7 +156,7 @@ function revoking<F extends FormSchema>(
       if (typeof outcome === "string") return backToList(c, outcome);
       if (outcome.ok) return backToList(c, result);
       if (needsStepUp(outcome)) return stepUp(c, "security");
-      if (!outcome.ok && outcome.problem.type === "not_found") return backToList(c, "unknownDevice");
+      if (outcome.problem.type === "not_found") return backToList(c, "unknownDevice");
       return show(failure(outcome));
     },
   });
