@@ -69,6 +69,9 @@ export const buttonLabels = {
   sendMail: "メールを送信",
   agree: "同意する",
   move: "移動する",
+  signOutDevice: "この端末からログアウト",
+  signOutOtherDevices: "他のすべての端末からログアウト",
+  forgetDevice: "この端末の登録を解除",
 } as const;
 
 export const common = {
@@ -138,6 +141,27 @@ export const authenticatorNames: Readonly<Record<string, string>> = {
   "531126d6-e717-415c-9320-3d9aa6981239": "Dashlane",
 };
 
+/** docs/devices.md: how a sign-in was made (`method` of GET user/signins). */
+export const signInMethods = {
+  passkey: "パスキー",
+  password_totp: "パスワード＋認証アプリ",
+  password_sms: "パスワード＋SMS",
+  password: "パスワード",
+} as const;
+
+/** docs/devices.md: the countries a sign-in most often comes from (ISO 3166-1 alpha-2); any other shows its code. */
+export const countryNames: Readonly<Record<string, string>> = {
+  JP: "日本",
+  US: "アメリカ",
+  KR: "韓国",
+  CN: "中国",
+  TW: "台湾",
+  HK: "香港",
+  SG: "シンガポール",
+  VN: "ベトナム",
+  GB: "イギリス",
+};
+
 export const screens = {
   signUpCheckEmail: {
     title: "アカウント作成",
@@ -191,6 +215,32 @@ export const screens = {
     nameLabel: "パスキーの名前",
     lastOneRequired: "このサービスではパスキーが必須のため、最後の1つは削除できません。",
     addHeading: "パスキーの追加",
+  },
+  /** docs/devices.md "On the site: /security": the account's sign-ins and devices. */
+  security: {
+    title: "ログイン履歴と端末",
+    devicesHeading: "ログインした端末",
+    devicesLead: "心当たりのない端末は、ログアウトしてパスワードを変更してください。",
+    noDevices: "ログインした端末はありません。",
+    historyHeading: "ログイン履歴（過去90日間）",
+    noHistory: "過去90日間のログインはありません。",
+    historyShown: (shown: number, all: number) => `全${all}件のうち、新しい${shown}件を表示しています。`,
+    thisDevice: "この端末",
+    /** After a row's button, for a screen reader: which device it signs out. */
+    whichDevice: (device: string) => `（${device}）`,
+    refused: "失敗",
+    signedIn: "ログイン中",
+    signedOut: "ログアウト済み",
+    lastUsed: (date: string) => `最終利用：${date}`,
+    method: (method: string) => `方法：${method}`,
+    device: (device: string) => `端末：${device}`,
+    place: (place: string) => `場所：${place}`,
+    brand: (name: string) => `サービス：${name}`,
+    /** A browser・OS pair, a country（region）, as the rows show them. */
+    joined: "・",
+    region: (country: string, region: string) => `${country}（${region}）`,
+    unknown: "不明",
+    forgetNote: "解除すると、この端末は次のログインでメールの確認コードが必要になります。",
   },
   signInMfa: {
     titleTotp: "ワンタイムパスワード認証",

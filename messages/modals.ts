@@ -298,6 +298,37 @@ export const modals = {
     actionLabel: "最初からやり直す",
     status: 409,
   },
+  // docs/devices.md "On the site: /security": the results of signing devices out (POST, then the list again).
+  deviceSignedOut: {
+    title: "端末をログアウトしました",
+    body: "",
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  otherDevicesSignedOut: {
+    title: "他のすべての端末をログアウトしました",
+    body: "",
+    closable: true,
+    after: "close",
+    status: 200,
+  },
+  /** This device forgotten: signed out here too, so there is no list to go back to. */
+  deviceForgotten: {
+    title: "この端末の登録を解除しました",
+    body: "次のログインでは、メールの確認コードが必要です。",
+    closable: false,
+    after: "serviceTop",
+    status: 200,
+  },
+  /** A device id the upstream does not know for this account (another's, or forgotten meanwhile). */
+  deviceNotFound: {
+    title: "端末が見つかりません",
+    body: "一覧を確かめて、もう一度お試しください。",
+    closable: true,
+    after: "close",
+    status: 200,
+  },
   mfaSetupDone: {
     title: "認証が完了しました",
     body: "2段階認証を設定しました",

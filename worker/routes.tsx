@@ -43,6 +43,7 @@ import {
   resetPassword,
 } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
+import { forgetStep, securityQuery, showSecurity, signOutOthersStep, signOutStep } from "./routes/security";
 import { passkeyOptions, signIn, signInPasskey } from "./routes/signIn";
 import { resendDeviceCode, signInDevice } from "./routes/signInDevice";
 import { signInMfa } from "./routes/signInMfa";
@@ -165,6 +166,12 @@ export const routeTable: readonly RouteEntry[] = [
   form("/passkeys/add/code", "passkeysAddCode", addCodeStep, { rateLimit: "mail" }),
   form("/passkeys/add/verify", "passkeysAddVerify", addVerifyStep, { rateLimit: "code" }),
   form("/passkeys/add", "passkeysAdd", addStep, { rateLimit: "credential" }),
+  // The user's sign-ins and devices (docs/devices.md): signing a device out or forgetting this one needs a recent
+  // sign-in, and counts as a credential try of the signed-in user.
+  endpoint("/security", "security", { query: securityQuery }, showSecurity),
+  form("/security/signout", "securitySignOut", signOutStep, { rateLimit: "credential" }),
+  form("/security/signout-others", "securitySignOutOthers", signOutOthersStep, { rateLimit: "credential" }),
+  form("/security/forget", "securityForget", forgetStep, { rateLimit: "credential" }),
 
   // Two-factor setup. The TOTP page requests the secret (the upstream answers a repeated request with the pending
   // one, and sends nothing: read); codes are `code`, the SMS send `mail`; each counted per signed-in user.

@@ -1,12 +1,16 @@
+import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import jsQR from "jsqr";
 import { TOTP } from "otpauth";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import type { View } from "../../worker/session/authRequest";
-import { APP_STATE, type AppBrand } from "../support/appStart";
+import { APP_STATE, type AppBrand, appStart } from "../support/appStart";
+import { CookieJar } from "../support/cookieJar";
+import { devSessionKeys } from "../support/devKeys";
 import { emulatorClient } from "../support/emulatorClient";
-import { DEVICE_CREDENTIAL_COOKIE } from "../support/testDevice";
+import { sealedCookie } from "../support/forms";
+import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { withLocalCertificate } from "./browser";
 import {
@@ -718,6 +722,9 @@ export const JOURNEYS: Record<string, Journey> = {
     twoTabs: true,
     run: sessionGuardJourney,
   },
+
+  "/security lists both devices' sign-ins; signing out every other device ends the other's session, and the other's ends this one's":
+    { run: securityJourney },
 };
 
 /** After a change of password: the modal, nothing secret, and the next sign-in with the new one. */
@@ -753,6 +760,88 @@ export async function sessionGuardJourney(run: JourneyRun): Promise<void> {
   } finally {
     await second.close();
   }
+}
+
+/**
+ * docs/devices.md: a second browser of the user, played from Node with a device credential of its own, which the seeded
+ * user knows: an engine's tabs share one browser's cookies, so the other device cannot be a tab.
+ */
+class OtherDevice {
+  private static readonly KEY = Buffer.from("other-device-credential-key-0001").toString("base64url");
+  /** What the site names it by to the identity API: base64url(SHA-256(key)). */
+  static readonly DIGEST = createHash("sha256").update(OtherDevice.KEY).digest("base64url");
+  private readonly jar = new CookieJar();
+
+  private constructor(private readonly run: JourneyRun) {}
+
+  /** The device, holding its credential's cookie as the site (with the previews' dev keys) sealed it. */
+  static async of(run: JourneyRun): Promise<OtherDevice> {
+    const device = new OtherDevice(run);
+    const credential = { key: OtherDevice.KEY, issuedAt: Date.now() };
+    const cookie = await sealedCookie(devSessionKeys(), "deviceCredential", credential, 400 * 24 * 60 * 60);
+    device.jar.remember(new Response(null, { headers: { "Set-Cookie": `${cookie}; Path=/` } }));
+    return device;
+  }
+
+  /** A GET, or a form's POST, of this device, its redirects not followed. */
+  async request(path: string, form?: Record<string, string>): Promise<Response> {
+    const url = new URL(path, this.run.site.url);
+    const headers: Record<string, string> = { Cookie: this.jar.header(url.pathname) };
+    if (form) headers.Origin = url.origin;
+    const init = form ? { method: "POST", headers, body: new URLSearchParams(form) } : { headers };
+    const response = await fromNode(this.run, () => fetch(url, { ...init, redirect: "manual" }));
+    this.jar.remember(response);
+    return response;
+  }
+
+  /** The app's `security` view and the password, then the site's redirects: answers where they ended. */
+  async signIn(login: string): Promise<Response> {
+    await (await this.request((await appStart(GUNGNIR, "security")).path)).arrayBuffer();
+    let response = await this.request("/signIn", { username: login, password: PASSWORD });
+    for (let hop = 0; hop < 10 && response.status >= 300 && response.status < 400; hop++) {
+      const next = new URL(response.headers.get("Location") ?? "", this.run.site.url);
+      await response.arrayBuffer();
+      response = await this.request(`${next.pathname}${next.search}`);
+    }
+    return response;
+  }
+}
+
+/**
+ * docs/devices.md "On the site: /security": the tab and another device of the same user, both signed in. The tab
+ * signs every other device out, and the other's next /security asks for a sign-in; signed in again, the other signs
+ * the tab's device out, and the tab's next /security is the sign-in form.
+ */
+async function securityJourney(run: JourneyRun): Promise<void> {
+  const { page } = run;
+  const login = email(run, "security");
+  await idp(run).seed({ email: login, knownDevices: [TEST_DEVICE_DIGEST, OtherDevice.DIGEST] });
+  const other = await OtherDevice.of(run);
+  expect((await other.signIn(login)).status).toBe(200);
+  await startApp(run, "security");
+  await signInForm(page, login);
+  expect(await pathOf(page)).toBe("/security");
+  expect(await headingOf(page)).toBe("ログイン履歴と端末");
+  // Two devices and two sign-ins; this tab's device and its sign-in are marked, the other device has its button.
+  expect(await countOf(page, "li.row")).toBe(4);
+  expect(await countOf(page, ".tag", "この端末")).toBe(2);
+  expect(await countOf(page, 'form[action="/security/signout"]')).toBe(1);
+  await expectNothingSecret(run, PASSWORD);
+  await submit(page, { button: "他のすべての端末からログアウト" });
+  expect(await pathOf(page)).toBe("/security");
+  expect(await openModalTitle(page)).toBe("他のすべての端末をログアウトしました");
+  expect(await countOf(page, 'form[action="/security/signout"]')).toBe(0);
+  const stepUp = await other.request("/security");
+  expect(stepUp.status).toBe(302);
+  expect(new URL(stepUp.headers.get("Location") ?? "", run.site.url).searchParams.get("prompt")).toBe("login");
+
+  const again = await (await other.signIn(login)).text();
+  const id = /action="\/security\/signout"[^>]*><input type="hidden" name="id" value="([^"]+)"/.exec(again)?.[1];
+  const signedOut = await other.request("/security/signout", { id: id ?? "" });
+  expect(signedOut.headers.get("Location")).toBe("/security?result=signedOut");
+  await page.go(`${run.site.url}/security`);
+  expect(await pathOf(page)).toBe("/signIn");
+  expect(await page.visible('form[action="/signIn"]')).toBe(1);
 }
 
 /**

@@ -120,6 +120,22 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: "security",
+    path: "/security",
+    async reach(context, baseUrl, run) {
+      const email = `lighthouse.security.${run}@example.com`;
+      const page = await signIn(context, baseUrl, GUNGNIR, "security", email);
+      // This profile is a new device to each new user (docs/devices.md): the mailed code first.
+      if (new URL(page.url()).pathname === "/signIn/device") {
+        await page.locator("#field-code").fill(await idpOf(baseUrl).latestCode(email));
+        await pressButton(page, "ログイン");
+      }
+      await expectPath(page, "/security");
+      await page.close();
+      return `${baseUrl}/security`;
+    },
+  },
+  {
     name: "consent",
     path: `/${PARTNER.serviceId}/consent`,
     async reach(context, baseUrl, run) {

@@ -46,6 +46,74 @@ function offersSms(serviceId: string): boolean {
   return brand.smsSecondFactor !== false;
 }
 
+/**
+ * docs/devices.md: the history and devices the security screen case shows (GET user/signins and user/devices, one
+ * fault each), read by the workerd test of the screen too: whichever test's fault a request takes, it shows this.
+ */
+export function securityUpstream(serviceId: string): Fault[] {
+  const context = (browser: string, os: string, country: string | null, region: string | null) => ({
+    browser,
+    os,
+    country,
+    region,
+  });
+  const signins = [
+    {
+      at: "2026-11-26T08:05:00.000Z",
+      method: "passkey",
+      ...context("Safari", "iOS", "JP", "Tokyo"),
+      service_id: serviceId,
+      result: "success",
+      device_id: "device-0001",
+      this_device: true,
+    },
+    {
+      at: "2026-11-25T15:40:00.000Z",
+      method: "password",
+      ...context("Chrome", "Windows", "VN", "Hanoi"),
+      service_id: serviceId,
+      result: "refused",
+      device_id: null,
+      this_device: false,
+    },
+    {
+      at: "2026-11-20T01:02:03.000Z",
+      method: "password_totp",
+      ...context("Chrome", "Android", "JP", "Osaka"),
+      service_id: "no-such-brand",
+      result: "success",
+      device_id: "device-0002",
+      this_device: false,
+    },
+    {
+      at: "2026-11-19T00:00:00.000Z",
+      method: "password_sms",
+      ...context("Firefox", "Linux", "DE", null),
+      service_id: null,
+      result: "success",
+      device_id: "device-0003",
+      this_device: false,
+    },
+  ];
+  const device = (id: string, fields: object, lastUsed: string, signedIn: boolean, thisDevice: boolean) => ({
+    id,
+    ...fields,
+    first_used_at: "2026-11-01T00:00:00.000Z",
+    last_used_at: lastUsed,
+    signed_in: signedIn,
+    this_device: thisDevice,
+  });
+  const devices = [
+    device("device-0001", context("Safari", "iOS", "JP", "Tokyo"), "2026-11-26T08:05:00.000Z", true, true),
+    device("device-0002", context("Chrome", "Android", "JP", "Osaka"), "2026-11-20T01:02:03.000Z", true, false),
+    device("device-0003", context("Firefox", "Linux", "DE", null), "2026-11-19T00:00:00.000Z", false, false),
+  ];
+  return [
+    { method: "GET", pathPattern: "/auth/v1/user/signins", status: 200, body: { signins } },
+    { method: "GET", pathPattern: "/auth/v1/user/devices", status: 200, body: { devices } },
+  ];
+}
+
 export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
   return allScreenCases({ serviceId, clientId }).filter(
     (screen) => offersSms(serviceId) || !screen.path.startsWith("/mfa/setup/SMS"),
@@ -257,6 +325,14 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
           },
         },
       ],
+    },
+    {
+      name: "security",
+      path: "/security",
+      state: { tokens: tokens(clientId) },
+      status: 200,
+      expectText: "ログイン履歴と端末",
+      upstream: securityUpstream(serviceId),
     },
     {
       name: "mfa-setup",

@@ -1,4 +1,5 @@
 import { createExecutionContext, env } from "cloudflare:test";
+import { vi } from "vitest";
 import worker from "../../worker/index";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import { emulatorClient } from "../support/emulatorClient";
@@ -133,4 +134,17 @@ export async function openScreen(screen: ScreenCase, brand: ScreenBrand): Promis
     Object.entries(screen.state).map(([which, value]) => sealedCookie(which as SealedCookieName, value as never)),
   );
   return get(screen.path, [...sealed, `__Host-service=${brand.serviceId}`]);
+}
+
+/** Every console line written while `act` runs (the request log lines among them). */
+export async function loggedDuring(act: () => Promise<unknown>): Promise<string> {
+  const spies = (["log", "info", "warn", "error"] as const).map((level) =>
+    vi.spyOn(console, level).mockImplementation(() => {}),
+  );
+  try {
+    await act();
+    return spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" "))).join("\n");
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
 }

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { formPost } from "../support/forms";
 import { SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { emulator, ORIGIN } from "./helpers";
+import { emulator, loggedDuring, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // docs/passkeys.md "Managing passkeys": /passkeys lists the signed-in user's passkeys (name, created, last
@@ -48,19 +48,6 @@ const rowIds = (page: string) =>
   );
 
 afterEach(() => emulator.clock(0));
-
-/** Every console line written while `act` runs (the request log lines among them). */
-async function loggedDuring(act: () => Promise<unknown>): Promise<string> {
-  const spies = (["log", "info", "warn", "error"] as const).map((level) =>
-    vi.spyOn(console, level).mockImplementation(() => {}),
-  );
-  try {
-    await act();
-    return spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(" "))).join("\n");
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 describe("/passkeys (docs/passkeys.md, Managing passkeys)", () => {
   it("adds a passkey with the mailed code, lists it with its dates, renames it, and deletes it (mailing the account)", async () => {

@@ -26,6 +26,8 @@ const guardedScreens: Record<string, boolean> = {
   "change-email": true,
   "passkey-enrolment": true,
   passkeys: true,
+  // Its forms carry no journey state: each acts on the account as the upstream has it now, whichever tab posts it.
+  security: false,
   "change-email-result-sent": false,
   "change-email-result-completed": false,
   "change-email-result-invalid": false,

@@ -29,6 +29,8 @@ interface CallOptions<S extends z.ZodMiniType> {
   bearer?: string | undefined;
   /** docs/passkeys.md "Enrolment": the password login's single-use ticket, instead of a bearer token. */
   enrolmentTicket?: string | undefined;
+  /** Further request headers a call of its own needs (docs/devices.md: `Device-Digest`). */
+  headers?: Record<string, string>;
   /** Statuses that mean success for this call (SPEC §7 lists 201 or 200). */
   success: readonly number[];
   response: S;
@@ -66,7 +68,7 @@ export async function callIdentity<S extends z.ZodMiniType>(
   c: AppContext,
   options: CallOptions<S>,
 ): Promise<CallResult<z.infer<S>>> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { ...options.headers, Accept: "application/json" };
   if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
   else if (options.enrolmentTicket) headers.Authorization = `PasskeyEnrolment ${options.enrolmentTicket}`;
   let body: string | undefined;

@@ -18,13 +18,14 @@ export class UpstreamUnavailableError extends Error {
   }
 }
 
-// docs/passkeys.md: a passkey's credential ID names one authenticator of one user; logs and error reports name the
-// call's route instead.
-const PASSKEY_ID_SEGMENT = /^(\/auth\/v1\/passkeys\/)(?!registration\/|attestation\/|assertion\/)[^/?]+/;
+// docs/passkeys.md: a passkey's credential ID names one authenticator of one user, and docs/devices.md's device id one
+// device of one user; logs and error reports name the call's route instead.
+const ID_SEGMENT =
+  /^(\/auth\/v1\/(?:passkeys|user\/devices)\/)(?!registration\/|attestation\/|assertion\/|signout-others$)[^/?]+/;
 
-/** A call's path as logs and error reports name it: never its query, nor the passkey it is about. */
+/** A call's path as logs and error reports name it: never its query, nor the passkey or device it is about. */
 export function loggedPath(pathAndQuery: string): string {
-  return (pathAndQuery.split("?")[0] ?? "").replace(PASSKEY_ID_SEGMENT, "$1{id}");
+  return (pathAndQuery.split("?")[0] ?? "").replace(ID_SEGMENT, "$1{id}");
 }
 
 /**

@@ -33,6 +33,7 @@ const AFTER_OWN_VIEW: Partial<Record<AuthRequest["query"]["view"], string>> = {
   passwordChange: "/changePassword",
   emailChange: "/changeEmail",
   passkeys: "/passkeys",
+  security: "/security",
 };
 
 async function afterSignIn(

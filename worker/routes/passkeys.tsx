@@ -2,10 +2,8 @@ import { z } from "zod/mini";
 import { authenticatorNames, screens } from "../../messages/ja";
 import type { PasskeyRegistrationStage } from "../../pages/layout/PasskeyCreateForm";
 import { canDelete, PASSKEYS_PATH, type PasskeyRow, Passkeys } from "../../pages/Passkeys";
-import { brandById } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";
-import { newAuthorization } from "../flow/authorization";
 import {
   codeProblem,
   finishRegistration,
@@ -15,6 +13,7 @@ import {
   startRegistration,
 } from "../flow/passkeyRegistration";
 import { passkeyPolicy } from "../flow/passkeys";
+import { recentlySignedIn, stepUp } from "../flow/recentSignIn";
 import { freshTokens } from "../flow/tokens";
 import { emptyForm, ruleField } from "../formFields";
 import type { CallResult } from "../identity/client";
@@ -28,32 +27,13 @@ import {
 import { bounded } from "../queryParams";
 import { errorPage, parameterProblem, renderPage, type Show } from "../render";
 import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
-import { clearSealed, readSealed, writeSealed } from "../session/cookies";
+import { clearSealed, readSealed } from "../session/cookies";
 import type { PasskeyRegistration, TokenState } from "../session/state";
 
 // docs/passkeys.md "Managing passkeys" (view `passkeys`, after /callback): the signed-in user's passkeys, listed,
 // renamed, deleted and added with the bearer token of the tokens cookie. The screen needs a sign-in within the last
 // 5 minutes (the token's auth_time); an older one steps up first: the app's authorization again, as an own view,
 // with prompt=login. Adding needs a code mailed to the account, as after a password sign-in.
-
-/** A sign-in older than this steps up before the screen (and the upstream refuses adding or deleting). */
-const RECENT_SIGN_IN_SECONDS = 5 * 60;
-
-function recentlySignedIn(tokens: TokenState): boolean {
-  return tokens.authTime !== undefined && Date.now() / 1000 - tokens.authTime <= RECENT_SIGN_IN_SECONDS;
-}
-
-/** The step-up: the stored app request again, for this screen, with a login that cannot be skipped. */
-async function stepUp(c: AppContext): Promise<Response> {
-  const authRequest = await readSealed(c, "authRequest");
-  const brand = authRequest ? brandById(authRequest.serviceId) : undefined;
-  if (!authRequest || !brand) return parameterProblem(c);
-  // Through the authorization endpoint, whose proxy takes the challenge (worker/routes/upstreamProxy.ts).
-  const stepUp = await newAuthorization(c, brand, { ...authRequest.query, view: "passkeys", prompt: "login" });
-  if (!stepUp) return parameterProblem(c);
-  await writeSealed(c, "authRequest", stepUp.authRequest);
-  return c.redirect(stepUp.authorize, 302);
-}
 
 const dateFormat = new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "long" });
 const shownDate = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : dateFormat.format(new Date(iso)));
@@ -121,7 +101,7 @@ export async function showPasskeys(c: AppContext, query: z.infer<typeof passkeys
   // The tokens cookie opened once: for the recency, then for the screen.
   const stored = readSealed(c, "tokens");
   const tokens = await stored;
-  if (tokens && !recentlySignedIn(tokens)) return stepUp(c);
+  if (tokens && !recentlySignedIn(tokens)) return stepUp(c, "passkeys");
   const loaded = await loadPasskeys(c, query.add === "code" ? "code" : "start", stored);
   if (!loaded) return parameterProblem(c);
   return "page" in loaded ? renderPage(c, loaded.page) : errorPage(c, loaded.refuse);
@@ -135,7 +115,7 @@ type Submit<F> = (c: AppContext, input: { state: PasskeysState; form: F; show: S
  */
 function whenRecent<F>(submit: Submit<F>): Submit<F> {
   return async (c, input) => {
-    if (!recentlySignedIn(input.state.tokens)) return stepUp(c);
+    if (!recentlySignedIn(input.state.tokens)) return stepUp(c, "passkeys");
     return submit(c, input);
   };
 }
@@ -178,7 +158,7 @@ export const deleteStep = formStep({
       return show({ modal: "passkeyLastOne" });
     const outcome = await deletePasskey(c, state.tokens.accessToken, form.id);
     if (outcome.ok) return backToList(c);
-    if (needsStepUp(outcome)) return stepUp(c);
+    if (needsStepUp(outcome)) return stepUp(c, "passkeys");
     if (unknownPasskey(outcome)) return show({ modal: "retry", status: 404 });
     return show(accountFailure(outcome));
   }),
@@ -206,7 +186,7 @@ export const addVerifyStep = formStep({
   submit: whenRecent(async (c, { state, form, show }) => {
     const outcome = await startRegistration(c, { bearer: state.tokens.accessToken }, state.owner, form.code);
     if (outcome.ok) return backToList(c);
-    if (needsStepUp(outcome)) return stepUp(c);
+    if (needsStepUp(outcome)) return stepUp(c, "passkeys");
     const problem = codeProblem(outcome);
     if (problem) return show({ form: { values: {}, errors: { code: problem } }, status: 401 });
     return show(accountFailure(outcome));
@@ -222,7 +202,7 @@ export const addStep = formStep({
     const bearer = { bearer: state.tokens.accessToken };
     const outcome = await finishRegistration(c, bearer, state.registration, form.credential);
     if (outcome?.ok) return backToList(c);
-    if (outcome && needsStepUp(outcome)) return stepUp(c);
+    if (outcome && needsStepUp(outcome)) return stepUp(c, "passkeys");
     const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
     const page = <Passkeys passkeys={state.passkeys.map(rowOf)} stage="code" keepLast={keepLast} />;
     return renderPage(c, page, registrationFailure(outcome));

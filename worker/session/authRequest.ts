@@ -16,6 +16,8 @@ export const viewSchema = z.enum([
   "emailChange",
   // docs/passkeys.md "Managing passkeys": the user's passkeys (an own view, as passwordChange).
   "passkeys",
+  // docs/devices.md "On the site: /security": the account's sign-ins and devices (an own view, as passkeys).
+  "security",
 ]);
 export type View = z.infer<typeof viewSchema>;
 
