@@ -20,17 +20,17 @@ describe("sha1Hex", () => {
 });
 
 describe("listedInRange", () => {
-  const suffix = "1D12DC183F740EE76F27B78EB39C8AD972A757";
+  // P@ssw0rd's suffix (after the prefix 21BD1), and another of the same range.
+  const own = "2DC183F740EE76F27B78EB39C8AD972A757";
   const other = "0018A45C4D1DEF81644B54AB7F969B88D65";
-  const own = suffix.slice(3);
 
   it.each([
-    ["listed with a count", `${other}:3\r\n${own}:52579\r\n`, true],
-    ["listed, lower-case hex and LF alone", `${other.toLowerCase()}:3\n${own.toLowerCase()}:2`, true],
-    ["another suffix only", `${other}:3`, false],
-    ["a padding line (count 0) for the suffix", `${other}:3\r\n${own}:0`, false],
-    ["the suffix only in a malformed line", `${other}:3\r\n${own}:x\r\n${own}\r\n:${own}:1\r\n${own}1:1`, false],
-  ])("%s → %s", (_, body, listed) => {
+    ["listed with a count", true, `${other}:3\r\n${own}:52579\r\n`],
+    ["listed, lower-case hex and LF alone", true, `${other.toLowerCase()}:3\n${own.toLowerCase()}:2`],
+    ["another suffix only", false, `${other}:3`],
+    ["a padding line (count 0) for the suffix", false, `${other}:3\r\n${own}:0`],
+    ["the suffix only in a malformed line", false, `${other}:3\r\n${own}:x\r\n${own}\r\n:${own}:1\r\n${own}1:1`],
+  ])("%s → %s", (_, listed, body) => {
     expect(listedInRange(body, own)).toBe(listed);
   });
 
