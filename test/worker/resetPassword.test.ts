@@ -790,12 +790,12 @@ describe("initiation: the system-transfer case (SPEC §8)", () => {
     expect(page.url).toBe(`${ORIGIN}/${LEMON.serviceId}/initiatePassword?${q(LEMON.clientId)}`);
     expect(pageHtml).toContain(screens.newPassword.titleInitiate);
     // liqueur-lemon's relaxed rules (SPEC §5): no symbol needed (and not the brand's name: forms/rules.ts).
-    const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(pageHtml), newPassword: "Kasane1234" });
+    const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(pageHtml), newPassword: "Kasane123" });
     expect(linkCookieCleared(done)).toBe(true);
     const doneHtml = await expectModal(done, 200, "passwordInitiated", NO_NAMES);
     expectNotClosable(doneHtml);
     expect(messageModal(doneHtml)).toContain(`href="https://app.${LEMON.serviceId}.example/"`);
-    expect(await signsIn(email, "Kasane1234", LEMON)).toBe(303);
+    expect(await signsIn(email, "Kasane123", LEMON)).toBe(303);
   });
 });
 
