@@ -19,7 +19,7 @@ export interface FieldProps {
   passwordRules?: PasswordRules;
 }
 
-/** A check after the field's rule passed (where a password is chosen: islands/Field.tsx). */
+/** A check after the field's rule passed (where a password is chosen: islands/ChosenPassword.tsx). */
 export type Refine = (value: string) => RuleOutcome;
 
 /**
