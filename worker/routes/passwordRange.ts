@@ -3,8 +3,9 @@ import { RANGE_PREFIX } from "../../forms/pwnedRange";
 import type { AppEnv } from "../context";
 import { passwordRange } from "../identity/pwnedPasswords";
 
-// docs/security.md "Leaked passwords": the range of a prefix for the password field's island (islands/ChosenPassword.tsx),
-// which may not ask the range API itself (CSP connect-src 'self'). The same cached answer the forms' checks use.
+// docs/security.md "Leaked passwords": the range of a prefix for the password field's island
+// (islands/ChosenPassword.tsx), which may not ask the range API itself (CSP connect-src 'self'). The same cached answer
+// the forms' checks use.
 
 /** 200 with the padded range; 204 when the check is off or had no answer in time (the form's POST checks again). */
 export const answerPasswordRange: MiddlewareHandler<AppEnv> = async function answerPasswordRange(c) {
