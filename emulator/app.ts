@@ -9,6 +9,7 @@ import { login } from "./routes/login";
 import { oauth2 } from "./routes/oauth2";
 import { passkeys } from "./routes/passkeys";
 import { passwordReset } from "./routes/passwordReset";
+import { pwnedRange } from "./routes/pwnedRange";
 import { signUp } from "./routes/signUp";
 import { siteOrigin } from "./routes/siteOrigin";
 import { emulatorNow } from "./state/clock";
@@ -37,7 +38,18 @@ export function createApp(services: Services): Hono<EmulatorHono> {
   });
 
   app.get("/auth/health", (c) => c.json({ status: "ok" }));
-  for (const routes of [oauth2, login, signUp, passwordReset, consent, account, devices, passkeys, devEndpoints])
+  for (const routes of [
+    oauth2,
+    login,
+    signUp,
+    passwordReset,
+    consent,
+    account,
+    devices,
+    passkeys,
+    pwnedRange,
+    devEndpoints,
+  ])
     app.route("/", routes);
 
   app.notFound((c) => c.json({ type: "not_found", detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   BLANK,
+  brandPasswordWords,
+  chosenPasswordMessageKeys,
   code,
   email,
   loginId,
   PASSWORD_SYMBOLS,
   password,
   passwordChecklist,
+  passwordContext,
   passwordForChange,
   phone,
   phoneForUpstream,
@@ -78,6 +81,49 @@ describe("password (SPEC §5)", () => {
     ["Abcdefg1!", null],
   ])("change-password forms only say 'incorrect': %j → %s", (value, expected) => {
     expect(passwordForChange(value)).toBe(expected);
+  });
+});
+
+describe("a chosen password's context words (NIST SP 800-63B-4 §3.1.1.2)", () => {
+  const aurora = { id: "gungnir-aurora", displayName: "オーロラ証券", providerName: "カザハナ証券" };
+  const context = { identities: ["Hanako.Yamada@example.jp"], brandWords: brandPasswordWords(aurora) };
+
+  it("takes the brand's names and the Latin words of its service id after the product line's", () => {
+    expect(brandPasswordWords(aurora)).toEqual(["オーロラ証券", "カザハナ証券", "aurora"]);
+    expect(
+      brandPasswordWords({ id: "liqueur-lemon-money-forword", displayName: "レモン", providerName: "カザハナ証券" }),
+    ).toEqual(["レモン", "カザハナ証券", "lemon", "money", "forword"]);
+    // One word is the product line itself (or no name at all: the site's own "client"); short words name nothing.
+    expect(brandPasswordWords({ id: "client", displayName: "カザハナ証券", providerName: "カザハナ証券" })).toEqual([
+      "カザハナ証券",
+      "カザハナ証券",
+    ]);
+    expect(brandPasswordWords({ id: "nosh-fa", displayName: "A", providerName: "B" })).toEqual(["A", "B"]);
+  });
+
+  it.each([
+    ["the address", "Hanako.Yamada@example.jp", "password.context"],
+    ["the address in other case", "hanako.yamada@EXAMPLE.JP", "password.context"],
+    ["the address in full-width forms (NFKC)", "Ｈａｎａｋｏ．Ｙａｍａｄａ＠ｅｘａｍｐｌｅ．ｊｐ", "password.context"],
+    ["the address's local part", "HANAKO.yamada", "password.context"],
+    ["the local part and more", "Hanako.Yamada1!", null],
+    ["the brand's Latin name inside", "MyAurora2024!", "password.context"],
+    ["the brand's Latin name in full-width forms", "ＡＵＲＯＲＡ-2024x", "password.context"],
+    ["the brand's display name inside (relaxed rules allow it)", "オーロラ証券2024", "password.context"],
+    ["the provider's name in half-width katakana (NFKC)", "ｶｻﾞﾊﾅ証券99", "password.context"],
+    ["something else", "Br4nd-New-Pass", null],
+  ])("%s: %j → %s", (_, value, expected) => {
+    expect(passwordContext(value, context)).toBe(expected);
+  });
+
+  it("compares with a login ID that is not an address, and ignores blank or missing ones", () => {
+    expect(passwordContext("kazahana-user-01", { identities: ["Kazahana-User-01 "] })).toBe("password.context");
+    expect(passwordContext("Abcdefg1!", { identities: ["", "  ", undefined] })).toBeNull();
+    expect(passwordContext("Abcdefg1!", {})).toBeNull();
+  });
+
+  it("lists the messages a field where a password is chosen adds to its rule's", () => {
+    expect([...chosenPasswordMessageKeys].sort()).toEqual(["password.context", "password.leaked"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import type { PasswordCheck } from "../messages/ja";
-import { FieldFrame, messageId } from "./FieldFrame";
-import { type FieldProps, useFieldValidation } from "./fieldValidation";
+import { FieldFrame, fieldId, messageId } from "./FieldFrame";
+import { type FieldProps, type Refine, useFieldValidation } from "./fieldValidation";
 import { Icon } from "./icons";
 
 /** The toggle's and the checklist's words, from the server like a field's own (pages/layout/Field.tsx). */
@@ -18,12 +18,16 @@ export interface PasswordWords {
 /**
  * One form field of SPEC §3, after its preset: a text, e-mail, phone or code field; or a password with its show/hide
  * toggle and, where a password is chosen (`words.checklist`), what `checklist` renders for the value under the
- * field, with the id the input names. Field.tsx gives it the checklist of SPEC §5; the browser's entry takes this
- * field without one, for every field that shows none (registry.ts), so that a page without a new password never
- * fetches the checklist's code.
+ * field, with the id the input names, and the checks `refine` adds to the field's rule. Field.tsx gives it the
+ * checklist of SPEC §5; the browser's entry takes this field without one, for every field that shows none
+ * (registry.ts), so that a page without a new password never fetches the checklist's code.
  */
 export function BaseField(
-  props: FieldProps & { words?: PasswordWords; checklist?: ((value: string, id: string) => ReactNode) | undefined },
+  props: FieldProps & {
+    words?: PasswordWords;
+    checklist?: ((value: string, id: string) => ReactNode) | undefined;
+    refine?: Refine | undefined;
+  },
 ) {
   const { preset, value, message, inputRef, onChange } = useFieldValidation(props);
   const { words } = props;
@@ -31,7 +35,7 @@ export function BaseField(
   // The toggle stays hidden until hydration: without script it could not work.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const id = `field-${preset.name}`;
+  const id = fieldId(preset);
   const checklistId = `${id}-checklist`;
   return (
     <FieldFrame preset={preset} message={message} after={props.checklist?.(value, checklistId)}>

@@ -1,6 +1,6 @@
-import { type PasswordRules, passwordChecklist } from "../forms/rules";
+import { type PasswordContext, type PasswordRules, passwordChecklist } from "../forms/rules";
 import { BaseField, type PasswordWords } from "./BaseField";
-import type { FieldProps } from "./fieldValidation";
+import type { FieldProps, Refine } from "./fieldValidation";
 
 export type { PasswordWords };
 
@@ -34,12 +34,20 @@ function Checklist({
   );
 }
 
+/** What a field where a password is chosen is given beyond a field's props. */
+export type ChosenPasswordProps = FieldProps & {
+  words?: PasswordWords;
+  /** Whom the password is for and the brand's names (forms/rules.ts `passwordContext`). */
+  context?: PasswordContext;
+};
+
 /**
  * One form field of SPEC §3 (BaseField.tsx) with the checklist of SPEC §5 where a password is chosen. The server
- * renders every field with it, as the TextField or PasswordField island (hosts.ts); the browser loads this module
- * (import(), registry.ts) only for a field that shows the checklist, and hydrates every other field without it.
+ * renders every field with it, as the TextField or PasswordField island (hosts.ts); the browser hydrates a field that
+ * shows the checklist with ChosenPassword.tsx, which adds the checks of a chosen password (`context`) and loads this
+ * module (import(), registry.ts), and every other field without it. The checks add no markup before the user types.
  */
-export function Field(props: FieldProps & { words?: PasswordWords }) {
+export function Field(props: ChosenPasswordProps & { refine?: Refine | undefined }) {
   const words = props.words?.checklist;
   return (
     <BaseField

@@ -16,7 +16,7 @@ export function FieldFrame({
 }) {
   return (
     <div className={`field${message ? " field--invalid" : ""}`}>
-      <label className="field-label" htmlFor={`field-${preset.name}`}>
+      <label className="field-label" htmlFor={fieldId(preset)}>
         {preset.label}
       </label>
       <div className="field-control">
@@ -31,6 +31,11 @@ export function FieldFrame({
   );
 }
 
+/** The input's id. */
+export function fieldId(preset: FieldPreset): string {
+  return `field-${preset.name}`;
+}
+
 export function messageId(preset: FieldPreset): string {
-  return `field-${preset.name}-message`;
+  return `${fieldId(preset)}-message`;
 }

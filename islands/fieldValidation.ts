@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { FieldPreset } from "../forms/fields";
-import { BLANK, type PasswordRules, runRule } from "../forms/rules";
+import { BLANK, type PasswordRules, type RuleOutcome, runRule } from "../forms/rules";
 import type { FieldMessageKey } from "../messages/ja";
 import { VALIDITY_EVENT } from "./host";
 
@@ -19,16 +19,21 @@ export interface FieldProps {
   passwordRules?: PasswordRules;
 }
 
+/** A check after the field's rule passed (where a password is chosen: islands/ChosenPassword.tsx). */
+export type Refine = (value: string) => RuleOutcome;
+
 /**
  * Runs the field's rule on every keystroke (the same rule the worker runs on POST), keeps the input's
  * constraint validity in step, and says which message to show: the worker's until the user types.
  */
-export function useFieldValidation(props: FieldProps) {
+export function useFieldValidation(props: FieldProps & { refine?: Refine | undefined }) {
   const { preset } = props;
   const [value, setValue] = useState(props.value ?? "");
   const [dirty, setDirty] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  const outcome = props.readOnly ? null : runRule(preset.rule, value, { passwordRules: props.passwordRules });
+  const outcome = props.readOnly
+    ? null
+    : (runRule(preset.rule, value, { passwordRules: props.passwordRules }) ?? props.refine?.(value) ?? null);
   const liveMessage = outcome && outcome !== BLANK ? (props.messages[outcome] ?? "") : "";
   const message = dirty ? liveMessage : (props.error ?? "");
 

@@ -19,9 +19,9 @@ const inEntry = (Component: Island) => () => ({ default: Component });
 
 export const islands: Partial<Record<IslandName, Loader>> = {
   TextField: inEntry(BaseField),
-  // Where a password is chosen, with its checklist (Field.tsx); the sign-in page's password field has none.
+  // Where a password is chosen, with its checklist and checks (ChosenPassword.tsx); the sign-in page's has none.
   PasswordField: (props: { words?: { checklist?: unknown } }) =>
-    props.words?.checklist ? import("./Field") : { default: BaseField },
+    props.words?.checklist ? import("./ChosenPassword") : { default: BaseField },
   SubmitButton: inEntry(SubmitButton),
   SmsSendButton: () => import("./SmsSendButton"),
   SessionGuard: inEntry(SessionGuard),

@@ -12,6 +12,11 @@ export const fieldMessages = {
   "password.digit": "数字を1文字以上含めてください",
   "password.allowedCharacters": "使用できない文字が含まれています",
   "password.incorrect": "正しいパスワードを入力してください",
+  // NIST SP 800-63B-4 §3.1.1.2: a refused password is told why, with what to do instead.
+  "password.context":
+    "ログインIDやメールアドレスと同じもの、サービス名を含むものはパスワードに使用できません。別のパスワードを設定してください",
+  "password.leaked":
+    "このパスワードは、ほかのサービスから流出したパスワードの一覧に含まれています。ほかで使っていない別のパスワードを設定してください",
   "loginId.required": "ログインIDを入力してください",
   "code.invalid": "6桁の数字を入力してください",
   "code.wrong": "確認コードが正しくありません",

@@ -6,15 +6,16 @@ import { SupportLink } from "./layout/SupportModal";
 
 /**
  * SPEC §2/§4: the sign-in answered new_password; the user must set a password before using the service. The
- * password is chosen here, so the field names the broken rule as reset and sign-up do (SPEC §5).
+ * password is chosen here, so the field names the broken rule as reset and sign-up do (SPEC §5), and the login ID
+ * typed at sign-in is one it must not be.
  */
-export function ChangePasswordInForceChangePassword() {
+export function ChangePasswordInForceChangePassword({ loginId }: { loginId?: string | undefined }) {
   const text = screens.changePasswordInForceChangePassword;
   return (
     <Card guarded title={text.title} links={<SupportLink />}>
       <p className="lead">{text.lead}</p>
       <form method="post" action="/changePasswordInForceChangePassword">
-        <Field preset="newPassword" />
+        <Field preset="newPassword" identities={loginId === undefined ? undefined : [loginId]} />
         <SubmitButton label={buttonLabels.change} />
       </form>
     </Card>

@@ -27,7 +27,7 @@ export function NewPassword({ variant, clientId = "", code = "", username = "" }
         <input type="hidden" name="client_id" value={clientId} />
         <input type="hidden" name="code" value={code} />
         <input type="hidden" name="username" value={username} />
-        <Field preset="newPassword" />
+        <Field preset="newPassword" identities={[username]} />
         <SubmitButton label={buttonLabels.change} />
       </form>
     </Card>

@@ -35,7 +35,7 @@ export function SignUpInputPassword({ email = "" }: { email?: string }) {
       <p className="lead">{text.lead}</p>
       <form method="post" action="/signUp/inputPassword">
         <Field preset="email" value={email} readOnly />
-        <Field preset="signUpPassword" />
+        <Field preset="signUpPassword" identities={[email]} />
         <SubmitButton label={buttonLabels.register} />
       </form>
     </Card>

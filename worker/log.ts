@@ -27,6 +27,11 @@ export interface RequestLog {
   outcome?: string;
   /** The rate-limit decision, where one was made (worker/rateLimit.ts). */
   rateLimit?: { class: string; limited: boolean };
+  /**
+   * The leaked-password check of a chosen password (worker/identity/pwnedPasswords.ts): `skipped` when it let the
+   * password through without an answer (time-out, upstream error, malformed answer), which operators count.
+   */
+  passwordCheck?: "listed" | "not_listed" | "skipped";
   upstream: UpstreamCall[];
 }
 

@@ -7,6 +7,7 @@ import type { RuleContext } from "../forms/rules";
 import { type FieldMessageKey, fieldMessages } from "../messages/ja";
 import type { Brand } from "../themes/schema";
 import type { AppContext, AppEnv } from "./context";
+import { type ChosenPassword, refusedPassword } from "./flow/chosenPassword";
 import { brandRules } from "./formFields";
 import { formBodyOnly } from "./middleware/formBodyOnly";
 import { overLimit, type RateLimitClass, RETRY_AFTER_SECONDS } from "./rateLimit";
@@ -188,6 +189,8 @@ export interface FormStep<S, F extends FormSchema> {
   form: F;
   /** Whom the attempt is about, for the per-subject limit: the login ID, the MFA session, the address. */
   subject?: (input: { state: S; form: z.infer<ReturnType<F>> }) => string | undefined;
+  /** Where a password is chosen: refused before `submit` when it names the user or the brand, or has leaked. */
+  chosenPassword?: (input: { state: S; form: z.infer<ReturnType<F>> }) => ChosenPassword;
   submit: FormHandler<S, F>;
 }
 
@@ -242,12 +245,19 @@ export function form<S, F extends FormSchema>(
       if (!loaded) throw new Error(`${name}: the screen was not loaded before the form was read`);
       const posted = c.req.valid("form" as never) as z.infer<ReturnType<F>>;
       const show = showScreen(c, loaded.page, posted);
-      const subject = step.subject?.({ state: loaded.state, form: posted });
+      const input = { state: loaded.state, form: posted, show };
+      const subject = step.subject?.(input);
+      const submit = async () => {
+        const chosen = step.chosenPassword?.(input);
+        const refused = chosen && (await refusedPassword(c, chosen));
+        if (chosen && refused) return show({ form: { values: {}, errors: { [chosen.field]: refused } } });
+        return step.submit(c, input);
+      };
       if (rateLimit !== "credential") {
         if (await overLimit(c, rateLimit, subject)) return tooManyAttempts(c, show);
-        return step.submit(c, { state: loaded.state, form: posted, show });
+        return submit();
       }
-      return countedOnceAnswered(c, subject, show, () => step.submit(c, { state: loaded.state, form: posted, show }));
+      return countedOnceAnswered(c, subject, show, submit);
     },
   ]);
   return { ...route, form: step.form };

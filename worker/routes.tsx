@@ -34,6 +34,7 @@ import {
   renameStep,
   showPasskeys,
 } from "./routes/passkeys";
+import { answerPasswordRange } from "./routes/passwordRange";
 import { registerEmail, sendCode } from "./routes/registerEmail";
 import {
   forgotPassword,
@@ -194,6 +195,8 @@ export const routeTable: readonly RouteEntry[] = [
   bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
   // An island's crash in the browser (islands/client.tsx), for the logs and error reporting.
   bare("POST", "/report/island", "islandReport", reportIslandCrash, "report"),
+  // The password field's leaked-password check (docs/security.md, "Leaked passwords"), asked on blur and submit.
+  bare("GET", "/password/range/:prefix", "passwordRange", answerPasswordRange),
   bare("ALL", "/__emulator/*", "emulatorDev", relayToEmulator),
   // Dev only (__DEV_ROUTES__, vite.config.ts): every brand's sign-in card side by side; production builds drop it.
   ...(__DEV_ROUTES__ ? [endpoint("/__gallery", "gallery", {}, showGallery)] : []),

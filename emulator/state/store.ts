@@ -97,6 +97,15 @@ const schema = [
     username TEXT PRIMARY KEY,
     user_handle TEXT NOT NULL UNIQUE
   )`,
+  // The range API's added passwords, by SHA-1, and the range requests received (breachedPasswords.ts).
+  `CREATE TABLE IF NOT EXISTS breached_passwords (hash TEXT PRIMARY KEY, count INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS range_requests (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    url TEXT NOT NULL,
+    headers TEXT NOT NULL,
+    body_bytes INTEGER NOT NULL,
+    received_at INTEGER NOT NULL
+  )`,
   `CREATE TABLE IF NOT EXISTS faults (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     method TEXT NOT NULL,
@@ -139,9 +148,14 @@ const resetTables = [
   "faults",
   "passkeys",
   "passkey_user_handles",
+  "breached_passwords",
+  "range_requests",
 ];
 
-/** Clears users, their devices, sign-ins and passkeys, tickets, mail, faults and the clock; the signing key stays (stable JWKS). */
+/**
+ * Clears users, their devices, sign-ins and passkeys, tickets, mail, faults, the added leaked passwords and range
+ * requests, and the clock; the signing key stays (stable JWKS).
+ */
 export function resetState(sql: SqlStorage): void {
   for (const table of resetTables) sql.exec(`DELETE FROM ${table}`);
   sql.exec(`DELETE FROM meta WHERE key <> 'signing_key'`);

@@ -1,13 +1,17 @@
 import { type FieldPreset, type FieldPresetName, fieldPresets } from "../../forms/fields";
-import { ruleMessageKeys } from "../../forms/rules";
+import { brandPasswordWords, chosenPasswordMessageKeys, ruleMessageKeys } from "../../forms/rules";
 import type { PasswordWords } from "../../islands/Field";
 import { PasswordField, TextField } from "../../islands/hosts";
 import { common, fieldMessages, passwordChecklistLabels } from "../../messages/ja";
 import { usePage } from "./PageContext";
 
-/** The words of every message the preset's rule can answer: what the island shows while the user types. */
+/**
+ * The words of every message the preset's rule can answer, and where a password is chosen those of its context words
+ * and the leaked list: what the island shows while the user types.
+ */
 function ruleMessages(preset: FieldPreset) {
-  return Object.fromEntries(ruleMessageKeys[preset.rule].map((key) => [key, fieldMessages[key]]));
+  const keys = [...ruleMessageKeys[preset.rule], ...(preset.checklist ? chosenPasswordMessageKeys : [])];
+  return Object.fromEntries(keys.map((key) => [key, fieldMessages[key]]));
 }
 
 const checklistWords: PasswordWords["checklist"] = {
@@ -30,9 +34,20 @@ function passwordWords(preset: FieldPreset): PasswordWords {
 /**
  * One form field of SPEC §3 by its preset, as an island: after a rejected POST it shows what the user typed
  * (never a password) and the worker's message, both read from the page's form state. The island is given its
- * words here, so that the browser gets the rules but no message module.
+ * words here, so that the browser gets the rules but no message module. Where a password is chosen, `identities`
+ * are whom it is for (the login ID, the e-mail address), which it must not be (forms/rules.ts `passwordContext`).
  */
-export function Field({ preset, value, readOnly }: { preset: FieldPresetName; value?: string; readOnly?: boolean }) {
+export function Field({
+  preset,
+  value,
+  readOnly,
+  identities,
+}: {
+  preset: FieldPresetName;
+  value?: string;
+  readOnly?: boolean;
+  identities?: string[];
+}) {
   const { brand, form } = usePage();
   const shape: FieldPreset = fieldPresets[preset];
   const errorKey = form?.errors[shape.name];
@@ -43,7 +58,8 @@ export function Field({ preset, value, readOnly }: { preset: FieldPresetName; va
     ...(errorKey ? { error: fieldMessages[errorKey] } : {}),
   };
   if (shape.type === "password") {
-    return <PasswordField {...shared} passwordRules={brand.passwordRules} words={passwordWords(shape)} />;
+    const context = shape.checklist ? { context: { identities, brandWords: brandPasswordWords(brand) } } : {};
+    return <PasswordField {...shared} passwordRules={brand.passwordRules} words={passwordWords(shape)} {...context} />;
   }
   const shown = value ?? form?.values[shape.name];
   return (

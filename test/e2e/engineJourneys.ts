@@ -4,6 +4,7 @@ import jsQR from "jsqr";
 import { TOTP } from "otpauth";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
+import { fieldMessages } from "../../messages/ja";
 import type { View } from "../../worker/session/authRequest";
 import { APP_STATE, type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
@@ -725,6 +726,46 @@ export const JOURNEYS: Record<string, Journey> = {
 
   "/security lists both devices' sign-ins; signing out every other device ends the other's session, and the other's ends this one's":
     { run: securityJourney },
+
+  "sign-up refuses a password leaked elsewhere, saying why, and takes another": {
+    // docs/security.md "Leaked passwords": with script the field's island asks the site's range endpoint when the form
+    // is sent and says why before any POST; without, the form's POST answers with the field's message.
+    async run(run) {
+      const { page } = run;
+      const leaked = `Lk-${crypto.randomUUID().slice(0, 12)}9Z`;
+      await idp(run).leakPassword(leaked);
+      const address = email(run, "leaked");
+      await startApp(run, "signUp");
+      await page.fill("#field-email", address);
+      await submit(page, { button: "次へ" });
+      expect(await pathOf(page)).toBe("/signUp/inputPassword");
+      const why = fieldMessages["password.leaked"];
+      if (page.javaScript) {
+        const hydrated = '[data-island="PasswordField"][data-hydrated]';
+        await until(() => page.exec<boolean>(`return !!document.querySelector('${hydrated}');`), "the field hydrated");
+        await page.exec(`document.documentElement.setAttribute("data-leak-check", ""); return true;`);
+        await page.fill("#field-password", leaked);
+        await page.click({ button: "登録する" });
+        await until(async () => (await page.text("#field-password-message")) === why, "the island's message");
+        // The same document: nothing was posted, and the button waits for another password.
+        expect(await page.exec<boolean>(`return document.documentElement.hasAttribute("data-leak-check");`)).toBe(true);
+        expect(await page.exec<boolean>(`return document.querySelector("form button[type=submit]").disabled;`)).toBe(
+          true,
+        );
+      } else {
+        await page.fill("#field-password", leaked);
+        await submit(page, { button: "登録する" });
+        expect(await pathOf(page)).toBe("/signUp/inputPassword");
+        expect(await page.text("#field-password-message")).toBe(why);
+        await expectNothingSecret(run, leaked);
+      }
+      await page.fill("#field-password", PASSWORD);
+      await submit(page, { button: "登録する" });
+      expect(await pathOf(page)).toBe("/signUp/confirmMail");
+      await expectNothingSecret(run, leaked, PASSWORD);
+      expect(await idp(run).count(address)).toBe(1);
+    },
+  },
 };
 
 /** After a change of password: the modal, nothing secret, and the next sign-in with the new one. */

@@ -1,3 +1,4 @@
+import type { RangeRequest } from "../../emulator/state/breachedPasswords";
 import type { OutboxItem } from "../../emulator/state/outbox";
 import { TEST_DEVICE_DIGEST } from "./testDevice";
 
@@ -95,6 +96,12 @@ export function emulatorClient(fetcher: Fetcher) {
     async count(to: string): Promise<number> {
       return (await outbox(to)).length;
     },
+    /** Adds a password to the range API's list of leaked passwords; answers its SHA-1's five-digit prefix. */
+    async leakPassword(password: string): Promise<string> {
+      return ((await (await send("/breached-passwords", { password })).json()) as { prefix: string }).prefix;
+    },
+    /** Every range request the emulator received since its reset (path and query, headers, body size). */
+    rangeRequests: async (): Promise<RangeRequest[]> => (await call("/range-requests")).json(),
   };
 }
 

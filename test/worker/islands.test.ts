@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { fieldPresets } from "../../forms/fields";
-import { ruleMessageKeys } from "../../forms/rules";
+import { brandPasswordWords, chosenPasswordMessageKeys, ruleMessageKeys } from "../../forms/rules";
 import { buttonLabels, common, fieldMessages, passwordChecklistLabels, screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
+import { defaultBrand } from "../../themes/brands";
 import { escapeHtml } from "../support/expectations";
 import { get, sealedCookie } from "./helpers";
 
@@ -47,12 +48,15 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     const hosts = islandHosts(html);
     expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
     // Islands get their data and their words from the server (no message module ships to the browser):
-    // a field its preset, the brand's rules and the messages its rule can answer; a read-only field none.
+    // a field its preset, the brand's rules and the messages its rule can answer; a read-only field none. Where a
+    // password is chosen, also whom it is for and the brand's names, and the messages of those and of a leaked one.
+    const chosenKeys = [...ruleMessageKeys.password, ...chosenPasswordMessageKeys];
     expect(hosts[1]?.props).toEqual({
       preset: { ...fieldPresets.signUpPassword },
-      messages: Object.fromEntries(ruleMessageKeys.password.map((key) => [key, fieldMessages[key]])),
+      messages: Object.fromEntries(chosenKeys.map((key) => [key, fieldMessages[key]])),
       passwordRules: "standard",
       words: expect.objectContaining({ show: common.showPassword, hide: common.hidePassword }),
+      context: { identities: ["new@example.com"], brandWords: brandPasswordWords(defaultBrand) },
     });
     const passwordProps = hosts[1]?.props as { words?: { checklist?: Record<string, string> } } | undefined;
     expect(passwordProps?.words?.checklist).toMatchObject({

@@ -789,13 +789,13 @@ describe("initiation: the system-transfer case (SPEC §8)", () => {
     const { page, html: pageHtml } = await openLink(journey, link);
     expect(page.url).toBe(`${ORIGIN}/${LEMON.serviceId}/initiatePassword?${q(LEMON.clientId)}`);
     expect(pageHtml).toContain(screens.newPassword.titleInitiate);
-    // liqueur-lemon's relaxed rules (SPEC §5): no symbol needed.
-    const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(pageHtml), newPassword: "Lemon1234" });
+    // liqueur-lemon's relaxed rules (SPEC §5): no symbol needed (and not the brand's name: forms/rules.ts).
+    const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(pageHtml), newPassword: "Kasane123" });
     expect(linkCookieCleared(done)).toBe(true);
     const doneHtml = await expectModal(done, 200, "passwordInitiated", NO_NAMES);
     expectNotClosable(doneHtml);
     expect(messageModal(doneHtml)).toContain(`href="https://app.${LEMON.serviceId}.example/"`);
-    expect(await signsIn(email, "Lemon1234", LEMON)).toBe(303);
+    expect(await signsIn(email, "Kasane123", LEMON)).toBe(303);
   });
 });
 

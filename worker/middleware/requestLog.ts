@@ -27,6 +27,7 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
       status,
       outcome: log.outcome ?? outcomeOfStatus(status),
       rateLimit: log.rateLimit,
+      passwordCheck: log.passwordCheck,
       upstream: log.upstream,
       durationMs: Math.round(performance.now() - started),
     });

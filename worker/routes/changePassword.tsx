@@ -21,6 +21,8 @@ export const changePassword = formStep({
       newPassword: ruleField("passwordForChange", rules),
     }),
   subject: ({ state }) => accountSubject(state),
+  // The tokens name the user by a hashed name alone: the context words are the brand's.
+  chosenPassword: ({ form }) => ({ field: "newPassword", password: form.newPassword }),
   submit: async (c, { state, form, show }) => {
     const outcome = await changePasswordCall(c, state.accessToken, {
       password: form.currentPassword,

@@ -17,7 +17,7 @@ const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
   if (!signIn?.forceChangePassword || signIn.username === undefined) return undefined;
   return {
     state: { ...signIn, username: signIn.username, forceChangePassword: signIn.forceChangePassword },
-    page: <ChangePasswordInForceChangePassword />,
+    page: <ChangePasswordInForceChangePassword loginId={signIn.username} />,
   };
 };
 
@@ -25,6 +25,11 @@ export const forcedPassword = formStep({
   screen: forcedPasswordScreen,
   form: (rules) => z.object({ newPassword: ruleField("password", rules) }),
   subject: ({ state }) => state.forceChangePassword.session,
+  chosenPassword: ({ state, form }) => ({
+    field: "newPassword",
+    password: form.newPassword,
+    identities: [state.username],
+  }),
   submit: (c, { state, form, show }) => {
     const body = {
       flow: "new_password",

@@ -182,6 +182,11 @@ function newPassword(variant: NewPasswordVariant) {
       form: (rules) => z.object({ newPassword: ruleField("password", rules) }),
       // The code is guessable (6 digits): counted per account, however its login ID is typed.
       subject: ({ state }) => normalisedSubject(state.username),
+      chosenPassword: ({ state, form }) => ({
+        field: "newPassword",
+        password: form.newPassword,
+        identities: [state.username],
+      }),
       submit: async (c, { state, form, show }) => {
         const outcome = await passwordConfirm(c, state.client_id, state.username, form.newPassword, state.code);
         if (outcome.ok) {

@@ -62,6 +62,7 @@ export const inputPassword = formStep({
   screen: inputPasswordScreen,
   form: (rules) => z.object({ password: ruleField("password", rules) }),
   subject: ({ state }) => normalisedSubject(state.email),
+  chosenPassword: ({ state, form }) => ({ field: "password", password: form.password, identities: [state.email] }),
   submit: async (c, { state: { loginChallenge, email }, form, show }) => {
     const outcome = await register(c, loginChallenge, email, form.password);
     if (outcome.ok) {
