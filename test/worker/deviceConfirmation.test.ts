@@ -142,7 +142,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("re-renders a code that is not 6 digits (422) without asking the upstream", async () => {
-    const { email, journey } = await atDeviceStep("malformed");
+    const { journey } = await atDeviceStep("malformed");
     const response = await journey.postForm(DEVICE_PATH, { code: "12a" });
     expect(response.status).toBe(422);
     expect(await response.text()).toContain(fieldMessages["code.invalid"]);
@@ -193,7 +193,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("counts resends per session in the mail class: the edge answers 429 before the upstream's own cap", async () => {
-    const { email, journey } = await atDeviceStep("resendflood");
+    const { journey } = await atDeviceStep("resendflood");
     // The upstream answers every resend: only the site's limit (3 a minute per session) can refuse one.
     await emulator.fault({ pathPattern: "/auth/v1/login/device/resend", status: 201, body: {}, times: 20 });
     const statuses: number[] = [];
@@ -213,7 +213,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("shows the upstream's own cap on resends as the same 429 modal", async () => {
-    const { email, journey } = await atDeviceStep("resendcap");
+    const { journey } = await atDeviceStep("resendcap");
     const cap = { status: 429, body: { type: "too_many_requests", detail: "Too many codes." } };
     await emulator.fault({ pathPattern: "/auth/v1/login/device/resend", ...cap });
     await expectModal(await journey.postForm("/signIn/device/resend", {}), 429, "tooManyAttempts");
