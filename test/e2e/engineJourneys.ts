@@ -749,9 +749,9 @@ export const JOURNEYS: Record<string, Journey> = {
         await until(async () => (await page.text("#field-password-message")) === why, "the island's message");
         // The same document: nothing was posted, and the button waits for another password.
         expect(await page.exec<boolean>(`return document.documentElement.hasAttribute("data-leak-check");`)).toBe(true);
-        expect(await page.exec<boolean>(`return document.querySelector("form button[type=submit]").disabled;`)).toBe(
-          true,
-        );
+        const disabled = () =>
+          page.exec<boolean>(`return document.querySelector("form button[type=submit]").disabled;`);
+        await until(disabled, "the submit button disabled");
       } else {
         await page.fill("#field-password", leaked);
         await submit(page, { button: "登録する" });

@@ -72,6 +72,15 @@ async function confirmedSignIn(journey: Journey, email: string): Promise<void> {
   await expectAppGetsCode(journey, await journey.postForm(DEVICE_PATH, { code }));
 }
 
+/** A user the browser is new to, signed in with the password up to the device step: its address and browser. */
+async function atDeviceStep(what: string, options: JourneyOptions = {}): Promise<{ email: string; journey: Journey }> {
+  const email = address(what);
+  await emulator.seed({ email, knownDevices: [] });
+  const journey = new Journey(options);
+  expectRedirect(await signIn(journey, email), DEVICE_PATH);
+  return { email, journey };
+}
+
 const wrongCodeFor = (code: string) => (code === "000000" ? "111111" : "000000");
 
 describe("the new-device confirmation (docs/devices.md)", () => {
@@ -120,10 +129,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("says a wrong code is wrong (401) and keeps the session for the right one", async () => {
-    const email = address("wrong");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { email, journey } = await atDeviceStep("wrong");
     const code = await emulator.latestCode(email);
     const before = await journey.sealedKept("signIn");
     const wrong = await journey.postForm(DEVICE_PATH, { code: wrongCodeFor(code) });
@@ -136,20 +142,14 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("re-renders a code that is not 6 digits (422) without asking the upstream", async () => {
-    const email = address("malformed");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { journey } = await atDeviceStep("malformed");
     const response = await journey.postForm(DEVICE_PATH, { code: "12a" });
     expect(response.status).toBe(422);
     expect(await response.text()).toContain(fieldMessages["code.invalid"]);
   });
 
   it("asks to start again after five wrong codes (the upstream ends the session), then drops it", async () => {
-    const email = address("five");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { email, journey } = await atDeviceStep("five");
     const code = await emulator.latestCode(email);
     for (let attempt = 1; attempt <= 5; attempt++) {
       const response = await journey.postForm(DEVICE_PATH, { code: wrongCodeFor(code) });
@@ -170,10 +170,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("asks to start again when the confirmation session has expired", async () => {
-    const email = address("late");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { email, journey } = await atDeviceStep("late");
     const code = await emulator.latestCode(email);
     // The code and its session live 10 minutes from the latest mail.
     await emulator.clock(11 * 60 * 1000);
@@ -182,10 +179,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("resends a code (the old one void) and, past the mail class's limit for the session, answers 429", async () => {
-    const email = address("resend");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { email, journey } = await atDeviceStep("resend");
     const first = await emulator.latestCode(email);
     expectRedirect(await journey.postForm("/signIn/device/resend", {}), DEVICE_PATH);
     const second = await emulator.latestCode(email);
@@ -199,10 +193,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("counts resends per session in the mail class: the edge answers 429 before the upstream's own cap", async () => {
-    const email = address("resendflood");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { journey } = await atDeviceStep("resendflood");
     // The upstream answers every resend: only the site's limit (3 a minute per session) can refuse one.
     await emulator.fault({ pathPattern: "/auth/v1/login/device/resend", status: 201, body: {}, times: 20 });
     const statuses: number[] = [];
@@ -222,10 +213,7 @@ describe("the new-device confirmation (docs/devices.md)", () => {
   });
 
   it("shows the upstream's own cap on resends as the same 429 modal", async () => {
-    const email = address("resendcap");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey();
-    await signIn(journey, email);
+    const { journey } = await atDeviceStep("resendcap");
     const cap = { status: 429, body: { type: "too_many_requests", detail: "Too many codes." } };
     await emulator.fault({ pathPattern: "/auth/v1/login/device/resend", ...cap });
     await expectModal(await journey.postForm("/signIn/device/resend", {}), 429, "tooManyAttempts");
@@ -418,10 +406,7 @@ describe("operators' log lines", () => {
   });
 
   it("say what happened at each step, and none of the code, the session, the address or the credential", async () => {
-    const email = address("logged");
-    await emulator.seed({ email, knownDevices: [] });
-    const journey = new Journey({ device: "new" });
-    await signIn(journey, email);
+    const { email, journey } = await atDeviceStep("logged", { device: "new" });
     const first = await emulator.latestCode(email);
     await journey.postForm(DEVICE_PATH, { code: wrongCodeFor(first) });
     await journey.postForm("/signIn/device/resend", {});

@@ -17,7 +17,7 @@ import { offerEnrolment } from "./passkeys";
 /** The login challenge and the login ID the credentials step was accepted with; every later step names it (SPEC §7). */
 export type SignInChallenge = Pick<SignInSession, "loginChallenge" | "webauthn"> & { username: string };
 
-/** The screen of each step the upstream may ask for next (SPEC §4, docs/devices.md). */
+/** The new-device confirmation's screen (docs/devices.md). */
 export const DEVICE_CONFIRMATION_PATH = "/signIn/device";
 
 /**
