@@ -20,6 +20,7 @@ interface SharedBrandData {
   brands: Record<string, unknown>[];
   defaultBrand: Brand;
   clients: BrandData["clients"];
+  associationFiles: BrandData["associationFiles"];
 }
 
 /**
@@ -37,7 +38,12 @@ function expandBrands(data: SharedBrandData): BrandData {
     }
     return brand;
   });
-  return { brands, defaultBrand: data.defaultBrand, clients: data.clients } as BrandData;
+  return {
+    brands,
+    defaultBrand: data.defaultBrand,
+    clients: data.clients,
+    associationFiles: data.associationFiles,
+  } as BrandData;
 }
 
 function sharedForm(data: BrandData): SharedBrandData {
@@ -66,7 +72,8 @@ function sharedForm(data: BrandData): SharedBrandData {
   const brands = data.brands.map((brand) =>
     Object.fromEntries(Object.entries(brand).filter(([field]) => shared[field] !== asShared(brand, field))),
   );
-  return { fields, shared, brands, defaultBrand: data.defaultBrand, clients: data.clients };
+  const { defaultBrand, clients, associationFiles } = data;
+  return { fields, shared, brands, defaultBrand, clients, associationFiles };
 }
 
 /**

@@ -76,6 +76,9 @@ function optionsFor(env: Env): Sentry.CloudflareOptions | undefined {
     // SPEC §9: production traces every request.
     tracesSampleRate: environment === "prod" ? 1.0 : 0,
     ignoreErrors: IGNORED,
+    // SPEC §9: nothing of the request's own reaches Sentry. Production's traces stream each span as it ends, which
+    // beforeSend never sees; without these the SDK put every POST's body (a sign-in's password) on its span.
+    dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     beforeSend: scrubEvent,
     beforeSendTransaction: scrubEvent,
     beforeBreadcrumb: (crumb) => (crumb.category === "console" ? null : crumb),
