@@ -1,5 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, it, vi } from "vitest";
 import worker from "../../worker/index";
 import { expectNoSecrets } from "../support/expectations";
 import { formPost } from "../support/forms";
