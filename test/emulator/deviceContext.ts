@@ -5,6 +5,7 @@ import {
   type AuthorizeOptions,
   exchangeCode,
   follow,
+  login,
   postJson,
   startLogin,
   strongPassword,
@@ -41,14 +42,7 @@ export function loginFrom(
   context: LoginContext,
   password = strongPassword,
 ): Promise<Response> {
-  return postJson("/auth/v1/login", {
-    login_challenge: challenge,
-    flow: "email_password",
-    username,
-    password,
-    remember: false,
-    context,
-  });
+  return login(challenge, username, password, undefined, { context });
 }
 
 /** Seeds a user (verified, with the strong password) whose account already knows `knownDevices`. */

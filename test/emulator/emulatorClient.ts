@@ -137,12 +137,16 @@ export async function startLogin(
   return { challenge, verifier: pkce.verifier, loginUrl };
 }
 
-/** The password step; `deviceId` is the site's device_id (SPEC §3), absent unless a test needs one. */
+/**
+ * The password step; `deviceId` is the site's device_id (SPEC §3), absent unless a test needs one; `extra` adds
+ * fields to the body (the login context of docs/devices.md).
+ */
 export async function login(
   challenge: string,
   username: string,
   password = strongPassword,
   deviceId?: string,
+  extra: Record<string, unknown> = {},
 ): Promise<Response> {
   return postJson("/auth/v1/login", {
     login_challenge: challenge,
@@ -151,6 +155,7 @@ export async function login(
     password,
     remember: false,
     ...(deviceId === undefined ? {} : { device_id: deviceId }),
+    ...extra,
   });
 }
 
