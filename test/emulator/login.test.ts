@@ -304,6 +304,45 @@ describe("flow new_password", () => {
     expect((await login((await startLogin()).challenge, email, "N3w-Passw0rd")).status).toBe(201);
   });
 
+  it("asks for a new password when the site says the right password is leaked, and keeps asking until it changes", async () => {
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
+    const leaked = { password_leaked: true };
+    const { challenge } = await startLogin();
+    expect((await additionalFlow(await login(challenge, email, undefined, undefined, leaked))).next).toBe(
+      "new_password",
+    );
+    const account = async () => (await (await call(`/__emulator/users/${email}`)).json()) as Record<string, unknown>;
+    expect((await account()).forceChangePassword).toBe(true);
+    // Left at that step, the next login (even one that says nothing of the list) still has to change it.
+    const again = await startLogin();
+    const { next, session } = await additionalFlow(await login(again.challenge, email));
+    expect(next).toBe("new_password");
+    const changed = await loginFlow({
+      login_challenge: again.challenge,
+      flow: "new_password",
+      username: email,
+      session,
+      password: "N3w-Passw0rd",
+    });
+    expect((await additionalFlow(changed)).next).toBe("mfa_totp");
+    expect((await account()).forceChangePassword).toBe(false);
+  });
+
+  it("treats a wrong password sent as leaked as wrong, and marks nothing", async () => {
+    await seedUser({ email });
+    const wrong = await login((await startLogin()).challenge, email, "Wrong-pass1!", undefined, {
+      password_leaked: true,
+    });
+    await expectProblem(wrong, 401, "invalid_credentials");
+    const user = (await (await call(`/__emulator/users/${email}`)).json()) as { forceChangePassword: boolean };
+    expect(user.forceChangePassword).toBe(false);
+    // Only `true` is a claim; anything else is a malformed body.
+    const malformed = await login((await startLogin()).challenge, email, undefined, undefined, {
+      password_leaked: "yes",
+    });
+    await expectProblem(malformed, 400, "invalid_request");
+  });
+
   it("goes on to the second factor after the new password", async () => {
     await seedUser({ email, forceChangePassword: true, mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();

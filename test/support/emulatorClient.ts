@@ -28,6 +28,15 @@ export interface SeedUser {
   knownDevices?: string[];
 }
 
+/** The seeded account's state, as `GET /__emulator/users/:emailOrUsername` reads it out. */
+export interface SeededUser {
+  username: string;
+  email: string;
+  forceChangePassword: boolean;
+  failedAttempts: number;
+  lockedUntil: string | null;
+}
+
 export interface Fault {
   /** The call's method; POST unless given. */
   method?: string;
@@ -70,6 +79,10 @@ export function emulatorClient(fetcher: Fetcher) {
       const seeded = { password: PASSWORD, emailVerified: true, knownDevices: [TEST_DEVICE_DIGEST], ...user };
       const response = await send("/users", seeded);
       return ((await response.json()) as { username: string }).username;
+    },
+    /** The account as the emulator reads it out (emulator/README.md, `GET /__emulator/users/:emailOrUsername`). */
+    async user(loginId: string): Promise<SeededUser> {
+      return (await call(`/users/${encodeURIComponent(loginId)}`)).json();
     },
     /** The next matching upstream call gets the injected answer. */
     fault: (fault: Fault) => send("/faults", { method: "POST", times: 1, ...fault }),

@@ -277,3 +277,64 @@ describe("GET /password/range/{prefix}: the range for the password field's islan
     expect(await rangeRequestsFor(password)).toEqual([]);
   });
 });
+
+describe("sign-in with a password on the list", () => {
+  /** A seeded account whose password is `password`, on the sign-in screen of a fresh browser: posts its login. */
+  async function signIn(email: string, password: string, typed = password, options?: SiteFetchOptions) {
+    await emulator.seed({ email, password });
+    const journey = new Journey();
+    await (await reachLoginScreen(journey, GUNGNIR, "signIn")).response.body?.cancel();
+    const login = await journey.postForm(
+      "/signIn",
+      { client_id: GUNGNIR.clientId, username: email, password: typed },
+      options,
+    );
+    return { journey, login };
+  }
+
+  const marked = async (email: string) => (await emulator.user(email)).forceChangePassword;
+
+  it("goes through the forced new password, which refuses a listed one too, before the app", async () => {
+    const email = unique("signin");
+    const listed = freshPassword();
+    await emulator.leakPassword(listed);
+    const { journey, login } = await signIn(email, listed);
+    expectRedirect(login, "/changePasswordInForceChangePassword");
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({ event: "request", path: "/signIn", status: 303, passwordCheck: "listed" }),
+    );
+    expect(await marked(email)).toBe(true);
+    const page = await journey.request("/changePasswordInForceChangePassword");
+    expect(page.status).toBe(200);
+    await page.body?.cancel();
+    const post = (newPassword: string) => journey.postForm("/changePasswordInForceChangePassword", { newPassword });
+    const another = freshPassword();
+    await emulator.leakPassword(another);
+    await expectRefused(FORMS["forced new password"]!, await post(another), "password.leaked", another);
+    const chosen = await post(freshPassword());
+    const { foreign } = await journey.follow(chosen);
+    expect(foreign?.searchParams.get("code")).toMatch(/.+/);
+    expect(await marked(email)).toBe(false);
+  });
+
+  it("is refused as any wrong password when it is not the account's, and marks nothing", async () => {
+    const email = unique("wrong");
+    const listed = freshPassword();
+    await emulator.leakPassword(listed);
+    const { login } = await signIn(email, freshPassword(), listed);
+    await expectModal(login, 401, "loginFailed");
+    expect(await marked(email)).toBe(false);
+  });
+
+  it("goes on to the app when the list does not answer in time, and the log says so", async () => {
+    const email = unique("slowsignin");
+    const listed = freshPassword();
+    const prefix = await emulator.leakPassword(listed);
+    await emulator.fault({ method: "GET", pathPattern: `/range/${prefix}`, delayMs: PAST_SHORT_TIMEOUT_MS });
+    const { journey, login } = await signIn(email, listed, listed, DEPLOYED_BUDGET);
+    const { foreign } = await journey.follow(login);
+    expect(foreign?.searchParams.get("code")).toMatch(/.+/);
+    expect(logLines()).toContainEqual(expect.objectContaining({ event: "password_check_skipped", reason: "timeout" }));
+    expect(await marked(email)).toBe(false);
+  });
+});

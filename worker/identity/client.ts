@@ -154,7 +154,8 @@ export const contextField = (context: LoginContext | undefined) => (context ? { 
 
 /** SPEC §7: every flow names the user; a later step's username is the login ID the first step was accepted with. */
 export type LoginBody =
-  | { flow: "email_password"; username: string; password: string }
+  // docs/security.md "Leaked passwords": the site found the password on the leaked list; right, it must change.
+  | { flow: "email_password"; username: string; password: string; password_leaked?: true }
   | { flow: "mfa_totp" | "mfa_sms" | "device_confirmation"; username: string; session: string; code: string }
   | { flow: "new_password"; username: string; session: string; password: string };
 

@@ -11,6 +11,7 @@ import { systemTransferNotice } from "../flow/systemTransfer";
 import { jsonField, ruleField } from "../formFields";
 import { failure, isRefusal, isSystemTransfer } from "../identity/outcomes";
 import { assertionCredentialSchema, passkeyAssertionOptions, passkeyAssertionResult } from "../identity/passkeys";
+import { isLeaked } from "../identity/pwnedPasswords";
 import { continueTo } from "../identity/redirects";
 import { logEvent } from "../log";
 import { normalisedSubject } from "../rateLimit";
@@ -68,23 +69,31 @@ export const signIn = formStep({
       webauthn: z.optional(z.literal("1")),
     }),
   subject: ({ form }) => normalisedSubject(form.username),
-  submit: (c, { state, form, show }) =>
+  submit: async (c, { state, form, show }) => {
     // Refused before the upstream is asked: a password login never claims phr, so it could not give the app what it
     // asked for (docs/passkeys.md, "Step-up").
-    state.passkeyOnly
-      ? show({ modal: "passkeyRequired" })
-      : loginStep(
-          c,
-          { loginChallenge: state.loginChallenge, username: form.username, webauthn: form.webauthn === "1" },
-          { flow: "email_password", username: form.username, password: form.password },
-          show,
-          (outcome) => {
-            if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
-            // A locked account answers exactly like a wrong password (SPEC §8 failed login).
-            if (isRefusal(outcome)) return show({ modal: "loginFailed" });
-            return undefined;
-          },
-        ),
+    if (state.passkeyOnly) return show({ modal: "passkeyRequired" });
+    // NIST SP 800-63B-4 §3.1.1.2: a password known to have leaked must change. Only the upstream knows whether it is
+    // the right one, so the site says what it found and a right one goes on to the forced new password.
+    const leaked = await isLeaked(c, form.password);
+    return loginStep(
+      c,
+      { loginChallenge: state.loginChallenge, username: form.username, webauthn: form.webauthn === "1" },
+      {
+        flow: "email_password",
+        username: form.username,
+        password: form.password,
+        ...(leaked ? { password_leaked: true } : {}),
+      },
+      show,
+      (outcome) => {
+        if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
+        // A locked account answers exactly like a wrong password (SPEC §8 failed login).
+        if (isRefusal(outcome)) return show({ modal: "loginFailed" });
+        return undefined;
+      },
+    );
+  },
 });
 
 // docs/passkeys.md: sign-in with a passkey, bound to the login challenge of this browser's sign-in. The island on
