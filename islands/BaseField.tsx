@@ -51,6 +51,8 @@ export function BaseField(
         maxLength={preset.maxLength}
         required={!props.readOnly}
         readOnly={props.readOnly}
+        // biome-ignore lint/a11y/noAutofocus: only the first field the server refused, on a page with no modal: where the user must act.
+        autoFocus={props.autoFocus}
         value={value}
         aria-invalid={message ? true : undefined}
         aria-describedby={words?.checklist ? `${messageId(preset)} ${checklistId}` : messageId(preset)}

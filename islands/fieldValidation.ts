@@ -14,6 +14,8 @@ export interface FieldProps {
   value?: string;
   /** The worker's message for this field after a rejected POST, in words. */
   error?: string;
+  /** The first field the worker refused, where the page has no modal: it takes the focus as the page loads. */
+  autoFocus?: boolean;
   readOnly?: boolean;
   /** The brand's password rules (SPEC §5), for password fields. */
   passwordRules?: PasswordRules;

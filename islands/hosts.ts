@@ -5,6 +5,7 @@ import { island } from "./host";
 import NativeBridgeIsland from "./NativeBridge";
 import PasskeyCreateIsland from "./PasskeyCreate";
 import PasskeySignInIsland from "./PasskeySignIn";
+import ServerModalIsland from "./ServerModal";
 import { SessionGuard as SessionGuardIsland } from "./SessionGuard";
 import { SubmitButton as SubmitButtonIsland } from "./SubmitButton";
 
@@ -21,3 +22,4 @@ export const CopySecret = island("CopySecret", CopySecretIsland);
 export const SmsSendButton = island("SmsSendButton", SubmitButtonIsland);
 export const PasskeySignIn = island("PasskeySignIn", PasskeySignInIsland);
 export const PasskeyCreate = island("PasskeyCreate", PasskeyCreateIsland);
+export const ServerModal = island("ServerModal", ServerModalIsland);

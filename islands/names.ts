@@ -10,6 +10,7 @@ export const islandNames = [
   "SmsSendButton",
   "PasskeySignIn",
   "PasskeyCreate",
+  "ServerModal",
 ] as const;
 export type IslandName = (typeof islandNames)[number];
 

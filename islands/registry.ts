@@ -30,4 +30,6 @@ export const islands: Partial<Record<IslandName, Loader>> = {
   NativeBridge: () => import("./NativeBridge"),
   PasskeySignIn: () => import("./PasskeySignIn"),
   PasskeyCreate: () => import("./PasskeyCreate"),
+  // Only a page the server answered with a modal open has one.
+  ServerModal: () => import("./ServerModal"),
 };

@@ -81,6 +81,8 @@ export const buttonLabels = {
 
 export const common = {
   titlePrefix: "認証-",
+  /** Before the title of a page that refused a form or shows an error. */
+  errorTitlePrefix: "エラー：",
   help: "お困りの方はこちら",
   backToServiceTop: "サービスのトップへ戻る",
   close: "閉じる",

@@ -21,7 +21,17 @@ export interface SignInProps {
 export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProps) {
   const { brand } = usePage();
   const text = screens.signIn;
-  const links = brand.consentTarget ? null : (
+  // The step-up page is for a customer already signed in to the app: how to go on with a passkey, whom to ask, and the
+  // way back; a sign-up, a password reset or what a login ID is would lead them astray.
+  const stepUpLinks = (
+    <>
+      <SupportLink />
+      <ServiceTopLink />
+    </>
+  );
+  const links = brand.consentTarget ? null : passkeyOnly ? (
+    stepUpLinks
+  ) : (
     <>
       <a href="/signUp/checkEmail">{text.toSignUp}</a>
       <CatalogueModalOpener name="whatIsId" />
@@ -37,7 +47,7 @@ export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProp
       guarded
       title={text.title}
       links={links}
-      modals={brand.consentTarget ? null : <CatalogueModal name="whatIsId" />}
+      modals={brand.consentTarget || passkeyOnly ? null : <CatalogueModal name="whatIsId" />}
     >
       {passkeyOnly ? (
         <>

@@ -65,7 +65,14 @@ export function CatalogueModal({
   const text = useModalText(name);
   const action = open ? <AfterAction record={record} href={href} /> : null;
   return (
-    <Modal id={id} title={text.title} body={text.body} closable={record.closable} openOnLoad={open}>
+    <Modal
+      id={id}
+      title={text.title}
+      body={text.body}
+      closable={record.closable}
+      openOnLoad={open}
+      alert={record.status >= 400}
+    >
       {text.list.length ? (
         <ul className="notes">
           {text.list.map((point) => (

@@ -4,7 +4,7 @@ import { NativeBridge } from "../../islands/hosts";
 import type { IslandName } from "../../islands/names";
 import type { IslandsManifest } from "../../islands/vite-plugin";
 import { common } from "../../messages/ja";
-import { appUpdate } from "../../messages/modals";
+import { appUpdate, modals } from "../../messages/modals";
 import { themeCss } from "../../themes/css";
 import type { Brand } from "../../themes/schema";
 import { IconSprite } from "./IconSprite";
@@ -69,15 +69,24 @@ function IslandScripts({
 }
 
 /** The HTML shell: theme as CSS custom properties in the head, so there is no unbranded flash (ARCHITECTURE §6). */
+/**
+ * A page that refused what was sent (a field's message, an error modal) says so first in its title, which a screen
+ * reader reads as the page loads (the GOV.UK pattern, docs/accessibility.md).
+ */
+function refused({ form, modal }: PageEnvironment): boolean {
+  return Object.keys(form?.errors ?? {}).length > 0 || (modal !== undefined && modals[modal.key].status >= 400);
+}
+
 export function Document({ page, nonce, manifest, islands, children }: DocumentProps) {
   const { brand } = page;
+  const errorPrefix = refused(page) ? common.errorTitlePrefix : "";
   return (
     <html lang="ja">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
-        <title>{`${common.titlePrefix}${brand.displayName}`}</title>
+        <title>{`${errorPrefix}${common.titlePrefix}${brand.displayName}`}</title>
         <link rel="icon" href={brand.favicon} type="image/svg+xml" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet and theme tokens validated as hex colours */}
         <style nonce={nonce} dangerouslySetInnerHTML={stylesheetOf(brand)} />

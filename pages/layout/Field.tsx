@@ -48,14 +48,17 @@ export function Field({
   readOnly?: boolean;
   identities?: string[];
 }) {
-  const { brand, form } = usePage();
+  const { brand, form, modal } = usePage();
   const shape: FieldPreset = fieldPresets[preset];
   const errorKey = form?.errors[shape.name];
+  // The worker lists a refusal's fields in the form's order; an open modal takes the focus instead.
+  const focused = errorKey !== undefined && !modal && Object.keys(form?.errors ?? {})[0] === shape.name;
   const shared = {
     preset: shape,
     // A read-only field runs no rule in the browser.
     messages: readOnly ? {} : ruleMessages(shape),
     ...(errorKey ? { error: fieldMessages[errorKey] } : {}),
+    ...(focused ? { autoFocus: true } : {}),
   };
   if (shape.type === "password") {
     const context = shape.checklist ? { context: { identities, brandWords: brandPasswordWords(brand) } } : {};

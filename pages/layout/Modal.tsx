@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ServerModal } from "../../islands/hosts";
 import { common } from "../../messages/ja";
 
 interface ModalProps {
@@ -9,6 +10,8 @@ interface ModalProps {
   closable: boolean;
   /** Open from the server (a result or an error) rather than by a control on the page. */
   openOnLoad?: boolean;
+  /** An error the user must take in (an `alertdialog`), rather than a result. */
+  alert?: boolean;
   children?: ReactNode;
 }
 
@@ -17,31 +20,42 @@ interface ModalProps {
  * close it), or the URL's target where the engine has no popover (ModalOpener); one the server opens is rendered
  * open with a dialog-method form to close it.
  */
-export function Modal({ id, title, body, closable, openOnLoad = false, children }: ModalProps) {
+export function Modal({ id, title, body, closable, openOnLoad = false, alert = false, children }: ModalProps) {
   const titleId = `${id}-title`;
+  const bodyId = `${id}-body`;
+  // A modal the page opens as it loads takes the focus there (`autofocus`), so that a screen reader starts with it:
+  // its heading, made focusable, or the dialog itself when it has none.
+  const focusHere = openOnLoad ? { autoFocus: true, tabIndex: -1 } : {};
   const content = (
     <>
       {title ? (
-        <h2 id={titleId} className="modal-title">
+        <h2 id={titleId} className="modal-title" {...focusHere}>
           {title}
         </h2>
       ) : null}
       <div className="modal-content">
-        {body ? <p className="modal-body">{body}</p> : null}
+        {body ? (
+          <p id={bodyId} className="modal-body">
+            {body}
+          </p>
+        ) : null}
         {children}
       </div>
     </>
   );
   if (openOnLoad) {
+    // Open in the markup, it is not modal: `aria-modal` would be untrue until the ServerModal island makes it so.
     return (
       <div className="modal-overlay">
         <dialog
           open
           id={id}
           className="modal"
-          aria-modal="true"
+          role={alert ? "alertdialog" : undefined}
           aria-labelledby={title ? titleId : undefined}
           aria-label={title ? undefined : common.close}
+          aria-describedby={body ? bodyId : undefined}
+          {...(title ? {} : focusHere)}
         >
           {content}
           {closable ? (
@@ -52,6 +66,7 @@ export function Modal({ id, title, body, closable, openOnLoad = false, children 
             </form>
           ) : null}
         </dialog>
+        <ServerModal id={id} closable={closable} />
       </div>
     );
   }

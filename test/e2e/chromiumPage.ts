@@ -91,6 +91,7 @@ function tab(
     url: async () => page.url(),
     fill: async (target, text) => (await first(target)).fill(text),
     click: async (target) => (await first(target)).click(),
+    press: async (key) => page.keyboard.press(key),
     text: async (target = "main") => (await first(target)).innerText(),
     visible: async (target) => locate(target).count(),
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,

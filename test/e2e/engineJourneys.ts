@@ -138,6 +138,26 @@ async function signedIn(
 /** A server-opened modal (a result or an error): its heading. */
 const openModalTitle = (page: EnginePage) => page.text("dialog[open] .modal-title");
 
+/**
+ * A modal the server opened after a refused POST (docs/accessibility.md): the focus starts inside it, so a screen
+ * reader reads its title first. With script it is a true modal, Escape closes it and the focus goes back to the field
+ * to fill in again.
+ */
+async function expectServerModalTakesFocus(page: EnginePage, refocused: string): Promise<void> {
+  await until(
+    () => page.exec<boolean>(`return !!document.querySelector("dialog[open]")?.contains(document.activeElement);`),
+    "the focus inside the open modal",
+  );
+  if (!page.javaScript) return;
+  await until(
+    () => page.exec<boolean>(`return document.querySelector("dialog[open]")?.matches(":modal") === true;`),
+    "the server's modal made modal",
+  );
+  await page.press("Escape");
+  await until(async () => (await countOf(page, "dialog[open]")) === 0, "Escape closed the modal");
+  expect(await page.exec<string>("return document.activeElement?.id ?? '';")).toBe(refocused);
+}
+
 /** How many elements match `css` in the document, shown or not, with exactly `text` if given. */
 const countOf = (page: EnginePage, css: string, text?: string) =>
   page.exec<number>(`return [...document.querySelectorAll(${JSON.stringify(css)})]
@@ -664,6 +684,7 @@ export const JOURNEYS: Record<string, Journey> = {
           return;
         }
         expect(title).toBe("ログインIDまたはパスワードが間違っています");
+        if (attempt === 1) await expectServerModalTakesFocus(page, "field-password");
         expect(await fieldValue(page, "#field-username")).toBe(login);
         expect(await fieldValue(page, "#field-password")).toBe("");
       }

@@ -16,6 +16,9 @@ export interface EngineCookie {
   httpOnly: boolean;
 }
 
+/** The keys a keyboard-only user presses, as real key events of the browser (never a script's). */
+export type Key = "Tab" | "Shift+Tab" | "Enter" | "Space" | "Escape";
+
 /** What a driver may or may not see of its tab, beyond the DOM. */
 export type Capability = "requests" | "responses" | "console" | "streaming";
 
@@ -40,6 +43,8 @@ export interface EnginePage {
   fill(target: Target, text: string): Promise<void>;
   /** Clicks the first visible match; a navigation it starts is not awaited (see `submit`). */
   click(target: Target): Promise<void>;
+  /** Presses a key where the focus is, as the browser's own input (a navigation it starts is not awaited). */
+  press(key: Key): Promise<void>;
   /** The visible text of the first match (of the page's main content without a target). */
   text(target?: Target): Promise<string>;
   /** How many matches are displayed. */

@@ -148,6 +148,13 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       if (!box) throw new Error(`${JSON.stringify(target)} has no box`);
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     },
+    press: async (key) => {
+      checkErrors();
+      if (key !== "Shift+Tab") return page.keyboard.press(key);
+      await page.keyboard.down("Shift");
+      await page.keyboard.press("Tab");
+      await page.keyboard.up("Shift");
+    },
     text: async (target = "main") => (await first(target)).evaluate((element) => (element as HTMLElement).innerText),
     visible: displayed,
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,

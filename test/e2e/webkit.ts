@@ -11,6 +11,9 @@ import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
 //   with its headless platform under WPEWebDriver, no X server.
 // WebKit drops Secure cookies on http://localhost, so the site is served over HTTPS (startPreview's `https`).
 
+/** W3C WebDriver's code points for the keys a journey presses. */
+const KEYS = { Tab: "\uE004", Enter: "\uE007", Escape: "\uE00C", Space: "\uE00D", Shift: "\uE008" } as const;
+
 const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
 export const WEBKITS = {
@@ -193,6 +196,15 @@ export async function startWebKit(kind: WebKitKind) {
           await send("POST", `/element/${id}/value`, { text });
         },
         click: async (target) => void (await send("POST", `/element/${await first(target)}/click`, {})),
+        press: async (key) => {
+          // W3C WebDriver's key codes (§17.4.2): the modifier is held around the key, then every key is let go.
+          const [modifier, pressed] = key === "Shift+Tab" ? [KEYS.Shift, KEYS.Tab] : [undefined, KEYS[key]];
+          const around = modifier ? [{ type: "keyDown", value: modifier }] : [];
+          const keys = [...around, { type: "keyDown", value: pressed }, { type: "keyUp", value: pressed }];
+          if (modifier) keys.push({ type: "keyUp", value: modifier });
+          await send("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions: keys }] });
+          await send("DELETE", "/actions");
+        },
         text: async (target = "main") => (await send("GET", `/element/${await first(target)}/text`)) as string,
         visible: async (target) => (await displayed(target)).length,
         exec,

@@ -40,7 +40,27 @@ export function expectModalIn(html: string, key: ModalKey, context?: ModalTextCo
   const dialog = openModal(html);
   const { title, body } = context ? modalText(key, context) : (modals[key] as { title: unknown; body: unknown });
   for (const text of [title, body]) if (typeof text === "string") expect(dialog).toContain(escapeHtml(text));
+  expectModalAnnounced(html, dialog, modals[key].status >= 400);
   return dialog;
+}
+
+/**
+ * What a screen reader needs of a modal the server opened (docs/accessibility.md): the focus inside it as the page
+ * loads (the one `autofocus` of the page, on its heading), its body as its description, an error as an
+ * `alertdialog`, no claim to be modal before script makes it so, and the island that does.
+ */
+function expectModalAnnounced(html: string, dialog: string, error: boolean): void {
+  const opening = /^<dialog[^>]*>/.exec(dialog)?.[0] ?? "";
+  expect(opening, "aria-modal on a dialog that is open, not modal").not.toContain("aria-modal");
+  expect(opening.includes('role="alertdialog"'), "an error is an alertdialog, a result is not").toBe(error);
+  expect(html.match(/ autofocus=""/g), "one element of the page takes the focus").toHaveLength(1);
+  expect(dialog, "the focus starts on the modal's heading").toMatch(
+    /<h2 [^>]*autofocus=""[^>]*>|^<dialog [^>]*autofocus/,
+  );
+  const described = / aria-describedby="([^"]+)"/.exec(opening)?.[1];
+  if (dialog.includes('class="modal-body"')) expect(dialog).toContain(`id="${described}"`);
+  expect(html, "the island that makes it modal").toContain('data-island="ServerModal"');
+  expect(/<title>エラー：/.test(html), "an error's page title starts with エラー：, a result's does not").toBe(error);
 }
 
 /** The response answered `status` and opened the modal `key` (`context`: as in `expectModalIn`); answers the page. */

@@ -1,13 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { modals, modalText } from "../../messages/modals";
+import { type ModalKey, modals, modalText } from "../../messages/modals";
 import { escapeHtml, expectModalIn, expectNoSecrets, expectRedirect } from "../support/expectations";
 
 // The shared checks must fail where a page is wrong: each is tried here on a page that passes and on pages that
 // must not, so that a helper loosened by mistake (a skipped secret, any modal for any key) fails this file.
 
-const page = (dialog: string) => `<!DOCTYPE html><html><body><main>…</main>${dialog}</body></html>`;
-const dialogOf = (title: string, body: string) =>
-  `<dialog open="" class="modal" id="message-modal"><h2>${escapeHtml(title)}</h2><p>${escapeHtml(body)}</p></dialog>`;
+const page = (dialog: string) =>
+  `<!DOCTYPE html><html><head><title>${dialog.includes("alertdialog") ? "エラー：" : ""}認証-AURORA</title></head>` +
+  `<body><main>…</main>${dialog}</body></html>`;
+/** A server-opened modal as pages/layout/Modal.tsx writes it: an error is an alertdialog. */
+const dialogOf = (title: string, body: string, { error = true } = {}) =>
+  `<div class="modal-overlay"><dialog open="" id="message-modal" class="modal"${error ? ' role="alertdialog"' : ""}` +
+  ` aria-labelledby="message-modal-title"${body ? ' aria-describedby="message-modal-body"' : ""}>` +
+  `<h2 id="message-modal-title" class="modal-title" autofocus="" tabindex="-1">${escapeHtml(title)}</h2>` +
+  `<div class="modal-content">${body ? `<p id="message-modal-body" class="modal-body">${escapeHtml(body)}</p>` : ""}` +
+  `</div></dialog><div data-island="ServerModal" data-props="{}" class="island"></div></div>`;
 
 describe("expectNoSecrets", () => {
   it("passes a page without the secrets", () => {
@@ -41,6 +48,24 @@ describe("expectModalIn", () => {
     expect(() => expectModalIn(page(closed), "retry")).toThrow("no modal opened");
     const other = modals.parameterError as { title: string; body: string };
     expect(() => expectModalIn(page(dialogOf(other.title, other.body)), "retry")).toThrow();
+  });
+
+  it("fails a modal a screen reader would not meet first, or that says it is what it is not", () => {
+    const good = dialogOf(retry.title, retry.body);
+    const result = modals.passwordChanged as { title: string; body: string };
+    const resultDialog = dialogOf(result.title, result.body, { error: false });
+    const broken: Array<[string, ModalKey, string]> = [
+      [page(good.replace('role="alertdialog"', 'role="alertdialog" aria-modal="true"')), "retry", "aria-modal"],
+      [page(good.replace(' autofocus=""', "")), "retry", "one element of the page takes the focus"],
+      [page(`${good}<input autofocus="">`), "retry", "one element of the page takes the focus"],
+      [page(good.replace(' role="alertdialog"', "")), "retry", "an error is an alertdialog"],
+      [page(dialogOf(result.title, result.body)), "passwordChanged", "an error is an alertdialog"],
+      [page(good.replace('"ServerModal"', '"BackButton"')), "retry", "the island that makes it modal"],
+      [page(good).replace("<title>エラー：", "<title>"), "retry", "an error's page title"],
+      [page(resultDialog).replace("<title>", "<title>エラー："), "passwordChanged", "an error's page title"],
+    ];
+    for (const [html, key, message] of broken) expect(() => expectModalIn(html, key), message).toThrow(message);
+    expectModalIn(page(resultDialog), "passwordChanged");
   });
 
   it("checks a text made from the brand's names when it is given them", () => {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
 import { appStart } from "../support/appStart";
 import { expectModal } from "../support/expectations";
@@ -189,6 +190,10 @@ describe("passkey sign-in (docs/passkeys.md)", () => {
     expect(page).toContain('action="/signIn/passkey"');
     // A user without a passkey is told so plainly, and where to get one.
     expect(page).toContain("パスキーをお持ちでない方は、このお手続きに進めません");
+    // Only what a signed-in customer needs: the support contact and the way back, no sign-up, reset or ID help.
+    for (const astray of ['href="/signUp/checkEmail"', 'href="/resetPassword', screens.signIn.toSignUp, "whatIsId"])
+      expect(page).not.toContain(astray);
+    expect(page).toContain('href="#support-modal"');
     // A password posted anyway (an old tab, a script) never reaches the upstream: a password login never claims phr.
     const password = await journey.postForm("/signIn", {
       client_id: GUNGNIR.clientId,

@@ -126,6 +126,12 @@ describe("POST /signIn", () => {
     const weak = await signIn(screen, "someone@example.com", "password1");
     expect(weak.status).toBe(422);
     const html = await weak.text();
+    // The first field refused takes the focus as the page loads, and only it (docs/accessibility.md).
+    const focused = html.match(/<input [^>]*autofocus=""[^>]*>/g) ?? [];
+    expect(focused).toEqual([expect.stringContaining('id="field-password"')]);
+    expect(html.match(/ autofocus=""/g)).toHaveLength(1);
+    expect(focused[0]).toContain('aria-invalid="true"');
+    expect(html).toContain("<title>エラー：認証-");
     expect(html).toContain(fieldMessages["password.uppercase"]);
     expect(html).toContain('value="someone@example.com"');
     expectNoSecrets(html, ["password1", screen.challenge]);
