@@ -14,9 +14,10 @@ interface IslandModalProps {
 }
 
 /**
- * The markup of pages/layout/Modal.tsx's open modal, for an island that opens one in the browser: an overlay and an
- * open `<dialog>` named by its title and described by its body, which takes the focus as it opens. The island
- * renders it to open it and stops rendering it to close it.
+ * The markup of pages/layout/Modal.tsx's open modal, for an island that opens one in the browser: an overlay and a
+ * modal `<dialog>` (`showModal()`: above a modal the server opened, the page behind inert) named by its title and
+ * described by its body, which takes the focus as it opens. The island renders it to open it and stops rendering it
+ * to close it.
  */
 export function IslandModal({ name, modal, onClose, onOpen, children }: IslandModalProps) {
   return (
@@ -25,13 +26,16 @@ export function IslandModal({ name, modal, onClose, onOpen, children }: IslandMo
         // React calls it as the dialog mounts, before paint (again only if the island re-rendered an open modal, which
         // neither does: each renders it once and unmounts it to close it). Smaller than a ref and a layout effect.
         ref={(dialog) => {
-          if (!dialog) return;
+          if (!dialog || dialog.open) return;
           onOpen?.(dialog);
+          // An engine without showModal() (none the site supports; a test's DOM) gets an open, non-modal dialog.
+          if (typeof dialog.showModal === "function") {
+            dialog.showModal();
+            dialog.setAttribute("aria-modal", "true");
+          } else dialog.setAttribute("open", "");
           dialog.focus();
         }}
-        open
         className="modal"
-        aria-modal="true"
         aria-labelledby={`${name}-title`}
         aria-describedby={`${name}-body`}
         tabIndex={-1}

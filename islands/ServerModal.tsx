@@ -44,6 +44,8 @@ export default function ServerModal({ id, closable }: ServerModalProps) {
     dialog.addEventListener(
       "close",
       () => {
+        // The close() above queued a close event of its own, which comes once the dialog is open again.
+        if (dialog.open) return;
         // An engine may close a modal on a second Escape however its cancel was answered: one that cannot be closed
         // opens again.
         if (!closable) return dialog.showModal();

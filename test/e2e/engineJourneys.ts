@@ -18,6 +18,7 @@ import {
   type Capability,
   capabilitiesOf,
   type EnginePage,
+  type Key,
   needed,
   pathOf,
   reportedErrorsSince,
@@ -155,7 +156,131 @@ async function expectServerModalTakesFocus(page: EnginePage, refocused: string):
   );
   await page.press("Escape");
   await until(async () => (await countOf(page, "dialog[open]")) === 0, "Escape closed the modal");
-  expect(await page.exec<string>("return document.activeElement?.id ?? '';")).toBe(refocused);
+  // The dialog's close event, which moves the focus, comes in a task after it closed.
+  await until(
+    async () => (await page.exec<string>("return document.activeElement?.id ?? '';")) === refocused,
+    `the focus back on #${refocused}`,
+  );
+}
+
+/** Where the keyboard focus is, as a keyboard-only user sees it. */
+interface FocusStop {
+  /** The element's id, else its tag and text. */
+  name: string;
+  /** Its top on the page (CSS px), for the reading order. */
+  top: number;
+  /** A focus indicator shows: an outline or a box shadow. */
+  ring: boolean;
+  /** In a dialog, whose place in the top layer or fixed overlay is not the card's order. */
+  inDialog: boolean;
+}
+
+const FOCUS_STOP = `const element = document.activeElement;
+  if (!document.hasFocus() || !element || element === document.body || element === document.documentElement) return null;
+  const style = getComputedStyle(element);
+  return {
+    name: element.id || element.tagName.toLowerCase() + ":" + (element.textContent || "").trim().slice(0, 30),
+    top: element.getBoundingClientRect().top + scrollY,
+    ring: (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none",
+    inDialog: !!element.closest("dialog"),
+  };`;
+
+/**
+ * Tabs (or Shift+Tabs) until the focus is on `css`, as a keyboard-only user does (docs/accessibility.md): every stop
+ * on the way shows a focus indicator, and Tab walks the card from top to bottom (a stop in a dialog, or one after
+ * the focus left the page and came back at its top, starts the order again).
+ */
+async function tabTo(page: EnginePage, css: string): Promise<void> {
+  // A script of the driver's that throws is reported as the page's error in WebKit: every one here is null-safe.
+  const there = () => page.exec<boolean>(`return document.activeElement?.matches(${JSON.stringify(css)}) === true;`);
+  if (await there()) return;
+  // Back with Shift+Tab to a control above the focus: where Tab goes past the page's end is the browser's business.
+  const above = await page.exec<boolean>(`const target = document.querySelector(${JSON.stringify(css)});
+    const focused = document.activeElement;
+    return !!target && !!focused && focused !== document.body
+      && !!(target.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING);`);
+  const key = above ? "Shift+Tab" : "Tab";
+  const seen: string[] = [];
+  let previous: FocusStop | null = null;
+  for (let press = 0; press < 30; press++) {
+    await page.press(key);
+    const stop = await page.exec<FocusStop | null>(FOCUS_STOP);
+    // Out of the page and back in at its other end: the order starts again.
+    if (!stop || seen.includes(stop.name)) previous = null;
+    if (!stop) continue;
+    seen.push(stop.name);
+    expect(stop.ring, `a focus indicator on ${stop.name}`).toBe(true);
+    if (previous && !previous.inDialog && !stop.inDialog) {
+      const forward = key === "Tab" ? stop.top - previous.top : previous.top - stop.top;
+      expect(forward, `${key} from ${previous.name} to ${stop.name} follows the card`).toBeGreaterThan(-2);
+    }
+    if (await there()) return;
+    previous = stop;
+  }
+  throw new Error(`${key} never reached ${css}: ${seen.join(" → ")}`);
+}
+
+/** Presses `key` where the focus is and waits for the document it sends the browser to (see `submit`). */
+async function submitByKey(page: EnginePage, key: Key = "Enter"): Promise<void> {
+  await page.exec(`document.documentElement.setAttribute("data-e2e-left", ""); return true;`);
+  await page.press(key);
+  await until(
+    () =>
+      page.exec<boolean>(
+        `return !document.documentElement.hasAttribute("data-e2e-left") && document.readyState === "complete";`,
+      ),
+    `a new document after pressing ${key}`,
+  );
+}
+
+/** Tabs to the field `css` and types `text` there, the focus staying on it. */
+async function typeInto(page: EnginePage, css: string, text: string): Promise<void> {
+  await tabTo(page, css);
+  await page.fill(css, text);
+}
+
+/** Closes a closable modal the server opened, by the keyboard: Escape with script, else Tab to 閉じる and Enter. */
+async function closeServerModalByKeyboard(page: EnginePage): Promise<void> {
+  await until(
+    () => page.exec<boolean>(`return !!document.querySelector("dialog[open]")?.contains(document.activeElement);`),
+    "the focus inside the open modal",
+  );
+  if (page.javaScript) await page.press("Escape");
+  else {
+    await tabTo(page, "dialog[open] button");
+    await page.press("Enter");
+  }
+  await until(async () => (await countOf(page, "dialog[open]")) === 0, "the modal closed");
+}
+
+/**
+ * Opens the modal `name` by its control with the keyboard (Enter on the popover's button, or on the fallback link
+ * where the engine has no popover), finds `expected` in it with the focus inside it, and closes it with Enter on
+ * `close`; a closable one again by Escape where the engine has popovers (light dismiss, no script needed).
+ */
+async function openAndCloseModalByKeyboard(page: EnginePage, name: string, expected: string, close = "閉じる") {
+  const id = `${name}-modal`;
+  const opener = `button[popovertarget="${id}"], a[href="#${id}"]`;
+  // Escape dismisses a closable popover (`popover="auto"`); a modal that must be answered (`manual`) stays.
+  const escapes = await page.exec<boolean>(
+    `return "popover" in HTMLElement.prototype && document.getElementById(${JSON.stringify(id)}).popover === "auto";`,
+  );
+  const open = async () => {
+    await tabTo(page, opener);
+    await page.press("Enter");
+    await until(async () => (await page.visible(`#${id}`)) === 1, `${id} open`);
+  };
+  await open();
+  expect(await page.text(`#${id}`)).toContain(expected);
+  const closer = `#${id} button[popovertargetaction="hide"], #${id} a.modal-fallback`;
+  await tabTo(page, closer);
+  await page.press("Enter");
+  await until(async () => (await page.visible(`#${id}`)) === 0, `${id} closed by ${close}`);
+  if (!escapes) return;
+  await open();
+  await tabTo(page, closer);
+  await page.press("Escape");
+  await until(async () => (await page.visible(`#${id}`)) === 0, `${id} closed by Escape`);
 }
 
 /** How many elements match `css` in the document, shown or not, with exactly `text` if given. */
@@ -254,51 +379,62 @@ export interface Journey {
 }
 
 export const JOURNEYS: Record<string, Journey> = {
-  "sign-up: a taken address is told, a new one signs up with the mailed code; the ID help and the back warning": {
-    async run(run) {
-      const { page } = run;
-      const taken = email(run, "taken");
-      await idp(run).seed({ email: taken });
-      const app = await startApp(run, "signUp");
-      expect(await page.visible('form[action="/signUp/checkEmail"]')).toBe(1);
-      await openAndCloseModal(page, "whatIsId", "ID");
-      await page.fill("#field-email", taken);
-      await submit(page, { button: "次へ" });
-      expect(await page.text("body")).toContain("既にアカウントをお持ちかもしれません");
-      if ((await page.visible("dialog[open]")) > 0) await page.click(await visibleOf(page, { button: "閉じる" }));
-      const address = email(run, "new");
-      await page.fill("#field-email", address);
-      await submit(page, { button: "次へ" });
-      expect(await pathOf(page)).toBe("/signUp/inputPassword");
-      await expectNothingSecret(run, PASSWORD);
-      await openAndCloseModal(page, "signUpBackWarning", "削除", "キャンセル");
-      await page.fill("#field-password", PASSWORD);
-      await submit(page, { button: "登録する" });
-      expect(await pathOf(page)).toBe("/signUp/confirmMail");
-      await page.fill("#field-code", await idp(run).latestCode(address));
-      await submit(page, { button: "次へ" });
-      // View signUp continues to MFA setup (SPEC §2); GUNGNIR allows none, so "later" hands over to the app.
-      expect(await pathOf(page)).toBe("/mfa/setup");
-      await expectNothingSecret(run, PASSWORD);
-      await page.click({ button: "あとで設定する" });
-      // The sign-up signs in with the new password (the mailed code proves the mailbox, not the person).
-      await expectAppLogin(run, app, LOGINS.password);
+  // By the keyboard alone, as the sign-in journey above: the modals the page's controls open too.
+  "keyboard only: sign-up: a taken address is told, a new one signs up with the mailed code; the ID help and the back warning":
+    {
+      async run(run) {
+        const { page } = run;
+        const taken = email(run, "taken");
+        await idp(run).seed({ email: taken });
+        const app = await startApp(run, "signUp");
+        expect(await page.visible('form[action="/signUp/checkEmail"]')).toBe(1);
+        await openAndCloseModalByKeyboard(page, "whatIsId", "ID");
+        await typeInto(page, "#field-email", taken);
+        await submitByKey(page);
+        expect(await page.text("body")).toContain("既にアカウントをお持ちかもしれません");
+        if ((await page.visible("dialog[open]")) > 0) await closeServerModalByKeyboard(page);
+        const address = email(run, "new");
+        await typeInto(page, "#field-email", address);
+        await submitByKey(page);
+        expect(await pathOf(page)).toBe("/signUp/inputPassword");
+        await expectNothingSecret(run, PASSWORD);
+        await openAndCloseModalByKeyboard(page, "signUpBackWarning", "削除", "キャンセル");
+        await typeInto(page, "#field-password", PASSWORD);
+        await submitByKey(page);
+        expect(await pathOf(page)).toBe("/signUp/confirmMail");
+        await typeInto(page, "#field-code", await idp(run).latestCode(address));
+        await submitByKey(page);
+        // View signUp continues to MFA setup (SPEC §2); GUNGNIR allows none, so "later" hands over to the app.
+        expect(await pathOf(page)).toBe("/mfa/setup");
+        await expectNothingSecret(run, PASSWORD);
+        await tabTo(page, 'form[action="/mfa/setup/skip"] button');
+        await page.press("Space");
+        // The sign-up signs in with the new password (the mailed code proves the mailbox, not the person).
+        await expectAppLogin(run, app, LOGINS.password);
+      },
     },
-  },
 
-  "sign-in with TOTP, then sign-out": {
+  // By the keyboard alone (docs/accessibility.md): the fields, the refusal's modal and the code are reached by Tab
+  // and sent by Enter, every stop with a focus indicator, in the card's order.
+  "keyboard only: a wrong password, then the right one and the TOTP code; then sign-out": {
     async run(run) {
       const { page } = run;
       const login = email(run, "totp");
       await idp(run).seed({ email: login, mfa: { totp: TOTP_SECRET } });
       const app = await startApp(run, "extSignIn");
       expect((await page.cookies()).find((cookie) => cookie.name === "__Host-sign-in")?.secure).toBe(true);
-      await signInForm(page, login);
+      await typeInto(page, "#field-username", login);
+      await typeInto(page, "#field-password", "Wr0ngPassword!");
+      await submitByKey(page);
+      expect(await openModalTitle(page)).toBe("ログインIDまたはパスワードが間違っています");
+      await closeServerModalByKeyboard(page);
+      await typeInto(page, "#field-password", PASSWORD);
+      await submitByKey(page);
       expect(await pathOf(page)).toBe("/signIn/mfa");
       expect(await headingOf(page)).toBe("ワンタイムパスワード認証");
       await expectNothingSecret(run, PASSWORD);
-      await page.fill("#field-mfaCode", new TOTP({ secret: TOTP_SECRET }).generate());
-      await page.click({ button: "ログイン" });
+      await typeInto(page, "#field-mfaCode", new TOTP({ secret: TOTP_SECRET }).generate());
+      await page.press("Enter");
       await expectAppLogin(run, app, LOGINS.totp);
       // Sign-out (ARCHITECTURE §8): the site forgets every cookie and lands on the brand's service top.
       await page.go(`${run.site.url}/logout?client_id=${GUNGNIR.clientId}`);
@@ -436,13 +572,21 @@ export const JOURNEYS: Record<string, Journey> = {
     },
   },
 
-  "password reset by the mailed link, with the mail help; back to the app, then signs in with it": {
+  // By the keyboard alone up to the new password, as the sign-in journey above.
+  "keyboard only: password reset by the mailed link, with the mail help; back to the app, then signs in with it": {
     async run(run) {
       const { page } = run;
       const login = email(run, "forgot");
       await idp(run).seed({ email: login });
-      await askForResetMail(run, login);
-      await openAndCloseModal(page, "mailHelp", "迷惑メールフォルダ");
+      await startApp(run, "signIn");
+      await tabTo(page, 'a[href^="/resetPassword"]');
+      await submitByKey(page);
+      expect(await page.url()).toBe(`${run.site.url}/resetPassword?client_id=${GUNGNIR.clientId}`);
+      await typeInto(page, "#field-email", login);
+      await submitByKey(page);
+      expect(await page.url()).toBe(`${run.site.url}/resetPassword/sendMail?client_id=${GUNGNIR.clientId}`);
+      expect(await page.text()).toContain("60分以内");
+      await openAndCloseModalByKeyboard(page, "mailHelp", "迷惑メールフォルダ");
       const link = new URL((await idp(run).latest(login)).link ?? "");
       expect(`${link.origin}${link.pathname}`).toBe(`${run.site.url}/${GUNGNIR.serviceId}/forgotPassword`);
       await page.go(link.toString());
@@ -451,12 +595,12 @@ export const JOURNEYS: Record<string, Journey> = {
         `${run.site.url}/${GUNGNIR.serviceId}/forgotPassword?client_id=${GUNGNIR.clientId}`,
       );
       expect(await headingOf(page)).toBe("パスワードの再設定");
-      await page.fill("#field-newPassword", NEW_PASSWORD);
+      await typeInto(page, "#field-newPassword", NEW_PASSWORD);
       if (page.javaScript) {
         // The live checklist (SPEC §5) follows what is typed.
         await until(async () => (await countOf(page, '.checklist-row[data-met="true"]')) === 6, "six rules met");
       }
-      await submit(page, { button: "変更する" });
+      await submitByKey(page);
       expect(await openModalTitle(page)).toBe("パスワードを変更しました");
       // Not closable: the only way on is back to the app.
       expect(await countOf(page, "dialog[open] button", "閉じる")).toBe(0);

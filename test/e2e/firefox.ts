@@ -150,7 +150,8 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
     },
     press: async (key) => {
       checkErrors();
-      if (key !== "Shift+Tab") return page.keyboard.press(key);
+      // puppeteer names the space bar by its character.
+      if (key !== "Shift+Tab") return page.keyboard.press(key === "Space" ? " " : key);
       await page.keyboard.down("Shift");
       await page.keyboard.press("Tab");
       await page.keyboard.up("Shift");

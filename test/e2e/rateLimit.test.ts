@@ -68,7 +68,7 @@ async function expectRefusedScreen(page: Page, response: Response, path: string)
   expect(response.status()).toBe(429);
   expect(response.headers()["retry-after"]).toBe("60");
   expect(new URL(page.url()).pathname).toBe(path);
-  const dialog = page.getByRole("dialog", { name: modals.tooManyAttempts.title });
+  const dialog = page.getByRole("alertdialog", { name: modals.tooManyAttempts.title });
   await expect.poll(() => dialog.isVisible()).toBe(true);
   expect(await page.locator(`form[action="${path}"]`).count()).toBe(1);
 }
@@ -125,7 +125,7 @@ for (const javaScriptEnabled of [true, false]) {
             return;
           }
           expect(sixth?.status(), "the sixth code, past the emulator's cap").toBe(modals.retry.status);
-          await expect.poll(() => page.getByRole("dialog", { name: modals.retry.title }).isVisible()).toBe(true);
+          await expect.poll(() => page.getByRole("alertdialog", { name: modals.retry.title }).isVisible()).toBe(true);
         } finally {
           await context.close();
         }
@@ -208,7 +208,7 @@ describe("429 on the page's own layout for the read class", () => {
         }
         expect(response?.status()).toBe(429);
         expect(response?.headers()["retry-after"]).toBe("60");
-        const dialog = page.getByRole("dialog", { name: modals.tooManyAttempts.title });
+        const dialog = page.getByRole("alertdialog", { name: modals.tooManyAttempts.title });
         await expect.poll(() => dialog.isVisible()).toBe(true);
         // The brand's own layout, with the catalogue's message.
         expect(await page.title()).toContain("認証-");

@@ -147,7 +147,10 @@ export async function startWebKit(kind: WebKitKind) {
       const session = `${base}/session/${created.sessionId}`;
       kept = { javaScript, session, handle: (await call(`${session}/window`, "GET")) as string };
       // A phone's viewport, as the other engines' tests use (cog's headless view keeps its own size).
-      await call(`${session}/window/rect`, "POST", { width: 414, height: 896 }).catch(() => undefined);
+      // Xvfb runs no window manager, so X gives the keyboard to the window under its pointer, which stays at the
+      // screen's centre (640, 450): the window is placed over it, or keys would go nowhere and no element would match
+      // `:focus` (document.hasFocus() false). cog's headless view has no pointer and always has the focus.
+      await call(`${session}/window/rect`, "POST", { x: 440, y: 0, width: 414, height: 896 }).catch(() => undefined);
     }
     current = kept.handle;
     return tab(kept.session, kept.handle, true);
