@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { type EnginePage, requestWaits, type SeenRequest, type SeenResponse, type Target, xpathOf } from "./enginePage";
 import { newContext } from "./journeys";
 
@@ -92,7 +93,7 @@ function tab(
     fill: async (target, text) => (await first(target)).fill(text),
     click: async (target) => (await first(target)).click(),
     press: async (key) => page.keyboard.press(key),
-    text: async (target = "main") => (await first(target)).innerText(),
+    text: async (target = "main") => withoutPhraseBreaks(await (await first(target)).innerText()),
     visible: async (target) => locate(target).count(),
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => context.cookies(),

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { PHRASE_BREAK } from "../support/phraseBreaks";
 
 // What a journey needs of a browser tab, whatever engine and protocol is behind it: Chromium through Playwright
 // (chromiumPage.ts), WebKitGTK and WPE through W3C WebDriver (webkit.ts), Firefox ESR through WebDriver BiDi
@@ -45,7 +46,10 @@ export interface EnginePage {
   click(target: Target): Promise<void>;
   /** Presses a key where the focus is, as the browser's own input (a navigation it starts is not awaited). */
   press(key: Key): Promise<void>;
-  /** The visible text of the first match (of the page's main content without a target). */
+  /**
+   * The visible text of the first match (of the page's main content without a target), as it reads: without the
+   * phrase-boundary markers of the site's Japanese (test/support/phraseBreaks.ts).
+   */
   text(target?: Target): Promise<string>;
   /** How many matches are displayed. */
   visible(target: Target): Promise<number>;
@@ -114,10 +118,13 @@ export function needed<K extends "requests" | "responses" | "consoleMessages" | 
   return found.bind(page) as NonNullable<EnginePage[K]>;
 }
 
-/** XPath of a visible-text button or link (normalised whitespace), for the drivers that take XPath. */
+/**
+ * XPath of a visible-text button or link (normalised whitespace, without the phrase-boundary markers), for the
+ * drivers that take XPath.
+ */
 export function xpathOf(target: { button: string } | { link: string }): string {
   const [tag, text] = "button" in target ? ["button", target.button] : ["a", target.link];
-  return `//${tag}[normalize-space(.)=${JSON.stringify(text)}]`;
+  return `//${tag}[normalize-space(translate(., "${PHRASE_BREAK}", ""))=${JSON.stringify(text)}]`;
 }
 
 /** Polls until `check` holds: a condition, never a fixed wait. Fails naming `what` after about `timeoutMs`. */

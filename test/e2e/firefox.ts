@@ -1,4 +1,5 @@
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { ensureDebianPackages } from "./debian";
 import { type EnginePage, requestWaits, type SeenRequest, type SeenResponse, type Target, xpathOf } from "./enginePage";
 
@@ -155,7 +156,8 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       await page.keyboard.press("Tab");
       await page.keyboard.up("Shift");
     },
-    text: async (target = "main") => (await first(target)).evaluate((element) => (element as HTMLElement).innerText),
+    text: async (target = "main") =>
+      withoutPhraseBreaks(await (await first(target)).evaluate((element) => (element as HTMLElement).innerText)),
     visible: displayed,
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => (await context.cookies()) as never,

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { PNG } from "pngjs";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { ensureDebianPackages } from "./debian";
 import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
 
@@ -205,7 +206,8 @@ export async function startWebKit(kind: WebKitKind) {
           await send("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions: keys }] });
           await send("DELETE", "/actions");
         },
-        text: async (target = "main") => (await send("GET", `/element/${await first(target)}/text`)) as string,
+        text: async (target = "main") =>
+          withoutPhraseBreaks((await send("GET", `/element/${await first(target)}/text`)) as string),
         visible: async (target) => (await displayed(target)).length,
         exec,
         cookies: async () => (await send("GET", "/cookie")) as never,
