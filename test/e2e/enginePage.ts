@@ -53,9 +53,19 @@ export interface EnginePage {
   text(target?: Target): Promise<string>;
   /** How many matches are displayed. */
   visible(target: Target): Promise<number>;
+  /**
+   * Sets the tab's viewport (WebDriver's window) to `width` × `height` CSS px; the page relays out without a reload.
+   * Not in WPE (cog's headless view keeps its own size).
+   */
+  resize?(width: number, height: number): Promise<void>;
   /** Runs a function body (`return …`) in the page, even with the page's own script off. */
   exec<T>(body: string): Promise<T>;
   cookies(): Promise<EngineCookie[]>;
+  /**
+   * Forgets what the site left in this tab: every cookie, and the storage of the page it shows (a new visitor's tab,
+   * without a new browser context: the HTTP cache stays warm).
+   */
+  forgetSite(): Promise<void>;
   /** Plants host-only, Secure, HttpOnly cookies of the site at `origin` (a screen's state, as the site sets it). */
   setCookies(origin: string, cookies: { name: string; value: string }[]): Promise<void>;
   /** A PNG of the viewport, or of the first match. */
@@ -160,6 +170,9 @@ export async function submit(page: EnginePage, target: Target): Promise<void> {
     `a new document after clicking ${JSON.stringify(target)}`,
   );
 }
+
+/** A page script that empties the storage of the page the tab shows (nothing where it has none: about:blank). */
+export const CLEAR_STORAGE = "try { localStorage.clear(); sessionStorage.clear(); } catch {} return true;";
 
 /** The path of the tab's document. */
 export async function pathOf(page: EnginePage): Promise<string> {
