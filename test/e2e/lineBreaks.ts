@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emulatorClient } from "../support/emulatorClient";
-import { type ScreenCase, screenCases } from "../support/screens";
+import { type ScreenCase, screenCases, stepUpSignInCase } from "../support/screens";
 import { screenCookies } from "../support/screenThemes";
 import { GUNGNIR } from "../support/vocabulary";
 import { withLocalCertificate } from "./browser";
@@ -117,29 +117,7 @@ const shownAndHydrated = (text: string) => `
   return shown && [...document.querySelectorAll("[data-island]")].every((host) => host.hasAttribute("data-hydrated"));`;
 
 /** The screens measured: every screen of one brand, and the step-up sign-in (only a passkey may sign in). */
-function screensOf(): ScreenCase[] {
-  const signIn = screenCases(GUNGNIR).find(({ name }) => name === "sign-in");
-  if (!signIn) throw new Error("no sign-in screen in the screen list");
-  const query = {
-    client_id: GUNGNIR.clientId,
-    view: "signIn" as const,
-    app_url: "https://app.gungnir-aurora.example",
-    state: "line-breaks",
-    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-    code_challenge_method: "S256" as const,
-    acr_values: "phr",
-  };
-  const authRequest = { query, serviceId: GUNGNIR.serviceId, redirectUri: "https://app.gungnir-aurora.example/cb" };
-  return [
-    ...screenCases(GUNGNIR),
-    {
-      ...signIn,
-      name: "sign-in-step-up",
-      state: { ...signIn.state, authRequest },
-      expectText: "このお手続きには、パスキーでのログインが必要です。",
-    },
-  ];
-}
+const screensOf = (): ScreenCase[] => [...screenCases(GUNGNIR), stepUpSignInCase(GUNGNIR)];
 
 /** A screen's sealed state as cookies, with the brand its user came from. */
 async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: string }[]> {
