@@ -251,11 +251,13 @@ export async function startWebKit(kind: WebKitKind) {
             await send("POST", "/cookie", { cookie: { name, value, path: "/", secure: true, httpOnly: true } });
         },
         screenshot: async (target) => {
-          // WebKitGTK's element screenshots come out black under Xvfb: the element is cut out of the viewport's.
+          // WebKitGTK's element screenshots come out black under Xvfb: the element is cut out of the viewport's,
+          // after it is scrolled into the viewport (a screenshot is of the viewport alone: WPE's is 800 × 600).
           const box = target
             ? await send("POST", "/execute/sync", {
-                script: `const r = arguments[0].getBoundingClientRect();
-                  return [r.x + scrollX, r.y + scrollY, r.width, r.height, devicePixelRatio];`,
+                script: `arguments[0].scrollIntoView({ block: "center" });
+                  const r = arguments[0].getBoundingClientRect();
+                  return [r.x, r.y, r.width, r.height, devicePixelRatio];`,
                 args: [{ [ELEMENT]: await first(target) }],
               })
             : undefined;
