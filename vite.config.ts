@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig, loadEnv } from "vite";
 import { CLIENT_ENTRY, islandsManifestPlugin, islandsWithoutPreloadHelper } from "./islands/vite-plugin";
+import { japanesePhrases } from "./messages/vite-plugin";
 import { brandDataPlugin } from "./themes/vite-plugin";
 import { localHttps } from "./worker/localHttps.vite-plugin";
 import { reactStringChunks } from "./worker/reactStringChunks.vite-plugin";
@@ -31,6 +32,9 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       // `npm run dev:https`: HTTPS on localhost with a locally made certificate (worker/localHttps.vite-plugin.ts).
       ...(process.env.HTTPS === "1" ? localHttps() : []),
+      // The UI text's phrase boundaries, marked at build time so that Japanese breaks where it reads
+      // (messages/vite-plugin.ts; the brand data's are marked by brandDataPlugin).
+      japanesePhrases(),
       brandDataPlugin(),
       islandsManifestPlugin(),
       islandsWithoutPreloadHelper(),

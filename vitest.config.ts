@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { japanesePhrases } from "./messages/vite-plugin";
 import { GENERATED_DOC_MARK } from "./test/support/generatedDocs";
 import LongestFirst from "./test/support/longestFirst";
 import { brandDataPlugin } from "./themes/vite-plugin";
@@ -21,10 +22,12 @@ export default defineConfig({
     onConsoleLog: (log) => !log.startsWith(GENERATED_DOC_MARK),
     projects: [
       {
-        plugins: [brandDataPlugin()],
+        // The strings the worker renders: messages/ and the brand data with their phrase boundaries marked.
+        plugins: [japanesePhrases(), brandDataPlugin()],
         test: {
           name: "unit",
           environment: "node",
+          setupFiles: ["test/support/phraseBreaks.setup.ts"],
           include: ["forms/**/*.test.ts", "themes/**/*.test.ts", "test/unit/**/*.test.{ts,tsx}"],
         },
       },

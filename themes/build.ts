@@ -1,6 +1,7 @@
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { JSDOM } from "jsdom";
 import type { z } from "zod";
+import { markPhrases, markRuns } from "../messages/vite-plugin";
 import { defaultBrand, rawBrands } from "./data/brands";
 import { clients } from "./data/clients";
 import {
@@ -19,11 +20,17 @@ const allowedAttributes = ["class", "href", "target"];
 const allowedHref = /^(?:https:|mailto:|tel:)/i;
 
 let purifier: DOMPurify | undefined;
+let buildWindow: JSDOM["window"] | undefined;
 
 // One jsdom window for the whole build: creating it is the slow part.
+const jsdomWindow = () => {
+  buildWindow ??= new JSDOM("").window;
+  return buildWindow;
+};
+
 function supportHtmlPurifier(): DOMPurify {
   if (purifier) return purifier;
-  purifier = createDOMPurify(new JSDOM("").window);
+  purifier = createDOMPurify(jsdomWindow());
   purifier.addHook("uponSanitizeAttribute", (element, event) => {
     const onLink = element.nodeName === "A";
     if (event.attrName === "href") {
@@ -47,6 +54,43 @@ export function sanitiseSupportHtml(html: string): string {
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
   });
+}
+
+/**
+ * Sanitised support markup with the phrase boundaries of its text marked: only text nodes change (the text of the
+ * whole message is segmented as one, so a phrase across a tag is seen whole); tags, links and their addresses stay.
+ */
+export function markSupportHtmlPhrases(html: string): string {
+  const { document, NodeFilter } = jsdomWindow();
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const walker = document.createTreeWalker(template.content, NodeFilter.SHOW_TEXT);
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+  const marked = markRuns(texts.map((text) => text.data));
+  texts.forEach((text, index) => {
+    text.data = marked[index] ?? text.data;
+  });
+  return template.innerHTML;
+}
+
+/**
+ * The built data with the phrase boundaries of the brands' prose marked (docs/accessibility.md, "Japanese line
+ * breaks"): the support contact's name, hours and messages. Names stay as they are: the display and provider names
+ * are compared (a password must not contain them) and copied (an authenticator app's issuer), and a name is one
+ * word that `word-break: keep-all` already keeps whole.
+ */
+export function withPhraseBreaks(data: BrandData): BrandData {
+  const support = (contact: Support): Support => {
+    const entries = Object.entries(contact).map(([field, value]) => {
+      if (typeof value !== "string") return [field, value];
+      if (field === "callCenterName" || field === "businessHour") return [field, markPhrases(value)];
+      return [field, field.endsWith("MessageHtml") ? markSupportHtmlPhrases(value) : value];
+    });
+    return Object.fromEntries(entries) as Support;
+  };
+  const brand = (one: Brand): Brand => ({ ...one, support: support(one.support) });
+  return { ...data, brands: data.brands.map(brand), defaultBrand: brand(data.defaultBrand) };
 }
 
 // Names a brand by its id rather than its index, so a data author finds the entry at once.

@@ -1,5 +1,5 @@
 import type { Plugin } from "vite";
-import { buildBrandData } from "./build";
+import { buildBrandData, withPhraseBreaks } from "./build";
 import type { BrandData } from "./schema";
 
 const virtualId = "virtual:brand-data";
@@ -91,7 +91,8 @@ export function brandDataModule(data: BrandData): string {
 
 /**
  * Serves the validated, sanitised brand data as `virtual:brand-data`, so the worker ships JSON and
- * never DOMPurify or jsdom. Invalid data fails the build with every issue listed.
+ * never DOMPurify or jsdom. Invalid data fails the build with every issue listed. The support contact's prose comes
+ * with its phrase boundaries marked (`withPhraseBreaks`), as messages/ does (messages/vite-plugin.ts).
  *
  * @example plugins: [brandDataPlugin(), cloudflare()]
  */
@@ -104,7 +105,7 @@ export function brandDataPlugin(): Plugin {
     },
     load(id) {
       if (id !== resolvedVirtualId) return undefined;
-      moduleSource ??= brandDataModule(buildBrandData());
+      moduleSource ??= brandDataModule(withPhraseBreaks(buildBrandData()));
       return moduleSource;
     },
   };

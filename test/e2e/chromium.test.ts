@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chromiumForFile, siteUrl } from "./browser";
 import { chromiumPage } from "./chromiumPage";
 import { enginesRunning, journeysIn } from "./engineJourneys";
+import { lineBreaksIn } from "./lineBreaks";
 
 // Every journey in Chromium (Debian's headless shell), JavaScript on and off, as in every other engine
 // (engineJourneys.ts), on the HTTP preview of this file's vitest worker. CDP sees the tab's requests, responses and
@@ -13,6 +14,11 @@ describe("Chromium", () => {
   journeysIn("Chromium", (javaScript) => chromiumPage(browser(), javaScript), {
     site: () => ({ url: siteUrl(), https: false }),
   });
+  lineBreaksIn(
+    "Chromium",
+    () => chromiumPage(browser(), true),
+    () => ({ url: siteUrl(), https: false }),
+  );
 });
 
 describe("the engines' journeys", () => {

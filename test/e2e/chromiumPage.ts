@@ -1,5 +1,14 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { type EnginePage, requestWaits, type SeenRequest, type SeenResponse, type Target, xpathOf } from "./enginePage";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
+import {
+  CLEAR_STORAGE,
+  type EnginePage,
+  requestWaits,
+  type SeenRequest,
+  type SeenResponse,
+  type Target,
+  xpathOf,
+} from "./enginePage";
 import { newContext } from "./journeys";
 
 // Chromium (Debian's headless shell, browser.ts) as an EnginePage, through Playwright over CDP: the engine
@@ -92,10 +101,15 @@ function tab(
     fill: async (target, text) => (await first(target)).fill(text),
     click: async (target) => (await first(target)).click(),
     press: async (key) => page.keyboard.press(key),
-    text: async (target = "main") => (await first(target)).innerText(),
+    text: async (target = "main") => withoutPhraseBreaks(await (await first(target)).innerText()),
     visible: async (target) => locate(target).count(),
+    resize: (width, height) => page.setViewportSize({ width, height }),
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => context.cookies(),
+    forgetSite: async () => {
+      await context.clearCookies();
+      await page.evaluate(`(() => { ${CLEAR_STORAGE} })()`);
+    },
     // Playwright's addCookies always sends a Domain, which `__Host-` cookies refuse; CDP's own call given a URL and
     // no domain makes host-only cookies, kept in the context's jar with those the site sets (a Cookie request header
     // would be replaced by the jar's).

@@ -11,6 +11,7 @@ import { CookieJar } from "../support/cookieJar";
 import { devSessionKeys } from "../support/devKeys";
 import { emulatorClient } from "../support/emulatorClient";
 import { sealedCookie } from "../support/forms";
+import { PHRASE_BREAK } from "../support/phraseBreaks";
 import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { withLocalCertificate } from "./browser";
@@ -283,10 +284,12 @@ async function openAndCloseModalByKeyboard(page: EnginePage, name: string, expec
   await until(async () => (await page.visible(`#${id}`)) === 0, `${id} closed by Escape`);
 }
 
+/** An element's text in a page script, as it reads: without the phrase-boundary markers. */
+const textAsRead = (element: string) => `${element}.textContent.split(${JSON.stringify(PHRASE_BREAK)}).join("").trim()`;
 /** How many elements match `css` in the document, shown or not, with exactly `text` if given. */
 const countOf = (page: EnginePage, css: string, text?: string) =>
   page.exec<number>(`return [...document.querySelectorAll(${JSON.stringify(css)})]
-    .filter((element) => ${JSON.stringify(text ?? null)} === null || element.textContent.trim() === ${JSON.stringify(text ?? "")})
+    .filter((element) => ${JSON.stringify(text ?? null)} === null || ${textAsRead("element")} === ${JSON.stringify(text ?? "")})
     .length;`);
 /** The value of the field `css`. */
 const fieldValue = (page: EnginePage, css: string) =>
@@ -294,7 +297,7 @@ const fieldValue = (page: EnginePage, css: string) =>
 /** The `href` of the first link in `within` whose text is `text`. */
 const hrefOf = (page: EnginePage, within: string, text: string) =>
   page.exec<string | null>(`return [...document.querySelectorAll(${JSON.stringify(`${within} a`)})]
-    .find((link) => link.textContent.trim() === ${JSON.stringify(text)})?.getAttribute("href") ?? null;`);
+    .find((link) => ${textAsRead("link")} === ${JSON.stringify(text)})?.getAttribute("href") ?? null;`);
 /** The page's query parameter `name`. */
 const queryOf = async (page: EnginePage, name: string) => new URL(await page.url()).searchParams.get(name);
 /** The first heading's text. */

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { PHRASE_BREAK } from "../support/phraseBreaks";
 
 // What a journey needs of a browser tab, whatever engine and protocol is behind it: Chromium through Playwright
 // (chromiumPage.ts), WebKitGTK and WPE through W3C WebDriver (webkit.ts), Firefox ESR through WebDriver BiDi
@@ -45,13 +46,26 @@ export interface EnginePage {
   click(target: Target): Promise<void>;
   /** Presses a key where the focus is, as the browser's own input (a navigation it starts is not awaited). */
   press(key: Key): Promise<void>;
-  /** The visible text of the first match (of the page's main content without a target). */
+  /**
+   * The visible text of the first match (of the page's main content without a target), as it reads: without the
+   * phrase-boundary markers of the site's Japanese (test/support/phraseBreaks.ts).
+   */
   text(target?: Target): Promise<string>;
   /** How many matches are displayed. */
   visible(target: Target): Promise<number>;
+  /**
+   * Sets the tab's viewport (WebDriver's window) to `width` × `height` CSS px; the page relays out without a reload.
+   * Not in WPE (cog's headless view keeps its own size).
+   */
+  resize?(width: number, height: number): Promise<void>;
   /** Runs a function body (`return …`) in the page, even with the page's own script off. */
   exec<T>(body: string): Promise<T>;
   cookies(): Promise<EngineCookie[]>;
+  /**
+   * Forgets what the site left in this tab: every cookie, and the storage of the page it shows (a new visitor's tab,
+   * without a new browser context: the HTTP cache stays warm).
+   */
+  forgetSite(): Promise<void>;
   /** Plants host-only, Secure, HttpOnly cookies of the site at `origin` (a screen's state, as the site sets it). */
   setCookies(origin: string, cookies: { name: string; value: string }[]): Promise<void>;
   /** A PNG of the viewport, or of the first match. */
@@ -114,10 +128,13 @@ export function needed<K extends "requests" | "responses" | "consoleMessages" | 
   return found.bind(page) as NonNullable<EnginePage[K]>;
 }
 
-/** XPath of a visible-text button or link (normalised whitespace), for the drivers that take XPath. */
+/**
+ * XPath of a visible-text button or link (normalised whitespace, without the phrase-boundary markers), for the
+ * drivers that take XPath.
+ */
 export function xpathOf(target: { button: string } | { link: string }): string {
   const [tag, text] = "button" in target ? ["button", target.button] : ["a", target.link];
-  return `//${tag}[normalize-space(.)=${JSON.stringify(text)}]`;
+  return `//${tag}[normalize-space(translate(., "${PHRASE_BREAK}", ""))=${JSON.stringify(text)}]`;
 }
 
 /** Polls until `check` holds: a condition, never a fixed wait. Fails naming `what` after about `timeoutMs`. */
@@ -153,6 +170,9 @@ export async function submit(page: EnginePage, target: Target): Promise<void> {
     `a new document after clicking ${JSON.stringify(target)}`,
   );
 }
+
+/** A page script that empties the storage of the page the tab shows (nothing where it has none: about:blank). */
+export const CLEAR_STORAGE = "try { localStorage.clear(); sessionStorage.clear(); } catch {} return true;";
 
 /** The path of the tab's document. */
 export async function pathOf(page: EnginePage): Promise<string> {

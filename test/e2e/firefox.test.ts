@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from "vitest";
 import { httpsSiteUrl } from "./browser";
 import { journeysIn } from "./engineJourneys";
 import { firefoxPage, launchFirefox } from "./firefox";
+import { lineBreaksIn } from "./lineBreaks";
 
 // Every journey in Firefox ESR, JavaScript on and off (a pref of the whole browser: one browser each), over local
 // HTTPS as the WebKits. WebDriver BiDi sees the tab's requests, responses and console.
@@ -23,4 +24,14 @@ journeysIn(
     return firefoxPage(browser, javaScript);
   },
   { site: () => ({ url: httpsSiteUrl(), https: true }) },
+);
+
+lineBreaksIn(
+  "Firefox ESR",
+  async () => {
+    const browser = browsers.get(true);
+    if (!browser) throw new Error("Firefox did not start");
+    return firefoxPage(browser, true);
+  },
+  () => ({ url: httpsSiteUrl(), https: true }),
 );

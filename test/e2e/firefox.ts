@@ -1,6 +1,15 @@
 import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { ensureDebianPackages } from "./debian";
-import { type EnginePage, requestWaits, type SeenRequest, type SeenResponse, type Target, xpathOf } from "./enginePage";
+import {
+  CLEAR_STORAGE,
+  type EnginePage,
+  requestWaits,
+  type SeenRequest,
+  type SeenResponse,
+  type Target,
+  xpathOf,
+} from "./enginePage";
 
 // Firefox ESR for the browser tests: Debian's firefox-esr driven over WebDriver BiDi by puppeteer-core (24.x: its
 // engines allow Node 20). JavaScript off is the `javascript.enabled` pref for the whole browser, under which
@@ -156,10 +165,16 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       await page.keyboard.press("Tab");
       await page.keyboard.up("Shift");
     },
-    text: async (target = "main") => (await first(target)).evaluate((element) => (element as HTMLElement).innerText),
+    text: async (target = "main") =>
+      withoutPhraseBreaks(await (await first(target)).evaluate((element) => (element as HTMLElement).innerText)),
     visible: displayed,
+    resize: (width, height) => page.setViewport({ width, height }),
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => (await context.cookies()) as never,
+    forgetSite: async () => {
+      await context.deleteCookie(...(await context.cookies()));
+      await page.evaluate(`(() => { ${CLEAR_STORAGE} })()`);
+    },
     setCookies: async (origin, cookies) => {
       const { hostname } = new URL(origin);
       await context.setCookie(

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { CLIENT, GUNGNIR } from "../support/vocabulary";
 import { chromiumForFile, scriptsLoadedBy, sealedCookie, siteUrl, withCookies } from "./browser";
 
@@ -345,7 +346,7 @@ describe("native bridge in a plain browser", () => {
       expect(await scriptsLoadedBy(page, `${baseUrl}/no/such/page`)).toEqual([]);
       // The site's own not-found screen (a page of the site's layout, not a bare error), with no island on it.
       expect(statuses).toEqual([404]);
-      expect(await page.locator("h1").allTextContents()).toEqual(["ページが見つかりません"]);
+      expect((await page.locator("h1").allTextContents()).map(withoutPhraseBreaks)).toEqual(["ページが見つかりません"]);
       expect(await page.locator("[data-island]").count()).toBe(0);
     } finally {
       await context.close();

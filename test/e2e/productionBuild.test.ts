@@ -33,6 +33,12 @@ const DEV_ONLY = {
   binding: /IDENTITY\b(?!_)/,
 };
 
+// BudouX marks the UI text's phrase boundaries at build time (messages/vite-plugin.ts) and must ship in neither the
+// worker nor the islands: its parser's method and its model's feature names, found in its own package (the control).
+const BUDOUX = /parseBoundaries|\bUW1\b/;
+/** The phrase-boundary marker the build writes into the UI text. */
+const PHRASE_BREAK = "\u200b";
+
 describe("the dev build (the control of the checks below)", () => {
   it("has the emulator, its binding and the dev-only routes that production and staging must not", () => {
     const config = JSON.parse(readFileSync("dist/signin_site/wrangler.json", "utf8")) as {
@@ -47,6 +53,8 @@ describe("the dev build (the control of the checks below)", () => {
     for (const marker of DEV_ONLY.bundleMarkers) expect(bundle).toContain(marker);
     // The emulator's Durable Object class keeps its name in a minified bundle: its absence below means something.
     expect(readFileSync("dist/emulator/index.js", "utf8")).toContain(DEV_ONLY.emulatorClass);
+    expect(readFileSync("node_modules/budoux/module/parser.js", "utf8")).toMatch(BUDOUX);
+    expect(readFileSync("node_modules/budoux/module/data/models/ja.js", "utf8")).toMatch(BUDOUX);
   });
 });
 
@@ -82,6 +90,12 @@ describe.each([
     // The dev-only routes (__DEV_ROUTES__ false outside CLOUDFLARE_ENV=dev) and their modules are tree-shaken away.
     for (const marker of DEV_ONLY.bundleMarkers) expect(bundle).not.toContain(marker);
     expect(existsSync(`${out}/client/.vite/manifest.json`)).toBe(true);
+    // The UI text ships with its phrase boundaries marked, and nothing of BudouX ships (docs/accessibility.md).
+    expect(bundle.split(PHRASE_BREAK).length).toBeGreaterThan(500);
+    const islands = readdirSync(`${out}/client/assets`).filter((name) => name.endsWith(".js"));
+    expect(islands.length).toBeGreaterThan(0);
+    for (const file of [`${out}/signin_site/index.js`, ...islands.map((name) => `${out}/client/assets/${name}`)])
+      expect(BUDOUX.test(readFileSync(file, "utf8")), file).toBe(false);
     expect(readFileSync(`${out}/client/.assetsignore`, "utf8")).toContain(".vite");
 
     const dryRun = spawnSync(

@@ -43,8 +43,9 @@ async function untilRefused(page: Page, limit: number, fill: () => Promise<void>
 async function pageState(page: Page, button: string): Promise<string> {
   return page
     .evaluate((label) => {
-      const submit = Array.from(document.querySelectorAll("button")).find((b) => b.textContent?.trim() === label);
-      const open = Array.from(document.querySelectorAll("dialog[open], :popover-open"), (d) => d.textContent?.trim());
+      const read = (element: Element) => element.textContent?.replaceAll("\u200b", "").trim();
+      const submit = Array.from(document.querySelectorAll("button")).find((b) => read(b) === label);
+      const open = Array.from(document.querySelectorAll("dialog[open], :popover-open"), read);
       return JSON.stringify({
         url: location.href,
         submitDisabled: submit?.disabled,

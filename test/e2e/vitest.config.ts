@@ -11,6 +11,8 @@ export default defineConfig({
     environment: "node",
     dir: fromRoot("test/e2e"),
     globalSetup: [fromRoot("test/e2e/globalSetup.ts")],
+    // The pages' text is compared as it reads, without its phrase-boundary markers (test/support/phraseBreaks.setup.ts).
+    setupFiles: [fromRoot("test/support/phraseBreaks.setup.ts")],
     testTimeout: 60_000,
     hookTimeout: 240_000,
   },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, inject } from "vitest";
 import { journeysIn } from "./engineJourneys";
+import { lineBreaksIn } from "./lineBreaks";
 import { startWebKit } from "./webkit";
 
 // Every journey in WebKitGTK 2.50 (the engine of every iPhone browser and of the brands' iOS webviews), JavaScript
@@ -22,4 +23,13 @@ journeysIn(
     site: () => ({ url: inject("webKitSites").webkitgtk.url, https: true }),
     errorLog: () => inject("webKitSites").webkitgtk.logFile,
   },
+);
+
+lineBreaksIn(
+  "WebKitGTK",
+  async () => {
+    if (!webkit) throw new Error("WebKitGTK did not start");
+    return webkit.page({ javaScript: true });
+  },
+  () => ({ url: inject("webKitSites").webkitgtk.url, https: true }),
 );

@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PNG } from "pngjs";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { ensureDebianPackages } from "./debian";
-import { type EnginePage, type Target, until, xpathOf } from "./enginePage";
+import { CLEAR_STORAGE, type EnginePage, type Target, until, xpathOf } from "./enginePage";
 
 // WebKit for the browser tests, driven by its W3C WebDriver (classic, spoken by the small fetch client below), which
 // sees neither the network nor the console: a WebKit tab has none of EnginePage's optional capabilities.
@@ -27,6 +31,10 @@ export const WEBKITS = {
     },
     options: (args: string[]) => ({ "webkitgtk:browserOptions": { binary: MINIBROWSER, args } }),
     display: true,
+    // MiniBrowser's toolbar keeps its window at least 447 px wide, wider than a phone: its GTK widgets are shrunk to
+    // nothing by a user stylesheet (below), so that the page gets the width asked for (414, or 320 for the line
+    // breaks). GTK's stylesheet styles the browser's own widgets, never a page (WebKit draws a page's controls).
+    gtkStylesheet: true,
     // Xvfb has no GPU: accelerated compositing would draw every frame through Mesa's software OpenGL. Without it
     // WebKitGTK paints straight to the window, as on a machine without GPU drivers: the same DOM, script, layout,
     // cookies and screenshots, and about a fifth less CPU for webkit.test.ts (docs/testing.md).
@@ -40,9 +48,22 @@ export const WEBKITS = {
       "wpe:browserOptions": { binary: "/usr/bin/cog", args: ["--platform=headless", ...args] },
     }),
     display: false,
+    gtkStylesheet: false,
     env: {},
   },
 } as const;
+
+/** The browser's GTK widgets at their smallest: no padding, margin, border or minimum size, tiny text and icons. */
+const SMALLEST_WIDGETS =
+  "* { min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0; font-size: 1px; -gtk-icon-transform: scale(0.1); }\n";
+
+/** A GTK configuration folder (XDG_CONFIG_HOME) whose user stylesheet is SMALLEST_WIDGETS. */
+function smallestWidgetsConfig(): string {
+  const config = mkdtempSync(join(tmpdir(), "webkitgtk-config-"));
+  mkdirSync(join(config, "gtk-3.0"));
+  writeFileSync(join(config, "gtk-3.0", "gtk.css"), SMALLEST_WIDGETS);
+  return config;
+}
 export type WebKitKind = keyof typeof WEBKITS;
 
 /** Installs the WebKit's driver and browser (and Xvfb for WebKitGTK) with apt-get when missing. */
@@ -121,7 +142,12 @@ export async function startWebKit(kind: WebKitKind) {
   const port = await freePort();
   const driver = spawn(engine.driver, [`--port=${port}`], {
     stdio: "ignore",
-    env: { ...process.env, ...engine.env, ...(xvfb ? { DISPLAY: xvfb.display } : {}) },
+    env: {
+      ...process.env,
+      ...engine.env,
+      ...(xvfb ? { DISPLAY: xvfb.display } : {}),
+      ...(engine.gtkStylesheet ? { XDG_CONFIG_HOME: smallestWidgetsConfig() } : {}),
+    },
   });
   const base = `http://127.0.0.1:${port}`;
   await until(async () => Boolean(await call(`${base}/status`, "GET")), `${engine.name}'s driver answering`, 10_000);
@@ -208,10 +234,18 @@ export async function startWebKit(kind: WebKitKind) {
           await send("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions: keys }] });
           await send("DELETE", "/actions");
         },
-        text: async (target = "main") => (await send("GET", `/element/${await first(target)}/text`)) as string,
+        text: async (target = "main") =>
+          withoutPhraseBreaks((await send("GET", `/element/${await first(target)}/text`)) as string),
         visible: async (target) => (await displayed(target)).length,
+        // The window's outer size: the page's own width is the window's less a classic scrollbar, where one shows.
+        resize: async (width, height) => void (await send("POST", "/window/rect", { width, height })),
         exec,
         cookies: async () => (await send("GET", "/cookie")) as never,
+        // WebDriver deletes the current document's site's cookies: the tab is on the site already.
+        forgetSite: async () => {
+          await send("DELETE", "/cookie");
+          await exec(CLEAR_STORAGE);
+        },
         setCookies: async (origin, cookies) => {
           // WebDriver adds cookies to the current document's site: the window goes to one of its pages first.
           site = origin;
@@ -220,11 +254,13 @@ export async function startWebKit(kind: WebKitKind) {
             await send("POST", "/cookie", { cookie: { name, value, path: "/", secure: true, httpOnly: true } });
         },
         screenshot: async (target) => {
-          // WebKitGTK's element screenshots come out black under Xvfb: the element is cut out of the viewport's.
+          // WebKitGTK's element screenshots come out black under Xvfb: the element is cut out of the viewport's,
+          // after it is scrolled into the viewport (a screenshot is of the viewport alone: WPE's is 800 × 600).
           const box = target
             ? await send("POST", "/execute/sync", {
-                script: `const r = arguments[0].getBoundingClientRect();
-                  return [r.x + scrollX, r.y + scrollY, r.width, r.height, devicePixelRatio];`,
+                script: `arguments[0].scrollIntoView({ block: "center" });
+                  const r = arguments[0].getBoundingClientRect();
+                  return [r.x, r.y, r.width, r.height, devicePixelRatio];`,
                 args: [{ [ELEMENT]: await first(target) }],
               })
             : undefined;

@@ -114,6 +114,33 @@ export function securityUpstream(serviceId: string): Fault[] {
   ];
 }
 
+/**
+ * docs/passkeys.md "Step-up": the sign-in screen when only a passkey may sign in (the app asked for `acr_values=phr`),
+ * which says why and links only support and the way back. Not in screenCases: the line-break test and the line-break
+ * gallery add it, the screens' other checks have the sign-in screen.
+ */
+export function stepUpSignInCase({ serviceId, clientId }: ScreenBrand): ScreenCase {
+  const query = {
+    client_id: clientId,
+    view: "signIn" as const,
+    app_url: `https://app.${serviceId}.example`,
+    state: "step-up",
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256" as const,
+    acr_values: "phr",
+  };
+  return {
+    name: "sign-in-step-up",
+    path: `/signIn?client_id=${encodeURIComponent(clientId)}`,
+    state: {
+      signIn: { loginChallenge: "login-challenge-0001" },
+      authRequest: { query, serviceId, redirectUri: `https://app.${serviceId}.example/oauth/callback` },
+    },
+    status: 200,
+    expectText: "このお手続きには、パスキーでのログインが必要です。",
+  };
+}
+
 export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
   return allScreenCases({ serviceId, clientId }).filter(
     (screen) => offersSms(serviceId) || !screen.path.startsWith("/mfa/setup/SMS"),

@@ -6,6 +6,7 @@ import { sealedCookies } from "../../worker/session/cookies";
 import type { Fault, SeedUser } from "../support/emulatorClient";
 import { escapeHtml, expectNoSecrets, openModal } from "../support/expectations";
 import { formPost } from "../support/forms";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { GUNGNIR, NEW_PASSWORD, PASSWORD } from "../support/vocabulary";
 import {
   clientIp,
@@ -385,7 +386,8 @@ describe("register e-mail (SPEC §2 RegisterEmail)", () => {
       authRequest,
     ]);
     expect(response.status).toBe(200);
-    const href = /href="([^"]*)"[^>]*>次へ進む/.exec(openModal(await response.text()))?.[1]?.replaceAll("&amp;", "&");
+    const modal = withoutPhraseBreaks(openModal(await response.text()));
+    const href = /href="([^"]*)"[^>]*>次へ進む/.exec(modal)?.[1]?.replaceAll("&amp;", "&");
     const next = new URL(href ?? "", ORIGIN);
     expect(next.pathname).toBe("/oauth2/auth");
     expect(Object.fromEntries(next.searchParams)).toMatchObject({

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { encodeBase64url } from "../../islands/base64url";
 import { credentialDigest } from "../../worker/session/deviceCredential";
 import { formPost } from "../support/forms";
+import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { type ScreenCase, screenCases, securityUpstream } from "../support/screens";
 import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
@@ -70,7 +71,9 @@ const signOutIds = (html: string) =>
   );
 
 /** The list items of one section of the page (its heading's text to the next heading). */
-function rowsUnder(html: string, heading: string): string[] {
+function rowsUnder(marked: string, heading: string): string[] {
+  // The rows' words as they read: without the phrase-boundary markers.
+  const html = withoutPhraseBreaks(marked);
   const section = html.slice(html.indexOf(heading)).split('<h2 class="section-title">')[0] ?? "";
   return [...section.matchAll(/<li class="row">([\s\S]*?)<\/li>/g)].map(([, row = ""]) =>
     row.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "),

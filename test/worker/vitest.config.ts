@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
 import { islandsManifestPlugin } from "../../islands/vite-plugin";
+import { japanesePhrases } from "../../messages/vite-plugin";
 import { brandDataPlugin } from "../../themes/vite-plugin";
 import { releasePlugin } from "../../worker/release.vite-plugin";
 import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../support/prebundledDeps";
@@ -50,6 +51,8 @@ export default defineConfig({
   // The dev environment's dev-only routes (/__gallery), as vite.config.ts defines them for CLOUDFLARE_ENV=dev.
   define: { __DEV_ROUTES__: "true" },
   plugins: [
+    // The site's own build plugins that change what it renders: its tests and the site import the same strings.
+    japanesePhrases(),
     brandDataPlugin(),
     islandsManifestPlugin(),
     releasePlugin(),
@@ -76,6 +79,7 @@ export default defineConfig({
     // its own users and client address; a file that spies on console restores it (logs.test.ts, resetPassword.test.ts).
     isolate: false,
     dir: fromRoot("test/worker"),
+    setupFiles: [fromRoot("test/support/phraseBreaks.setup.ts")],
     deps: prebundledDeps(PREBUNDLED),
   },
 });
