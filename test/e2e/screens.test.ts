@@ -128,7 +128,7 @@ for (const theme of SCREEN_THEMES) {
         expect(
           await page.locator("img.logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
         ).toBe(true);
-        const fields = page.locator("form[method=post] input:not([type=hidden])");
+        const fields = page.locator("form[method=post] input:not([type=hidden]):not([hidden])");
         const labelled = await fields.evaluateAll(
           (inputs) => inputs.filter((input) => (input as HTMLInputElement).labels?.length).length,
         );
