@@ -27,10 +27,11 @@ export interface LayoutOptions {
  * - the page or a box in it scrolls sideways (two-dimensional scrolling);
  * - clipped text: text that runs out of a box whose overflow is `hidden` or `clip` (a `text-overflow: ellipsis` box is
  *   one), a placeholder or a read-only field's value wider than its field, text outside the viewport sideways or above
- *   the page's top, and text of a fixed box (an open dialog without script) outside the viewport with nothing to
- *   scroll it into view;
+ *   the page's top, and text of a fixed box (a dialog) outside the viewport, or in a box that scrolls but does not
+ *   fit in the viewport itself;
  * - with `overlap`, text over other text of the same layer (the page, or one dialog).
- * Screen-reader-only text (`.visually-hidden`) and the skip link until it has the focus are off the page on purpose.
+ * The page is audited as it is, then with each modal a control opens (a popover) opened in turn. Screen-reader-only
+ * text (`.visually-hidden`) and the skip link until it has the focus are off the page on purpose.
  */
 export function layoutLosses(options: LayoutOptions): string[] {
   const problems = new Set<string>();
@@ -87,88 +88,113 @@ export function layoutLosses(options: LayoutOptions): string[] {
   let compared = 0;
 
   const lines: Array<{ rect: DOMRect; node: Node; layer: Element | null }> = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const owner = node.parentElement;
-    if (!owner || !node.nodeValue?.trim() || offStage(owner)) continue;
-    const style = getComputedStyle(owner);
-    if (style.visibility !== "visible") continue;
-    range.selectNodeContents(node);
-    const rects = Array.from(range.getClientRects()).filter((rect) => rect.width > 0 && rect.height > 0);
-    // Not rendered: in a closed dialog, a hidden element, a style or script.
-    if (rects.length === 0) continue;
+  const auditText = (scope: Node) => {
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const owner = node.parentElement;
+      if (!owner || !node.nodeValue?.trim() || offStage(owner)) continue;
+      const style = getComputedStyle(owner);
+      if (style.visibility !== "visible") continue;
+      range.selectNodeContents(node);
+      const rects = Array.from(range.getClientRects()).filter((rect) => rect.width > 0 && rect.height > 0);
+      // Not rendered: in a closed dialog, a hidden element, a style or script.
+      if (rects.length === 0) continue;
 
-    const size = Number.parseFloat(style.fontSize);
-    if (options.remember) memory.__textSizes?.set(node, size);
-    const before = memory.__textSizes?.get(node);
-    if (options.enlargedBy && before !== undefined) {
-      compared += 1;
-      if (size < before * options.enlargedBy - 0.5)
-        problems.add(`text not enlarged: ${name(owner)} is ${size} px, was ${before} px`);
-    }
+      const size = Number.parseFloat(style.fontSize);
+      if (options.remember) memory.__textSizes?.set(node, size);
+      const before = memory.__textSizes?.get(node);
+      if (options.enlargedBy && before !== undefined) {
+        compared += 1;
+        if (size < before * options.enlargedBy - 0.5)
+          problems.add(`text not enlarged: ${name(owner)} is ${size} px, was ${before} px`);
+      }
 
-    const layer = owner.closest("dialog");
-    for (const rect of rects) {
-      if (options.overlap) lines.push({ rect, node, layer });
-      if (rect.left < -1 || rect.right > viewportWidth + 1) {
-        problems.add(
-          `text outside the viewport: ${name(owner)} at ${Math.round(rect.left)}–${Math.round(rect.right)} px`,
-        );
-        continue;
-      }
-      if (rect.top + window.scrollY < -1) {
-        problems.add(`text above the page's top: ${name(owner)}`);
-        continue;
-      }
-      // What each clipping box on the way up must hold: the text, or once the text is in a box that scrolls, that
-      // whole box (scrolled to its end, its last line sits at its bottom edge).
-      let subject: { left: number; top: number; right: number; bottom: number } = rect;
-      for (let element: Element | null = owner; element && element !== root; element = element.parentElement) {
-        const box = boxOf(element);
-        if (box.clipX || box.clipY) {
-          const edge = paddingBox(element);
-          const outX = box.clipX && (subject.left < edge.left - 1 || subject.right > edge.right + 1);
-          const outY = box.clipY && (subject.top < edge.top - 1 || subject.bottom > edge.bottom + 1);
-          if (outX || outY) {
-            problems.add(`clipped text: ${name(owner)} runs out of ${name(element)}`);
+      const layer = owner.closest("dialog");
+      for (const rect of rects) {
+        if (options.overlap) lines.push({ rect, node, layer });
+        if (rect.left < -1 || rect.right > viewportWidth + 1) {
+          problems.add(
+            `text outside the viewport: ${name(owner)} at ${Math.round(rect.left)}–${Math.round(rect.right)} px`,
+          );
+          continue;
+        }
+        // What each clipping box on the way up must hold: the text, or once the text is in a box that scrolls, that
+        // whole box (scrolled to its end, its last line sits at its bottom edge).
+        let subject: { left: number; top: number; right: number; bottom: number } = rect;
+        let element: Element | null = owner;
+        for (; element && element !== root; element = element.parentElement) {
+          const box = boxOf(element);
+          if (box.clipX || box.clipY) {
+            const edge = paddingBox(element);
+            const outX = box.clipX && (subject.left < edge.left - 1 || subject.right > edge.right + 1);
+            const outY = box.clipY && (subject.top < edge.top - 1 || subject.bottom > edge.bottom + 1);
+            if (outX || outY) {
+              problems.add(`clipped text: ${name(owner)} runs out of ${name(element)}`);
+              break;
+            }
+          }
+          if (box.scrollsY) subject = paddingBox(element);
+          if (box.fixed) {
+            if (subject.top < -1 || subject.bottom > viewportHeight + 1)
+              problems.add(`text out of reach: ${name(owner)} lies outside the viewport in the fixed ${name(element)}`);
             break;
           }
         }
-        if (box.scrollsY) subject = paddingBox(element);
-        if (box.fixed) {
-          if (subject.top < -1 || subject.bottom > viewportHeight + 1)
-            problems.add(`text out of reach: ${name(owner)} lies outside the viewport in the fixed ${name(element)}`);
-          break;
-        }
+        // In the page itself (no fixed box): nothing scrolls above its top.
+        if (element === root && subject.top + window.scrollY < -1)
+          problems.add(`text above the page's top: ${name(owner)}`);
       }
     }
-  }
-  if (options.enlargedBy && compared === 0) problems.add("no text was measured before it was enlarged");
+  };
 
   // A field's own text: its content box clips it, and an input does not wrap.
   const measure = document.createElement("canvas").getContext("2d");
-  for (const input of Array.from(document.querySelectorAll("input"))) {
-    if (/^(hidden|checkbox|radio|submit|button|image|reset|file|range|color)$/.test(input.type)) continue;
-    if (input.getClientRects().length === 0 || offStage(input)) continue;
-    const style = getComputedStyle(input);
-    const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
-    // An editable field scrolls its value under the caret as the user edits it; a read-only one only shows it.
-    if (input.value) {
-      if (input.readOnly && input.scrollWidth > input.clientWidth)
-        problems.add(`a read-only field's value is cut: ${name(input)} "${input.value}"`);
-    } else if (input.placeholder && measure) {
-      const placeholder = getComputedStyle(input, "::placeholder");
-      measure.font = placeholder.font || style.font;
-      measure.letterSpacing = placeholder.letterSpacing === "normal" ? "0px" : placeholder.letterSpacing;
-      measure.wordSpacing = placeholder.wordSpacing === "normal" ? "0px" : placeholder.wordSpacing;
-      const width = measure.measureText(input.placeholder).width;
-      if (width > room + 1)
-        problems.add(
-          `a field's placeholder is cut: ${name(input)} "${input.placeholder}" needs ${Math.ceil(width)} px of ${Math.floor(room)}`,
-        );
+  const auditFields = (scope: Document | HTMLElement) => {
+    for (const input of Array.from(scope.querySelectorAll("input"))) {
+      if (/^(hidden|checkbox|radio|submit|button|image|reset|file|range|color)$/.test(input.type)) continue;
+      if (input.getClientRects().length === 0 || offStage(input)) continue;
+      const style = getComputedStyle(input);
+      const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      // An editable field scrolls its value under the caret as the user edits it; a read-only one only shows it.
+      if (input.value) {
+        if (input.readOnly && input.scrollWidth > input.clientWidth)
+          problems.add(`a read-only field's value is cut: ${name(input)} "${input.value}"`);
+      } else if (input.placeholder && measure) {
+        const placeholder = getComputedStyle(input, "::placeholder");
+        measure.font = placeholder.font || style.font;
+        measure.letterSpacing = placeholder.letterSpacing === "normal" ? "0px" : placeholder.letterSpacing;
+        measure.wordSpacing = placeholder.wordSpacing === "normal" ? "0px" : placeholder.wordSpacing;
+        const width = measure.measureText(input.placeholder).width;
+        if (width > room + 1)
+          problems.add(
+            `a field's placeholder is cut: ${name(input)} "${input.placeholder}" needs ${Math.ceil(width)} px of ${Math.floor(room)}`,
+          );
+      }
     }
-  }
+  };
+
+  // The modals a control opens (popovers), each opened in turn and closed again; none while a modal dialog holds
+  // the page (no control behind it can open one then).
+  const popovers = (visit: (popover: HTMLElement) => void) => {
+    if (document.querySelector("dialog:modal")) return;
+    for (const popover of Array.from(document.querySelectorAll<HTMLElement>("[popover]"))) {
+      if (popover.matches(":popover-open")) continue;
+      popover.showPopover();
+      try {
+        visit(popover);
+      } finally {
+        popover.hidePopover();
+      }
+    }
+  };
+  auditText(document.body);
+  auditFields(document);
+  popovers((popover) => {
+    auditText(popover);
+    auditFields(popover);
+  });
+  if (options.enlargedBy && compared === 0) problems.add("no text was measured before it was enlarged");
 
   for (let i = 0; i < lines.length; i += 1) {
     const a = lines[i];
@@ -216,22 +242,6 @@ export function smallTargets(): string[] {
     "[role=menuitem]",
     "[tabindex]:not([tabindex='-1'])",
   ].join(",");
-  const focused = document.activeElement;
-  const targets: Array<{ element: Element; rect: DOMRect }> = [];
-  for (const element of Array.from(document.querySelectorAll(selector))) {
-    if (element.getClientRects().length === 0 || getComputedStyle(element).visibility !== "visible") continue;
-    if (element.closest("[inert]")) continue;
-    let rect = element.getBoundingClientRect();
-    if (rect.right <= 0 || rect.bottom + window.scrollY <= 0) {
-      (element as HTMLElement).focus({ preventScroll: true });
-      rect = element.getBoundingClientRect();
-    }
-    targets.push({ element, rect });
-  }
-  if (focused instanceof HTMLElement && focused !== document.body) focused.focus({ preventScroll: true });
-  else (document.activeElement as HTMLElement | null)?.blur();
-  if (targets.length === 0) return ["no target found"];
-
   const small = (rect: DOMRect) => rect.width < 23.99 || rect.height < 23.99;
   const centre = (rect: DOMRect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
   const inSentence = (element: Element) => {
@@ -241,24 +251,59 @@ export function smallTargets(): string[] {
     const all = (block?.textContent ?? "").replace(/\s+/g, "");
     return all.length > (element.textContent ?? "").replace(/\s+/g, "").length;
   };
-  for (const target of targets) {
-    if (!small(target.rect) || inSentence(target.element)) continue;
-    const c = centre(target.rect);
-    const crowded = targets.find((other) => {
-      if (other === target) return false;
-      if (small(other.rect)) {
-        const o = centre(other.rect);
-        return Math.hypot(c.x - o.x, c.y - o.y) < 24;
+  let found = 0;
+  const audit = (scope: Document | HTMLElement) => {
+    const focused = document.activeElement;
+    const targets: Array<{ element: Element; rect: DOMRect }> = [];
+    for (const element of Array.from(scope.querySelectorAll(selector))) {
+      if (element.getClientRects().length === 0 || getComputedStyle(element).visibility !== "visible") continue;
+      if (element.closest("[inert]")) continue;
+      let rect = element.getBoundingClientRect();
+      if (rect.right <= 0 || rect.bottom + window.scrollY <= 0) {
+        (element as HTMLElement).focus({ preventScroll: true });
+        rect = element.getBoundingClientRect();
       }
-      const dx = Math.max(other.rect.left - c.x, 0, c.x - other.rect.right);
-      const dy = Math.max(other.rect.top - c.y, 0, c.y - other.rect.bottom);
-      return Math.hypot(dx, dy) < 12;
-    });
-    if (crowded)
-      problems.push(
-        `${name(target.element)} is ${Math.round(target.rect.width)} × ${Math.round(target.rect.height)} px and its 24 px circle meets ${name(crowded.element)}`,
-      );
-  }
+      targets.push({ element, rect });
+    }
+    if (focused instanceof HTMLElement && focused !== document.body) focused.focus({ preventScroll: true });
+    else (document.activeElement as HTMLElement | null)?.blur();
+    found += targets.length;
+    for (const target of targets) {
+      if (!small(target.rect) || inSentence(target.element)) continue;
+      const c = centre(target.rect);
+      const crowded = targets.find((other) => {
+        if (other === target) return false;
+        if (small(other.rect)) {
+          const o = centre(other.rect);
+          return Math.hypot(c.x - o.x, c.y - o.y) < 24;
+        }
+        const dx = Math.max(other.rect.left - c.x, 0, c.x - other.rect.right);
+        const dy = Math.max(other.rect.top - c.y, 0, c.y - other.rect.bottom);
+        return Math.hypot(dx, dy) < 12;
+      });
+      if (crowded)
+        problems.push(
+          `${name(target.element)} is ${Math.round(target.rect.width)} × ${Math.round(target.rect.height)} px and its 24 px circle meets ${name(crowded.element)}`,
+        );
+    }
+  };
+  // The modals a control opens (popovers), each opened in turn and closed again; none while a modal dialog holds
+  // the page (no control behind it can open one then).
+  const popovers = (visit: (popover: HTMLElement) => void) => {
+    if (document.querySelector("dialog:modal")) return;
+    for (const popover of Array.from(document.querySelectorAll<HTMLElement>("[popover]"))) {
+      if (popover.matches(":popover-open")) continue;
+      popover.showPopover();
+      try {
+        visit(popover);
+      } finally {
+        popover.hidePopover();
+      }
+    }
+  };
+  audit(document);
+  popovers(audit);
+  if (found === 0) problems.push("no target found");
   return problems;
 }
 
@@ -286,68 +331,90 @@ export function forcedColourLosses(): string[] {
     (!modal || modal.contains(element));
   const transparent = (colour: string) => /^rgba\(.*,\s*0\)$/.test(colour) || colour === "transparent";
 
-  const focused = document.activeElement;
-  const controls = Array.from(
-    document.querySelectorAll<HTMLElement>(
-      "a[href],button:not(:disabled),input:not([type=hidden]):not(:disabled),select,textarea,summary,[tabindex]:not([tabindex='-1'])",
-    ),
-  ).filter(shown);
-  if (controls.length === 0) problems.push("no control to focus");
-  for (const control of controls) {
-    control.focus({ preventScroll: true });
-    if (document.activeElement !== control) {
-      problems.push(`${name(control)} takes no focus`);
-      continue;
+  let focusable = 0;
+  const audit = (scope: Document | HTMLElement) => {
+    const focused = document.activeElement;
+    const controls = Array.from(
+      scope.querySelectorAll<HTMLElement>(
+        "a[href],button:not(:disabled),input:not([type=hidden]):not(:disabled),select,textarea,summary,[tabindex]:not([tabindex='-1'])",
+      ),
+    ).filter(shown);
+    focusable += controls.length;
+    for (const control of controls) {
+      control.focus({ preventScroll: true });
+      if (document.activeElement !== control) {
+        problems.push(`${name(control)} takes no focus`);
+        continue;
+      }
+      if (!control.matches(":focus-visible")) problems.push(`${name(control)} is focused without :focus-visible`);
+      const style = getComputedStyle(control);
+      const ring =
+        style.outlineStyle === "auto" ||
+        (style.outlineStyle !== "none" &&
+          Number.parseFloat(style.outlineWidth) >= 2 &&
+          !transparent(style.outlineColor));
+      if (!ring)
+        problems.push(
+          `${name(control)} shows no focus ring: outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`,
+        );
     }
-    if (!control.matches(":focus-visible")) problems.push(`${name(control)} is focused without :focus-visible`);
-    const style = getComputedStyle(control);
-    const ring =
-      style.outlineStyle === "auto" ||
-      (style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2 && !transparent(style.outlineColor));
-    if (!ring)
-      problems.push(
-        `${name(control)} shows no focus ring: outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`,
-      );
-  }
-  if (focused instanceof HTMLElement && focused !== document.body) focused.focus({ preventScroll: true });
-  else (document.activeElement as HTMLElement | null)?.blur();
+    if (focused instanceof HTMLElement && focused !== document.body) focused.focus({ preventScroll: true });
+    else (document.activeElement as HTMLElement | null)?.blur();
 
-  for (const field of Array.from(document.querySelectorAll("input, select, textarea")).filter(shown)) {
-    if (/^(hidden|checkbox|radio|submit|button|image|reset)$/.test((field as HTMLInputElement).type)) continue;
-    const style = getComputedStyle(field);
-    for (const side of ["Top", "Right", "Bottom", "Left"] as const) {
-      const line = style.getPropertyValue(`border-${side.toLowerCase()}-style`);
-      const width = Number.parseFloat(style.getPropertyValue(`border-${side.toLowerCase()}-width`));
-      const colour = style.getPropertyValue(`border-${side.toLowerCase()}-color`);
-      if (line === "none" || line === "hidden" || width < 1 || transparent(colour))
-        problems.push(`${name(field)} has no ${side.toLowerCase()} border: ${line} ${width} px ${colour}`);
+    for (const field of Array.from(scope.querySelectorAll("input, select, textarea")).filter(shown)) {
+      if (/^(hidden|checkbox|radio|submit|button|image|reset)$/.test((field as HTMLInputElement).type)) continue;
+      const style = getComputedStyle(field);
+      for (const side of ["Top", "Right", "Bottom", "Left"] as const) {
+        const line = style.getPropertyValue(`border-${side.toLowerCase()}-style`);
+        const width = Number.parseFloat(style.getPropertyValue(`border-${side.toLowerCase()}-width`));
+        const colour = style.getPropertyValue(`border-${side.toLowerCase()}-color`);
+        if (line === "none" || line === "hidden" || width < 1 || transparent(colour))
+          problems.push(`${name(field)} has no ${side.toLowerCase()} border: ${line} ${width} px ${colour}`);
+      }
     }
-  }
 
-  const shapes = "path,circle,rect,line,polyline,polygon,ellipse";
-  for (const icon of Array.from(document.querySelectorAll("svg")).filter(shown)) {
-    // The QR code keeps its own black on white, as a scanner needs it (its paints are its own, not the theme's).
-    if (icon.getAttribute("role") === "img") continue;
-    const drawn: Element[] = Array.from(icon.querySelectorAll(shapes));
-    for (const use of Array.from(icon.querySelectorAll("use"))) {
-      const href = use.getAttribute("href") ?? "";
-      const symbol = href.startsWith("#") ? document.getElementById(href.slice(1)) : null;
-      if (!symbol) problems.push(`${name(icon)} uses ${href}, which is not in the page`);
-      else drawn.push(...Array.from(symbol.querySelectorAll(shapes)));
+    const shapes = "path,circle,rect,line,polyline,polygon,ellipse";
+    for (const icon of Array.from(scope.querySelectorAll("svg")).filter(shown)) {
+      // The QR code keeps its own black on white, as a scanner needs it (its paints are its own, not the theme's).
+      if (icon.getAttribute("role") === "img") continue;
+      const drawn: Element[] = Array.from(icon.querySelectorAll(shapes));
+      for (const use of Array.from(icon.querySelectorAll("use"))) {
+        const href = use.getAttribute("href") ?? "";
+        const symbol = href.startsWith("#") ? document.getElementById(href.slice(1)) : null;
+        if (!symbol) problems.push(`${name(icon)} uses ${href}, which is not in the page`);
+        else drawn.push(...Array.from(symbol.querySelectorAll(shapes)));
+      }
+      if (drawn.length === 0) problems.push(`${name(icon)} draws nothing`);
+      for (const shape of drawn) {
+        const style = getComputedStyle(shape);
+        for (const paint of [style.fill, style.stroke])
+          if (paint !== "none" && paint !== style.color)
+            problems.push(`${name(icon)} paints ${paint}, not its text colour ${style.color}`);
+      }
+      // An SVG keeps a colour of its own under forced colours (`forced-color-adjust: preserve-parent-color`): only one
+      // it inherits is the theme's.
+      const colour = getComputedStyle(icon).color;
+      const theme = icon.parentElement ? getComputedStyle(icon.parentElement).color : colour;
+      if (colour !== theme) problems.push(`${name(icon)} keeps its own colour ${colour}, not the theme's ${theme}`);
     }
-    if (drawn.length === 0) problems.push(`${name(icon)} draws nothing`);
-    for (const shape of drawn) {
-      const style = getComputedStyle(shape);
-      for (const paint of [style.fill, style.stroke])
-        if (paint !== "none" && paint !== style.color)
-          problems.push(`${name(icon)} paints ${paint}, not its text colour ${style.color}`);
+  };
+  // The modals a control opens (popovers), each opened in turn and closed again; none while a modal dialog holds
+  // the page (no control behind it can open one then).
+  const popovers = (visit: (popover: HTMLElement) => void) => {
+    if (document.querySelector("dialog:modal")) return;
+    for (const popover of Array.from(document.querySelectorAll<HTMLElement>("[popover]"))) {
+      if (popover.matches(":popover-open")) continue;
+      popover.showPopover();
+      try {
+        visit(popover);
+      } finally {
+        popover.hidePopover();
+      }
     }
-    // An SVG keeps a colour of its own under forced colours (`forced-color-adjust: preserve-parent-color`): only one
-    // it inherits is the theme's.
-    const colour = getComputedStyle(icon).color;
-    const theme = icon.parentElement ? getComputedStyle(icon.parentElement).color : colour;
-    if (colour !== theme) problems.push(`${name(icon)} keeps its own colour ${colour}, not the theme's ${theme}`);
-  }
+  };
+  audit(document);
+  popovers(audit);
+  if (focusable === 0) problems.push("no control to focus");
   return [...new Set(problems)];
 }
 
