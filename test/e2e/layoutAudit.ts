@@ -14,6 +14,11 @@ export const TEXT_SPACING_CSS =
 export interface LayoutOptions {
   /** The viewport's width the audit is meant for: another fails it, so that a resize that did not happen is seen. */
   width?: number;
+  /**
+   * Adds this stylesheet (TEXT_SPACING_CSS) to the page first, as its last one (a constructed sheet: the page's CSP
+   * does not govern it), for good: the next page is without it. Fails if the body's letter spacing is not 0.12 em.
+   */
+  spacing?: string;
   /** Also fails text that lies over other text (after the spacing is changed). */
   overlap?: boolean;
   /** Remembers the size of every text, for a later `enlargedBy`. */
@@ -46,6 +51,15 @@ export function layoutLosses(options: LayoutOptions): string[] {
   const offStage = (element: Element) =>
     element.closest(".visually-hidden") !== null || element.closest(".skip-link:not(:focus)") !== null;
 
+  if (options.spacing) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(options.spacing);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    const body = getComputedStyle(document.body);
+    // "normal" reads as NaN, which this fails too.
+    if (!(Math.abs(Number.parseFloat(body.letterSpacing) - 0.12 * Number.parseFloat(body.fontSize)) <= 0.05))
+      problems.add(`the text spacing did not apply: the body's letter spacing is ${body.letterSpacing}`);
+  }
   if (options.width !== undefined && viewportWidth !== options.width)
     problems.add(`the viewport is ${viewportWidth} px wide, not ${options.width}`);
   if (root.scrollWidth > viewportWidth)
@@ -431,25 +445,4 @@ export async function setTextSize(page: Page, factor: number): Promise<void> {
     sessions.set(page, session);
   }
   await (await session).send("Page.setFontSizes", { fontSizes: { standard: 16 * factor, fixed: 13 * factor } });
-}
-
-/**
- * Adds WCAG 1.4.12's spacing to the page as its last stylesheet, every declaration `!important` (a constructed sheet:
- * the page's CSP does not apply to it); answers a function that takes it away. Fails if the body's letter spacing did
- * not become 0.12 em.
- */
-export async function withTextSpacing(page: Page): Promise<() => Promise<void>> {
-  const applied = await page.evaluate((css) => {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    const style = getComputedStyle(document.body);
-    return Math.abs(Number.parseFloat(style.letterSpacing) - 0.12 * Number.parseFloat(style.fontSize)) < 0.05;
-  }, TEXT_SPACING_CSS);
-  if (!applied) throw new Error("the text-spacing stylesheet did not apply");
-  return async () => {
-    await page.evaluate(() => {
-      document.adoptedStyleSheets = document.adoptedStyleSheets.slice(0, -1);
-    });
-  };
 }
