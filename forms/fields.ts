@@ -13,6 +13,10 @@ export interface FieldPreset {
   inputMode?: "email" | "numeric" | "tel" | "text";
   rule: FieldRuleName;
   icon?: "email" | "key";
+  /**
+   * A short format hint only: an input does not wrap, so a longer one is cut at 200 % text on a phone, and what to
+   * enter is the label's to say (docs/accessibility.md, "Reflow, text size, spacing, forced colours and targets").
+   */
   placeholder?: string;
   maxLength: number;
   /** Password fields where a password is chosen show the live checklist (SPEC §5). */
@@ -27,7 +31,6 @@ const email = {
   inputMode: "email",
   rule: "email",
   icon: "email",
-  placeholder: fieldLabels.emailPlaceholder,
   maxLength: 254,
 } as const satisfies FieldPreset;
 
@@ -64,7 +67,6 @@ export const fieldPresets = {
     inputMode: "email",
     rule: "loginId",
     icon: "email",
-    placeholder: fieldLabels.loginIdPlaceholder,
     maxLength: 256,
   },
   /** The password of a sign-in. */

@@ -49,8 +49,7 @@ export function BaseField(
         inputMode={preset.inputMode}
         placeholder={preset.placeholder}
         maxLength={preset.maxLength}
-        required={!props.readOnly}
-        readOnly={props.readOnly}
+        required
         // biome-ignore lint/a11y/noAutofocus: only the first field the server refused, on a page with no modal: where the user must act.
         autoFocus={props.autoFocus}
         value={value}

@@ -16,7 +16,6 @@ export interface FieldProps {
   error?: string;
   /** The first field the worker refused, where the page has no modal: it takes the focus as the page loads. */
   autoFocus?: boolean;
-  readOnly?: boolean;
   /** The brand's password rules (SPEC §5), for password fields. */
   passwordRules?: PasswordRules;
 }
@@ -33,9 +32,7 @@ export function useFieldValidation(props: FieldProps & { refine?: Refine | undef
   const [value, setValue] = useState(props.value ?? "");
   const [dirty, setDirty] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
-  const outcome = props.readOnly
-    ? null
-    : (runRule(preset.rule, value, { passwordRules: props.passwordRules }) ?? props.refine?.(value) ?? null);
+  const outcome = runRule(preset.rule, value, { passwordRules: props.passwordRules }) ?? props.refine?.(value) ?? null;
   const liveMessage = outcome && outcome !== BLANK ? (props.messages[outcome] ?? "") : "";
   const message = dirty ? liveMessage : (props.error ?? "");
 

@@ -42,8 +42,7 @@ export type PasswordCheck = keyof typeof passwordChecklistLabels;
 export const fieldLabels = {
   email: "メールアドレス",
   newEmail: "新しいメールアドレス",
-  loginId: "ログインID",
-  loginIdPlaceholder: "メールアドレスまたはログインID",
+  loginId: "メールアドレスまたはログインID",
   password: "パスワード",
   currentPassword: "現在のパスワード",
   newPassword: "新しいパスワード",
@@ -52,7 +51,6 @@ export const fieldLabels = {
   phoneNumber: "電話番号（ハイフンなし）",
   codePlaceholder: "6桁の数字",
   phonePlaceholder: "09012345678",
-  emailPlaceholder: "example@example.com",
 } as const;
 
 /** Every submit button's label; a button island gets the key, never the sentence. */

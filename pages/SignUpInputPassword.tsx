@@ -1,5 +1,5 @@
 import { SubmitButton } from "../islands/hosts";
-import { buttonLabels, common, screens } from "../messages/ja";
+import { buttonLabels, common, fieldLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { Field } from "./layout/Field";
@@ -7,7 +7,11 @@ import { ModalCloser } from "./layout/Modal";
 import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 SignUpInputPassword: the e-mail read-only, a new password with its live checklist. */
+/**
+ * SPEC §2 SignUpInputPassword: the e-mail read-only, a new password with its live checklist. The e-mail is text, which
+ * wraps (a read-only field would cut a long address at a large text size); a hidden field gives it to password
+ * managers, which save it with the new password.
+ */
 export function SignUpInputPassword({ email = "" }: { email?: string }) {
   const text = screens.signUpInputPassword;
   return (
@@ -34,7 +38,11 @@ export function SignUpInputPassword({ email = "" }: { email?: string }) {
     >
       <p className="lead">{text.lead}</p>
       <form method="post" action="/signUp/inputPassword">
-        <Field preset="email" value={email} readOnly />
+        <dl className="sent-to">
+          <dt className="field-label">{fieldLabels.email}</dt>
+          <dd>{email}</dd>
+        </dl>
+        <input type="email" autoComplete="username" value={email} readOnly hidden />
         <Field preset="signUpPassword" identities={[email]} />
         <SubmitButton label={buttonLabels.register} />
       </form>

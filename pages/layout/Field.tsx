@@ -40,12 +40,10 @@ function passwordWords(preset: FieldPreset): PasswordWords {
 export function Field({
   preset,
   value,
-  readOnly,
   identities,
 }: {
   preset: FieldPresetName;
   value?: string;
-  readOnly?: boolean;
   identities?: string[];
 }) {
   const { brand, form, modal } = usePage();
@@ -55,8 +53,7 @@ export function Field({
   const focused = errorKey !== undefined && !modal && Object.keys(form?.errors ?? {})[0] === shape.name;
   const shared = {
     preset: shape,
-    // A read-only field runs no rule in the browser.
-    messages: readOnly ? {} : ruleMessages(shape),
+    messages: ruleMessages(shape),
     ...(errorKey ? { error: fieldMessages[errorKey] } : {}),
     ...(focused ? { autoFocus: true } : {}),
   };
@@ -65,7 +62,5 @@ export function Field({
     return <PasswordField {...shared} passwordRules={brand.passwordRules} words={passwordWords(shape)} {...context} />;
   }
   const shown = value ?? form?.values[shape.name];
-  return (
-    <TextField {...shared} {...(shown !== undefined ? { value: shown } : {})} {...(readOnly ? { readOnly } : {})} />
-  );
+  return <TextField {...shared} {...(shown !== undefined ? { value: shown } : {})} />;
 }

@@ -6,10 +6,13 @@ import { SCREEN_THEMES, screenCookies, themeScreens } from "../support/screenThe
 import { GUNGNIR } from "../support/vocabulary";
 import { chromiumForFile, islandsHydrated, siteUrl, withCookies } from "./browser";
 import { emulator } from "./journeys";
+import { forcedColourLosses, layoutLosses, setTextSize, smallTargets, TEXT_SPACING_CSS } from "./layoutAudit";
 
 // Every screen for the neutral theme and three brands: an axe audit with script on (no serious or critical
-// violation), and the same page with JavaScript disabled rendering completely. Their pictures are not taken here: a
-// screenshot that nothing compares proves nothing, and `npm run gallery` saves every one to look at
+// violation), its targets (24 × 24 px) and what forced colours leave of it; and the same page with JavaScript
+// disabled rendering completely, then 320 px wide, at 200 % text and with wider text spacing without losing text
+// (layoutAudit.ts; docs/accessibility.md). Each is checked on the page already loaded. Their pictures are not taken
+// here: a screenshot that nothing compares proves nothing, and `npm run gallery` saves every one to look at
 // (test/gallery/run.ts).
 
 const baseUrl = siteUrl();
@@ -17,6 +20,10 @@ const axeSource = readFileSync("node_modules/axe-core/axe.min.js", "utf8");
 const upstream = emulator(baseUrl);
 
 const browser = chromiumForFile();
+
+/** The tabs' viewport, a phone's; and WCAG 1.4.10's narrow one (1280 px at 400 %), on a small phone's height. */
+const PHONE = { width: 414, height: 896 };
+const NARROW = { width: 320, height: 568 };
 
 /**
  * One tab per theme and JavaScript setting, reused screen after screen: a new page costs a renderer process (about
@@ -31,7 +38,7 @@ function reusedTab(javaScriptEnabled: boolean): () => Promise<Page> {
       javaScriptEnabled,
       // The axe audit's script runs in pages whose CSP would refuse it.
       bypassCSP: javaScriptEnabled,
-      viewport: { width: 414, height: 896 },
+      viewport: PHONE,
       locale: "ja-JP",
     });
     // axe is in every document of the scripted tab from its start: registered once, not sent over the protocol
@@ -98,7 +105,7 @@ for (const theme of SCREEN_THEMES) {
     const scriptless = reusedTab(false);
 
     it.each(cases.map((screen) => [screen.name, screen] as const))(
-      "%s: renders, hydrates, passes axe",
+      "%s: renders, hydrates, passes axe; targets of 24 px, forced colours",
       async (_name, screen) => {
         const page = await scripted();
         expect(await open(page, brand, screen)).toBe(screen.status);
@@ -115,11 +122,20 @@ for (const theme of SCREEN_THEMES) {
           await page.locator("input[type=password]").count(),
         );
         expect(await seriousAxeViolations(page)).toEqual([]);
+        // With script every control shows (the password toggle, the copy button). Forced colours come last: the
+        // audit moves the focus through every control.
+        expect.soft(await page.evaluate(smallTargets), "targets under 24 × 24 px").toEqual([]);
+        await page.emulateMedia({ forcedColors: "active" });
+        try {
+          expect.soft(await page.evaluate(forcedColourLosses), "forced colours").toEqual([]);
+        } finally {
+          await page.emulateMedia({ forcedColors: "none" });
+        }
       },
     );
 
     it.each(cases.map((screen) => [screen.name, screen] as const))(
-      "%s: renders completely with JavaScript disabled",
+      "%s: renders completely with JavaScript disabled; 320 px, 200 % text, text spacing",
       async (_name, screen) => {
         const page = await scriptless();
         expect(await open(page, brand, screen)).toBe(screen.status);
@@ -128,7 +144,7 @@ for (const theme of SCREEN_THEMES) {
         expect(
           await page.locator("img.logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
         ).toBe(true);
-        const fields = page.locator("form[method=post] input:not([type=hidden])");
+        const fields = page.locator("form[method=post] input:not([type=hidden]):not([hidden])");
         const labelled = await fields.evaluateAll(
           (inputs) => inputs.filter((input) => (input as HTMLInputElement).labels?.length).length,
         );
@@ -136,6 +152,24 @@ for (const theme of SCREEN_THEMES) {
         // Each password field's toggle is in the page but hidden: it needs script to work.
         expect(await page.locator(".password-toggle").count()).toBe(await page.locator("input[type=password]").count());
         expect(await page.locator(".password-toggle:visible").count()).toBe(0);
+        // Without script a modal the server opened is an open dialog over the page, not a modal one: the layout's
+        // harder case. Each mode is applied to the page as it stands and taken away after, but the spacing, which
+        // the next page is without; each reports its own losses.
+        await page.setViewportSize(NARROW);
+        try {
+          const narrow = await page.evaluate(layoutLosses, { width: NARROW.width, remember: true });
+          expect.soft(narrow, "320 px wide").toEqual([]);
+        } finally {
+          await page.setViewportSize(PHONE);
+        }
+        await setTextSize(page, 2);
+        try {
+          expect.soft(await page.evaluate(layoutLosses, { enlargedBy: 2 }), "200 % text").toEqual([]);
+        } finally {
+          await setTextSize(page, 1);
+        }
+        const spaced = await page.evaluate(layoutLosses, { spacing: TEXT_SPACING_CSS, overlap: true });
+        expect.soft(spaced, "text spacing").toEqual([]);
       },
     );
   });

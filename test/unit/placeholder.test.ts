@@ -4,7 +4,7 @@ import { contrastRatio } from "../../themes/check";
 
 // The engines' screenshots side by side (npm run gallery:engines) showed it: each engine draws a field's placeholder
 // in its own grey (WebKit's is the faintest, Firefox's is the text colour at 54 % opacity), so the hint in the
-// fields ("メールアドレスまたはログインID", "6桁の数字") read differently on an iPhone. The site sets its own.
+// fields ("6桁の数字", "09012345678") read differently on an iPhone. The site sets its own.
 
 const css = readFileSync("pages/layout/site.css", "utf8");
 

@@ -46,31 +46,26 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     expect(html.match(/<script\b/g)).toHaveLength(1);
     expect(html).toMatch(/<script type="module" src="[^"]+" nonce="[^"]+" async=""><\/script>/);
     const hosts = islandHosts(html);
-    expect(hosts.map((h) => h.name)).toEqual(["TextField", "PasswordField", "SubmitButton", "SessionGuard"]);
+    // The e-mail is text, not a field (pages/SignUpInputPassword.tsx): no island of its own.
+    expect(hosts.map((h) => h.name)).toEqual(["PasswordField", "SubmitButton", "SessionGuard"]);
     // Islands get their data and their words from the server (no message module ships to the browser):
-    // a field its preset, the brand's rules and the messages its rule can answer; a read-only field none. Where a
-    // password is chosen, also whom it is for and the brand's names, and the messages of those and of a leaked one.
+    // a field its preset, the brand's rules and the messages its rule can answer. Where a password is chosen, also
+    // whom it is for and the brand's names, and the messages of those and of a leaked one.
     const chosenKeys = [...ruleMessageKeys.password, ...chosenPasswordMessageKeys];
-    expect(hosts[1]?.props).toEqual({
+    expect(hosts[0]?.props).toEqual({
       preset: { ...fieldPresets.signUpPassword },
       messages: Object.fromEntries(chosenKeys.map((key) => [key, fieldMessages[key]])),
       passwordRules: "standard",
       words: expect.objectContaining({ show: common.showPassword, hide: common.hidePassword }),
       context: { identities: ["new@example.com"], brandWords: brandPasswordWords(defaultBrand) },
     });
-    const passwordProps = hosts[1]?.props as { words?: { checklist?: Record<string, string> } } | undefined;
+    const passwordProps = hosts[0]?.props as { words?: { checklist?: Record<string, string> } } | undefined;
     expect(passwordProps?.words?.checklist).toMatchObject({
       title: common.passwordChecklistTitle,
       ...passwordChecklistLabels,
     });
-    expect(hosts[0]?.props).toEqual({
-      preset: { ...fieldPresets.email },
-      messages: {},
-      value: "new@example.com",
-      readOnly: true,
-    });
-    expect(hosts[2]?.props).toEqual({ label: buttonLabels.register });
-    expect(hosts[3]?.props).toEqual({ modal: { title: modals.otherTab.title, body: modals.otherTab.body } });
+    expect(hosts[1]?.props).toEqual({ label: buttonLabels.register });
+    expect(hosts[2]?.props).toEqual({ modal: { title: modals.otherTab.title, body: modals.otherTab.body } });
     expect(html).toContain("8文字以上256文字未満");
   });
 
@@ -82,6 +77,6 @@ describe("islands pipeline (ARCHITECTURE §5)", () => {
     const html = await response.text();
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<img src=x");
-    expect(islandHosts(html)[0]?.props).toMatchObject({ value: evil });
+    expect(islandHosts(html)[0]?.props).toMatchObject({ context: { identities: [evil] } });
   });
 });
