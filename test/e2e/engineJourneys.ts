@@ -575,7 +575,7 @@ export const JOURNEYS: Record<string, Journey> = {
     },
   },
 
-  // By the keyboard alone up to the new password, as the sign-in journey above.
+  // By the keyboard alone up to the app, as the sign-in journey above; the next sign-in clicks.
   "keyboard only: password reset by the mailed link, with the mail help; back to the app, then signs in with it": {
     async run(run) {
       const { page } = run;
@@ -609,7 +609,10 @@ export const JOURNEYS: Record<string, Journey> = {
       expect(await countOf(page, "dialog[open] button", "閉じる")).toBe(0);
       expect(await fieldValue(page, "#field-newPassword")).toBe("");
       await expectNothingSecret(run, NEW_PASSWORD);
-      await page.click({ link: "アプリに戻る" });
+      // From the modal's heading, which has the focus, to its one way on.
+      await tabTo(page, "dialog[open] a.button");
+      expect(await page.text("dialog[open] a.button")).toBe("アプリに戻る");
+      await page.press("Enter");
       expect((await page.reached(`https://app.${GUNGNIR.serviceId}.example/`)).toString()).toBe(
         `https://app.${GUNGNIR.serviceId}.example/`,
       );
