@@ -246,8 +246,14 @@ async function closeServerModalByKeyboard(page: EnginePage): Promise<void> {
     () => page.exec<boolean>(`return !!document.querySelector("dialog[open]")?.contains(document.activeElement);`),
     "the focus inside the open modal",
   );
-  if (page.javaScript) await page.press("Escape");
-  else {
+  if (page.javaScript) {
+    // Escape is the modal's once the island has made it one (an open dialog that is not modal ignores it).
+    await until(
+      () => page.exec<boolean>(`return document.querySelector("dialog[open]")?.matches(":modal") === true;`),
+      "the server's modal made modal",
+    );
+    await page.press("Escape");
+  } else {
     await tabTo(page, "dialog[open] button");
     await page.press("Enter");
   }
