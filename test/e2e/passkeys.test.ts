@@ -1,6 +1,7 @@
 import { TOTP } from "otpauth";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { asItReads } from "../support/phraseBreaks";
 import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { chromiumForFile, islandsHydrated, siteUrl } from "./browser";
 import { emulator, expectAppLogin, LOGINS, newContext, nowSeconds, openApp, submit } from "./journeys";
@@ -260,7 +261,7 @@ describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", 
       await submit(page, "削除する");
       // Back on the list, which is empty: not an empty count on some other page.
       expect(new URL(page.url()).pathname).toBe("/passkeys");
-      expect(await page.getByRole("heading", { name: "パスキーの管理" }).isVisible()).toBe(true);
+      expect(await page.getByRole("heading", { name: asItReads("パスキーの管理") }).isVisible()).toBe(true);
       expect(await page.locator(".passkey").count()).toBe(0);
       expect((await idp.latest(email)).subject).toContain("パスキーが削除されました");
       expect(errors).toEqual([]);
@@ -276,7 +277,9 @@ describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", 
       const { page } = await atSignInWithPasskey(context, noAutofill, 50);
       await islandsHydrated(page);
       expect(await clickPasskey(page)).toBe(403);
-      expect(await page.getByRole("heading", { name: "このパスキーは使用できません" }).isVisible()).toBe(true);
+      expect(await page.getByRole("heading", { name: asItReads("このパスキーは使用できません") }).isVisible()).toBe(
+        true,
+      );
       expect(await page.locator("#field-password").isVisible()).toBe(true);
       // Tried again and again (a new sign-in after every fifth refusal, which ends the login challenge): the credential
       // class stops the passkey after its limit of answered tries, 5 a minute (10 when the tries straddle a window).
@@ -292,7 +295,7 @@ describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", 
       expect(statuses.at(-1)).toBe(429);
       expect(statuses.length).toBeGreaterThan(5);
       expect(statuses.slice(0, -1).every((status) => status === 403)).toBe(true);
-      expect(await page.getByRole("heading", { name: "試行回数の上限に達しました" }).isVisible()).toBe(true);
+      expect(await page.getByRole("heading", { name: asItReads("試行回数の上限に達しました") }).isVisible()).toBe(true);
     } finally {
       await context.close();
     }

@@ -9,3 +9,9 @@ export const PHRASE_BREAK = "\u200b";
 export function withoutPhraseBreaks(text: string): string {
   return text.split(PHRASE_BREAK).join("");
 }
+
+/** A pattern of the text as it reads, whatever markers the page has in it: for a role's accessible name. */
+export function asItReads(text: string): RegExp {
+  const characters = [...text].map((character) => character.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^\\s*${characters.join(`${PHRASE_BREAK}?`)}\\s*$`);
+}
