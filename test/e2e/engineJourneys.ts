@@ -20,6 +20,7 @@ import {
   capabilitiesOf,
   type EnginePage,
   type Key,
+  leaving,
   needed,
   pathOf,
   reportedErrorsSince,
@@ -141,11 +142,10 @@ async function signedIn(
 const openModalTitle = (page: EnginePage) => page.text("dialog[open] .modal-title");
 
 /**
- * A modal the server opened after a refused POST (docs/accessibility.md): the focus starts inside it, so a screen
- * reader reads its title first. With script it is a true modal, Escape closes it and the focus goes back to the field
- * to fill in again.
+ * Waits until the modal the server opened has the focus inside it and, with script, until the island has made it
+ * modal: Escape is a modal's only (an open dialog that is not modal ignores it).
  */
-async function expectServerModalTakesFocus(page: EnginePage, refocused: string): Promise<void> {
+async function serverModalReady(page: EnginePage): Promise<void> {
   await until(
     () => page.exec<boolean>(`return !!document.querySelector("dialog[open]")?.contains(document.activeElement);`),
     "the focus inside the open modal",
@@ -155,6 +155,16 @@ async function expectServerModalTakesFocus(page: EnginePage, refocused: string):
     () => page.exec<boolean>(`return document.querySelector("dialog[open]")?.matches(":modal") === true;`),
     "the server's modal made modal",
   );
+}
+
+/**
+ * A modal the server opened after a refused POST (docs/accessibility.md): the focus starts inside it, so a screen
+ * reader reads its title first. With script it is a true modal, Escape closes it and the focus goes back to the field
+ * to fill in again.
+ */
+async function expectServerModalTakesFocus(page: EnginePage, refocused: string): Promise<void> {
+  await serverModalReady(page);
+  if (!page.javaScript) return;
   await page.press("Escape");
   await until(async () => (await countOf(page, "dialog[open]")) === 0, "Escape closed the modal");
   // The dialog's close event, which moves the focus, comes in a task after it closed.
@@ -221,17 +231,9 @@ async function tabTo(page: EnginePage, css: string): Promise<void> {
   throw new Error(`${key} never reached ${css}: ${seen.join(" → ")}`);
 }
 
-/** Presses `key` where the focus is and waits for the document it sends the browser to (see `submit`). */
-async function submitByKey(page: EnginePage, key: Key = "Enter"): Promise<void> {
-  await page.exec(`document.documentElement.setAttribute("data-e2e-left", ""); return true;`);
-  await page.press(key);
-  await until(
-    () =>
-      page.exec<boolean>(
-        `return !document.documentElement.hasAttribute("data-e2e-left") && document.readyState === "complete";`,
-      ),
-    `a new document after pressing ${key}`,
-  );
+/** Presses `key` where the focus is and waits for the document it sends the browser to (`leaving`). */
+function submitByKey(page: EnginePage, key: Key = "Enter"): Promise<void> {
+  return leaving(page, () => page.press(key), `pressing ${key}`);
 }
 
 /** Tabs to the field `css` and types `text` there, the focus staying on it. */
@@ -242,18 +244,9 @@ async function typeInto(page: EnginePage, css: string, text: string): Promise<vo
 
 /** Closes a closable modal the server opened, by the keyboard: Escape with script, else Tab to 閉じる and Enter. */
 async function closeServerModalByKeyboard(page: EnginePage): Promise<void> {
-  await until(
-    () => page.exec<boolean>(`return !!document.querySelector("dialog[open]")?.contains(document.activeElement);`),
-    "the focus inside the open modal",
-  );
-  if (page.javaScript) {
-    // Escape is the modal's once the island has made it one (an open dialog that is not modal ignores it).
-    await until(
-      () => page.exec<boolean>(`return document.querySelector("dialog[open]")?.matches(":modal") === true;`),
-      "the server's modal made modal",
-    );
-    await page.press("Escape");
-  } else {
+  await serverModalReady(page);
+  if (page.javaScript) await page.press("Escape");
+  else {
     await tabTo(page, "dialog[open] button");
     await page.press("Enter");
   }

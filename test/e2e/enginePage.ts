@@ -156,19 +156,24 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
 const LEFT = "data-e2e-left";
 
 /**
- * Clicks a control that loads a new document (a form's submit, a link) and waits until that document has loaded:
- * the old one is marked first, so a page that answers at the same URL (a refusal, a 429) is told apart.
+ * Does what loads a new document (a form's submit, a link) and waits until that document has loaded: the old one is
+ * marked first, so a page that answers at the same URL (a refusal, a 429) is told apart.
  */
-export async function submit(page: EnginePage, target: Target): Promise<void> {
+export async function leaving(page: EnginePage, act: () => Promise<void>, what: string): Promise<void> {
   await page.exec(`document.documentElement.setAttribute("${LEFT}", ""); return true;`);
-  await page.click(target);
+  await act();
   await until(
     () =>
       page.exec<boolean>(
         `return !document.documentElement.hasAttribute("${LEFT}") && document.readyState === "complete";`,
       ),
-    `a new document after clicking ${JSON.stringify(target)}`,
+    `a new document after ${what}`,
   );
+}
+
+/** Clicks a control that loads a new document and waits until it has loaded (`leaving`). */
+export function submit(page: EnginePage, target: Target): Promise<void> {
+  return leaving(page, () => page.click(target), `clicking ${JSON.stringify(target)}`);
 }
 
 /** A page script that empties the storage of the page the tab shows (nothing where it has none: about:blank). */

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { PNG } from "pngjs";
 import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
 import { until } from "../e2e/enginePage";
 import { firefoxPage, launchFirefox } from "../e2e/firefox";
@@ -10,6 +9,7 @@ import { startWebKit } from "../e2e/webkit";
 import { type ScreenCase, screenCases } from "../support/screens";
 import { screenCookies } from "../support/screenThemes";
 import { GUNGNIR } from "../support/vocabulary";
+import { sideBySide } from "./sideBySide";
 
 // `npm run gallery:engines`: every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
 // on, at a phone's viewport, saved side by side (test-results/engines/<screen>.png: Chromium | WebKitGTK | Firefox)
@@ -29,23 +29,6 @@ async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: str
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1) };
   });
-}
-
-/** The screenshots side by side, top-aligned, on white. */
-function sideBySide(shots: Buffer[]): Buffer {
-  const images = shots.map((shot) => PNG.sync.read(shot));
-  const gap = 16;
-  const sheet = new PNG({
-    width: images.reduce((sum, image) => sum + image.width, 0) + gap * (images.length - 1),
-    height: Math.max(...images.map((image) => image.height)),
-  });
-  sheet.data.fill(255);
-  let x = 0;
-  for (const image of images) {
-    PNG.bitblt(image, sheet, 0, 0, image.width, image.height, x, 0);
-    x += image.width + gap;
-  }
-  return PNG.sync.write(sheet);
 }
 
 async function main(): Promise<void> {

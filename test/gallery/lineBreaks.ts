@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { PNG } from "pngjs";
 import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
 import { buildForE2e, startPreview } from "../e2e/server";
 import { emulatorClient } from "../support/emulatorClient";
 import { screenCases, stepUpSignInCase } from "../support/screens";
 import { screenCookies } from "../support/screenThemes";
 import { GUNGNIR } from "../support/vocabulary";
+import { sideBySide } from "./sideBySide";
 
 // `npm run gallery:line-breaks`: Japanese line breaks before and after (docs/accessibility.md, "Japanese line
 // breaks"), to look at. A few key screens of one brand in Chromium at 320 and 375 CSS px, each as the site renders
@@ -34,23 +34,6 @@ const UNMARK = `(() => {
   style.textContent = "body{word-break:normal!important;overflow-wrap:normal!important;line-break:auto!important}h1,h2{text-wrap:wrap!important}";
   document.head.append(style);
 })()`;
-
-/** The shots side by side, top-aligned, on white. */
-function sideBySide(shots: Buffer[]): Buffer {
-  const images = shots.map((shot) => PNG.sync.read(shot));
-  const gap = 16;
-  const sheet = new PNG({
-    width: images.reduce((sum, image) => sum + image.width, 0) + gap * (images.length - 1),
-    height: Math.max(...images.map((image) => image.height)),
-  });
-  sheet.data.fill(255);
-  let x = 0;
-  for (const image of images) {
-    PNG.bitblt(image, sheet, 0, 0, image.width, image.height, x, 0);
-    x += image.width + gap;
-  }
-  return PNG.sync.write(sheet);
-}
 
 async function shots(page: Page): Promise<Buffer[]> {
   const after: Buffer[] = [];
