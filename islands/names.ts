@@ -10,6 +10,7 @@ export const islandNames = [
   "SmsSendButton",
   "PasskeySignIn",
   "PasskeyCreate",
+  "PasskeyOffer",
   "ServerModal",
 ] as const;
 export type IslandName = (typeof islandNames)[number];

@@ -30,6 +30,7 @@ export const islands: Partial<Record<IslandName, Loader>> = {
   NativeBridge: () => import("./NativeBridge"),
   PasskeySignIn: () => import("./PasskeySignIn"),
   PasskeyCreate: () => import("./PasskeyCreate"),
+  PasskeyOffer: () => import("./PasskeyOffer"),
   // Only a page the server answered with a modal open has one.
   ServerModal: () => import("./ServerModal"),
 };

@@ -336,6 +336,14 @@ export const modals = {
     after: "next",
     status: 200,
   },
+  // docs/passkeys.md "Passkey first": the passkey made on the second-factor step.
+  passkeySetUpDone: {
+    title: "パスキーを登録しました",
+    body: "次回から、パスキーでログインできます",
+    closable: false,
+    after: "next",
+    status: 200,
+  },
 } as const satisfies Record<string, ModalRecord>;
 
 export type ModalKey = keyof typeof modals;

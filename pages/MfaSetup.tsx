@@ -1,12 +1,21 @@
 import type { ReactNode } from "react";
-import { screens } from "../messages/ja";
+import { PasskeyOffer } from "../islands/hosts";
+import { buttonLabels, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { usePage } from "./layout/PageContext";
+import { PasskeyCreateForm, type PasskeyRegistrationStage } from "./layout/PasskeyCreateForm";
 import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 MFASetup: one button per second factor the brand allows; 'set up later' only where NONE is allowed. */
-export function MfaSetup() {
+/** Where a passkey made on the second-factor step is registered (worker/routes/mfaSetupPasskey.tsx). */
+export const PASSKEY_SETUP_PATH = "/mfa/setup/passkey";
+
+/**
+ * SPEC §2 MFASetup: one button per second factor the brand allows; 'set up later' only where NONE is allowed.
+ * `passkey`: passkeys are on for the brand here, so a passkey is offered first wherever the browser can make one
+ * (docs/passkeys.md, "Passkey first"); the island shows it only then.
+ */
+export function MfaSetup({ passkey = false }: { passkey?: boolean }) {
   const { brand } = usePage();
   const text = screens.mfaSetup;
   return (
@@ -26,6 +35,9 @@ export function MfaSetup() {
     >
       <p className="lead">{text.lead}</p>
       <div className="choices">
+        {passkey ? (
+          <PasskeyOffer label={text.passkey} note={text.passkeyWhy} action={`${PASSKEY_SETUP_PATH}/start`} />
+        ) : null}
         {brand.mfaTypes.includes("TOTP") ? (
           <a className="button" href="/mfa/setup/TOTP">
             {text.totp}
@@ -41,7 +53,7 @@ export function MfaSetup() {
   );
 }
 
-/** The card of a factor's setup screen (TOTP, SMS): its own support message and a way back to the choice. */
+/** The card of a factor's setup screen (TOTP, SMS, passkey): its support message and a way back to the choice. */
 export function MfaFactorCard({
   title,
   factor,
@@ -49,7 +61,7 @@ export function MfaFactorCard({
   children,
 }: {
   title: string;
-  factor: "totp" | "sms";
+  factor: "totp" | "sms" | "passkey";
   modals?: ReactNode;
   children: ReactNode;
 }) {
@@ -57,7 +69,7 @@ export function MfaFactorCard({
     <Card
       guarded
       title={title}
-      support={factor}
+      support={factor === "passkey" ? "default" : factor}
       links={
         <>
           <a href="/mfa/setup">{screens.mfaSetup.backToChoice}</a>
@@ -77,5 +89,25 @@ export function MfaSetupDone() {
     <Card title={screens.mfaSetup.title} guarded={false}>
       <p className="lead">{screens.mfaSetup.done}</p>
     </Card>
+  );
+}
+
+/**
+ * docs/passkeys.md "Passkey first": a passkey as the second factor. `start` posts to begin (a fresh sign-up's ticket
+ * opens the ceremony at once; otherwise a code is mailed to the account first), then the steps the enrolment shares.
+ */
+export function MfaSetupPasskey({ stage }: { stage: PasskeyRegistrationStage }) {
+  const text = screens.passkeyEnrolment;
+  return (
+    <MfaFactorCard title={text.title} factor="passkey">
+      {stage === "start" ? (
+        <>
+          <p className="lead">{text.lead}</p>
+          <PostButton action={`${PASSKEY_SETUP_PATH}/start`}>{buttonLabels.registerPasskey}</PostButton>
+        </>
+      ) : (
+        <PasskeyCreateForm stage={stage} base={PASSKEY_SETUP_PATH} />
+      )}
+    </MfaFactorCard>
   );
 }

@@ -23,6 +23,14 @@ import {
   totpConfirm,
   totpSetup,
 } from "./routes/mfaSetup";
+import {
+  passkeySetup,
+  passkeySetupCode,
+  passkeySetupQuery,
+  passkeySetupResult,
+  passkeySetupStart,
+  passkeySetupVerify,
+} from "./routes/mfaSetupPasskey";
 import { enrolment, enrolmentCode, enrolmentLater, enrolmentResult, enrolmentVerify } from "./routes/passkeyEnrolment";
 import {
   addCodeStep,
@@ -185,6 +193,12 @@ export const routeTable: readonly RouteEntry[] = [
   form("/mfa/setup/SMS/warning", "mfaSetupSmsWarning", smsWarning),
   screen("/mfa/setup/SMS/warning", "mfaSetupSmsWarning", smsWarningScreen),
   form("/mfa/setup/SMS/sendCode", "mfaSetupSmsSend", smsSend, { rateLimit: "mail" }),
+  // A passkey as the second factor (docs/passkeys.md, "Passkey first"): starting may mail a code, as sending one does.
+  screen("/mfa/setup/passkey", "mfaSetupPasskey", { query: passkeySetupQuery, ...passkeySetup }),
+  form("/mfa/setup/passkey/start", "mfaSetupPasskeyStart", passkeySetupStart, { rateLimit: "mail" }),
+  form("/mfa/setup/passkey/code", "mfaSetupPasskeyCode", passkeySetupCode, { rateLimit: "mail" }),
+  form("/mfa/setup/passkey/verify", "mfaSetupPasskeyVerify", passkeySetupVerify, { rateLimit: "code" }),
+  form("/mfa/setup/passkey", "mfaSetupPasskey", passkeySetupResult, { rateLimit: "credential" }),
 
   // Sign-out (ARCHITECTURE §8): a link (GET) or a form (POST).
   endpoint("/logout", "logout", { query: logoutQuery }, signOut),

@@ -96,7 +96,7 @@ function ceremonyAt(c: EmulatorContext, challenge: string): Ceremony {
  * Who is adding a passkey, on what authority: the user of a bearer token (its `grant`), or the user of a password
  * login's passkey enrolment `ticket`. `acr` is what the login behind either achieved.
  */
-type Registrant = { user: User; acr: Acr } & (
+type Registrant = { user: User; acr: Acr; emailProven?: boolean } & (
   | { grant: BearerGrant; ticket?: undefined }
   | { grant?: undefined; ticket: string }
 );
@@ -118,7 +118,7 @@ async function registrant(c: EmulatorContext): Promise<Registrant> {
   const user = found.status === "valid" ? users.byUsername(found.data.username) : undefined;
   // An unknown, expired or used ticket answers exactly as a bad bearer token.
   if (found.status !== "valid" || user === undefined) throw problems.unauthorized();
-  return { user, acr: found.data.acr, ticket };
+  return { user, acr: found.data.acr, emailProven: found.data.emailProven === true, ticket };
 }
 
 function describePasskey(passkey: Passkey) {
@@ -159,7 +159,7 @@ passkeys.post(`${base}/registration/code`, async (c) => {
 });
 
 passkeys.post(`${base}/attestation/options`, async (c) => {
-  const { user, acr, grant } = await registrant(c);
+  const { user, acr, emailProven, grant } = await registrant(c);
   const body = await jsonBody(c.req.raw, z.object({ email_code: z.string().max(32).optional() }));
   const { tickets, passkeys: store } = c.var.services;
   // Checked before the code, so that a stale sign-in does not use the code up. A ticket's own 10 minutes from its
@@ -168,8 +168,9 @@ passkeys.post(`${base}/attestation/options`, async (c) => {
   // A password sign-in (with a TOTP or SMS code too) can be relayed by a phishing site: a passkey registered after
   // one must also prove the account's mailbox. A passkey sign-in cannot be relayed. A ticket's login is always a
   // password one: "The mailed code stays required: a phished password and code must not be enough to plant a
-  // passkey."
-  if (acr !== "phr") {
+  // passkey." A sign-up's ticket is the exception: the sign-up's own mailed code proved the mailbox minutes ago, in
+  // the browser that holds the ticket.
+  if (acr !== "phr" && !emailProven) {
     if (body.email_code === undefined) throw problems.emailCodeRequired();
     redeemCode(tickets, "passkey_registration_code", user.username, body.email_code, c.var.now, 410);
   }

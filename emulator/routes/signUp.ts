@@ -9,7 +9,7 @@ import { mailCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
 import { hashPassword } from "../crypto/passwordHash";
-import { sixDigitCode } from "../crypto/randomValues";
+import { randomToken, sixDigitCode } from "../crypto/randomValues";
 import { redeemCode, requireLive } from "../state/tickets";
 import { newUser } from "../state/users";
 import { completedSignIn } from "./accountEvents";
@@ -109,7 +109,18 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
     loginMethods.password,
     body.context?.device,
   );
-  return c.json({ redirect_to: redirectTo }, 201);
+  // docs/passkeys.md "Passkey first": the new account may register its first passkey with this ticket and no
+  // further mailed code, since the code just confirmed proved the mailbox. Single-use, 10 minutes, as a login's.
+  const ticket = tickets.issue(
+    "passkey_enrolment",
+    randomToken(),
+    { username: user.username, acr: loginMethods.password.acr, emailProven: true },
+    c.var.now + lifetimes.passkeyEnrolment,
+  );
+  return c.json(
+    { redirect_to: redirectTo, passkey_enrolment: { ticket, expires_in: lifetimes.passkeyEnrolment / 1000 } },
+    201,
+  );
 });
 
 signUp.post("/auth/v1/register/confirm/resend", async (c) => {

@@ -97,11 +97,11 @@ export interface TicketKinds {
   /** A sign-in ceremony's `session`: its challenge, for this one login challenge. */
   passkey_assertion: { loginChallenge: string; challenge: string };
   /**
-   * A password login's passkey enrolment ticket, by its random id: who may add one passkey without a bearer token.
-   * `acr` is that login's, and "a password login never claims `phr`" (docs/passkeys.md), so the mailed code is
-   * always asked.
+   * A passkey enrolment ticket, by its random id: who may add one passkey without a bearer token. `acr` is the login's
+   * that issued it, and "a password login never claims `phr`" (docs/passkeys.md). `emailProven`: a sign-up's ticket,
+   * issued as the mailed sign-up code was confirmed, stands in for the registration code; a login's never does.
    */
-  passkey_enrolment: { username: string; acr: Exclude<Acr, "phr"> };
+  passkey_enrolment: { username: string; acr: Exclude<Acr, "phr">; emailProven?: boolean };
 }
 
 /** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */

@@ -751,6 +751,7 @@ export const JOURNEYS: Record<string, Journey> = {
       const { page } = run;
       const { app, login } = await signedIn(run, "totpsetup", "mfaSetUp");
       expect(await pathOf(page)).toBe("/mfa/setup");
+      await expectChoicesWithoutPasskey(page);
       // The secret arrives late: with script the spinner held its place (the "streaming" journey sees it), without
       // the page comes whole; either way the page ends with the QR code and no spinner.
       await idp(run).fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", delayMs: 1500 });
@@ -1118,6 +1119,24 @@ function pageErrorWatch(page: EnginePage, engine: EngineName, setup: EngineSetup
   if (!log) throw new Error(`${page.engine}: no console and no log of its own, so page errors cannot be seen`);
   const from = statSync(log).size;
   return () => reportedErrorsSince(log, from);
+}
+
+/**
+ * The second-factor step in a browser that cannot make a passkey (none of the engines here has a platform
+ * authenticator): the page offers one (its island is there), yet the choice is the app and SMS alone, as without
+ * script (docs/passkeys.md, "Passkey first"). With script the island has hydrated and the browser has answered.
+ */
+async function expectChoicesWithoutPasskey(page: EnginePage): Promise<void> {
+  const offer = '[data-island="PasskeyOffer"]';
+  expect(await countOf(page, offer), "the step offers a passkey where the browser can make one").toBe(1);
+  if (page.javaScript) {
+    await until(() => page.exec<boolean>(`return !!document.querySelector('${offer}[data-hydrated]');`), "the offer");
+    const platform = "return window.PublicKeyCredential?.isUserVerifyingPlatformAuthenticatorAvailable?.() ?? false;";
+    expect(await page.exec<boolean>(platform), "this browser has a platform authenticator").toBe(false);
+  }
+  expect(await page.visible('a[href="/mfa/setup/TOTP"]')).toBe(1);
+  expect(await page.visible('a[href="/mfa/setup/SMS"]')).toBe(1);
+  expect(await countOf(page, 'form[action="/mfa/setup/passkey/start"]')).toBe(0);
 }
 
 /**

@@ -192,6 +192,96 @@ describe("passkey sign-in in Chromium (docs/passkeys.md)", () => {
   });
 });
 
+describe("passkey first: the second-factor step in Chromium (docs/passkeys.md, 'Passkey first')", () => {
+  /** The step's recommended choice, once the island has seen the platform authenticator; pressed. */
+  async function choosePasskey(page: Page) {
+    await islandsHydrated(page);
+    const offer = page.getByRole("button", { name: asItReads("パスキーを作成する（おすすめ）") });
+    await Promise.all([page.waitForNavigation(), offer.click()]);
+  }
+
+  /** The browser makes the passkey; the 'registered' modal's link goes on to the app. */
+  async function createAndGoOn(page: Page) {
+    await islandsHydrated(page);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/mfa/setup/passkey" && !url.search),
+      page.getByRole("button", { name: "パスキーを作成する", exact: true }).click(),
+    ]);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: asItReads("パスキーを登録しました") }).waitFor();
+    await dialog.getByRole("link", { name: "次へ" }).click();
+  }
+
+  it("a new customer signs up, makes a passkey with no second code, reaches the app, then signs in with it alone", async () => {
+    const context = await newContext(browser(), true);
+    try {
+      const email = `first.${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await context.addInitScript(noAutofill);
+      const page = await virtualAuthenticator(context);
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+
+      const signUp = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "signUp");
+      const signedUpAt = nowSeconds();
+      await page.goto(signUp.startUrl);
+      await page.locator("#field-email").fill(email);
+      await submit(page, "次へ");
+      await page.locator("#field-password").fill(PASSWORD);
+      await submit(page, "登録する");
+      await page.locator("#field-code").fill(await idp.latestCode(email));
+      await submit(page, "次へ");
+      expect(new URL(page.url()).pathname).toBe("/mfa/setup");
+      const codeMail = await idp.latest(email);
+      await choosePasskey(page);
+      // The sign-up's code proved the mailbox: the ceremony is ready, no code asked or mailed.
+      expect(await page.locator("#field-code").count()).toBe(0);
+      await createAndGoOn(page);
+      await expectAppLogin(signUp, baseUrl, LOGINS.password, signedUpAt);
+      await appPageFailed(page);
+      const mails = [codeMail.subject, (await idp.latest(email)).subject];
+      expect(mails[1]).toContain("パスキーが登録されました");
+      expect(mails[0]).not.toContain("パスキー");
+
+      // Signed out; the app's next sign-in offers the passkey, which signs in alone.
+      const out = await context.request.get(`${baseUrl}/logout?client_id=${GUNGNIR.clientId}`, { maxRedirects: 0 });
+      expect(out.status()).toBe(303);
+      const next = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");
+      const startedAt = nowSeconds();
+      await page.goto(next.startUrl);
+      await islandsHydrated(page);
+      await page.getByRole("button", { name: "パスキーでログイン" }).click();
+      await expectPhishingResistantLogin(next, startedAt);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the own view mfaSetUp after a password sign-in: the passkey with a code mailed to the account", async () => {
+    const context = await newContext(browser(), true);
+    try {
+      const email = `setup.${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await idp.seed({ email });
+      await context.addInitScript(noAutofill);
+      const page = await virtualAuthenticator(context);
+      const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "mfaSetUp");
+      await page.goto(app.startUrl);
+      await page.locator("#field-username").fill(email);
+      await page.locator("#field-password").fill(PASSWORD);
+      await submit(page, "ログイン");
+      expect(new URL(page.url()).pathname).toBe("/mfa/setup");
+      await choosePasskey(page);
+      await page.locator("#field-code").fill(await idp.latestCode(email));
+      await submit(page, "次へ");
+      await createAndGoOn(page);
+      await expect.poll(async () => (await idp.latest(email)).subject).toContain("パスキーが登録されました");
+      expect((await app.received).searchParams.get("code")).toMatch(/.{16,}/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("a passkey from enrolment to deletion in Chromium (docs/passkeys.md)", () => {
   it("a new user signs in with password and TOTP, registers a passkey, signs out, and signs in with it alone", async () => {
     const context = await newContext(browser(), true);

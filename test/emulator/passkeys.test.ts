@@ -748,7 +748,7 @@ describe("the passkey enrolment ticket of a password login", () => {
     await answer(await creationOptions(enrolment, { email_code: await mailedCode(enrolment, "totp@example.jp") }), 200);
   });
 
-  it("does not come with a passkey login's 201, nor a sign-up's", async () => {
+  it("does not come with a passkey login's 201", async () => {
     const { authenticator } = await enrolled();
     expect((await passwordLogin()).passkey_enrolment).toEqual(aTicket);
     const { loginChallenge, session, request } = await assertionCeremony();
@@ -758,9 +758,11 @@ describe("the passkey enrolment ticket of a password login", () => {
     );
     expect(byPasskey.redirect_to).toBeTruthy();
     expect(byPasskey).not.toHaveProperty("passkey_enrolment");
+  });
 
+  it("comes with a sign-up's 201, and then needs no mailed code: the sign-up's own code proved the mailbox", async () => {
     const newcomer = "newcomer@example.jp";
-    const { challenge } = await startLogin({ scope, view: "signUp" });
+    const { challenge, verifier } = await startLogin({ scope, view: "signUp" });
     const username = await registered(challenge, newcomer);
     const { code } = await latestMail(newcomer);
     const confirmed = await postJson("/auth/v1/register/confirm", {
@@ -772,7 +774,18 @@ describe("the passkey enrolment ticket of a password login", () => {
     expect(confirmed.status).toBe(201);
     const signedUp = (await confirmed.json()) as Accepted;
     expect(signedUp.redirect_to).toBeTruthy();
-    expect(signedUp).not.toHaveProperty("passkey_enrolment");
+    expect(signedUp.passkey_enrolment).toEqual(aTicket);
+    const enrolment = signedUp.passkey_enrolment ?? { ticket: "" };
+    const { session, ...creation } = await answer<CreationOptionsJSON & Session>(await creationOptions(enrolment), 200);
+    expect(creation.user).toMatchObject({ name: newcomer });
+    const authenticator = new SoftAuthenticator({ origin: site });
+    await answer(await attestationResult(enrolment, session, await authenticator.register(creation)), 201);
+    expect((await latestMail(newcomer)).subject).toBe("【カザハナ証券】パスキーが登録されました");
+    // one passkey per ticket, as a login's
+    await expectFailure(await creationOptions(enrolment), 401, "unauthorized");
+    await finish(signedUp.redirect_to, verifier);
+    const tokens = await passkeySignIn(authenticator);
+    expect(await claimsOf(tokens.id_token)).toMatchObject({ sub: username, acr: "phr" });
   });
 
   it("registers a passkey instead of a bearer token, with the code mailed to the account; the passkey signs in", async () => {

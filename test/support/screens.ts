@@ -369,6 +369,13 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
       expectText: "2段階認証の設定",
     },
     {
+      name: "mfa-setup-passkey-code",
+      path: "/mfa/setup/passkey?step=code",
+      state: { tokens: tokens(clientId) },
+      status: 200,
+      expectText: "6桁の確認コードを送信しました",
+    },
+    {
       name: "mfa-setup-totp",
       path: "/mfa/setup/TOTP",
       state: { tokens: tokens(clientId) },

@@ -33,6 +33,7 @@ const guardedScreens: Record<string, boolean> = {
   "change-email-result-invalid": false,
   "change-email-result-error": false,
   "mfa-setup": true,
+  "mfa-setup-passkey-code": true,
   "mfa-setup-totp": true,
   "mfa-setup-sms": true,
   "mfa-setup-sms-warning": true,

@@ -160,7 +160,7 @@ function unverifiedClaims(token: string): Record<string, unknown> {
 export function tokenClaims(
   accessToken: string,
   nowSeconds = Math.floor(Date.now() / 1000),
-): { exp: number; username: string; authTime?: number } | undefined {
+): { exp: number; username: string; authTime?: number; acr?: string } | undefined {
   try {
     const claims = unverifiedClaims(accessToken);
     const username =
@@ -168,7 +168,14 @@ export function tokenClaims(
     if (typeof claims.exp !== "number" || claims.exp <= nowSeconds || !username) return undefined;
     // When the user last signed in (OIDC Core §2 `auth_time`, RFC 9068 §2.2.1): /passkeys asks for a recent one.
     const authTime = Number.isSafeInteger(claims.auth_time) ? (claims.auth_time as number) : undefined;
-    return { exp: claims.exp, username, ...(authTime === undefined ? {} : { authTime }) };
+    // What that sign-in achieved (docs/passkeys.md, "What a login claims"): `phr` after a passkey.
+    const acr = typeof claims.acr === "string" ? claims.acr : undefined;
+    return {
+      exp: claims.exp,
+      username,
+      ...(authTime === undefined ? {} : { authTime }),
+      ...(acr === undefined ? {} : { acr }),
+    };
   } catch {
     return undefined;
   }

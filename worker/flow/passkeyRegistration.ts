@@ -10,6 +10,7 @@ import {
   passkeyAttestationResult,
   type Registrant,
 } from "../identity/passkeys";
+import { logEvent } from "../log";
 import type { Outcome } from "../render";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { PasskeyRegistration } from "../session/state";
@@ -49,8 +50,24 @@ export function registrationFailure(outcome: CallResult<unknown> | undefined): O
   return { modal: "passkeyNotRegistered" };
 }
 
-/** POST /attestation/options with the mailed code; on success the ceremony waits in this browser's cookie. */
-export async function startRegistration(c: AppContext, registrant: Registrant, owner: string, code: string) {
+/** Where a passkey was registered: the step after sign-up, the enrolment, /passkeys, or the second-factor step. */
+export type RegistrationPlace = "signUp" | "enrolment" | "passkeys" | "mfaSetUp";
+
+/** One line per passkey registered, by brand and place: operators count adoption from these (docs/runbook.md). */
+export function logRegistration(c: AppContext, place: RegistrationPlace): void {
+  logEvent("info", "passkey_registered", { requestId: c.get("requestId"), brand: c.get("brand").id, place });
+}
+
+/**
+ * POST /attestation/options with the mailed code (none with a sign-up's ticket); on success the ceremony waits in
+ * this browser's cookie.
+ */
+export async function startRegistration(
+  c: AppContext,
+  registrant: Registrant,
+  owner: string,
+  code: string | undefined,
+) {
   const outcome = await passkeyAttestationOptions(c, registrant, code);
   if (outcome.ok) {
     const { session, ...options } = outcome.data;

@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import type { LoginResponse } from "../identity/client";
 import { allowedRedirect } from "../identity/redirects";
 import type { AuthRequest } from "../session/authRequest";
-import { writeSealed } from "../session/cookies";
+import { readSealed, writeSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
 
 /** What a brand's pages do with passkeys (docs/passkeys.md, "Switches"). */
@@ -77,6 +77,9 @@ export async function offerEnrolment(
   const ticket = data.passkey_enrolment?.ticket;
   const redirectTo = data.redirect_to;
   if (!ticket || !redirectTo || !state.webauthn || enrolmentPostponed(c) || webAuthnRefused(c)) return undefined;
+  // The app opened a screen that offers a passkey itself (the second-factor step, the list): not asked twice.
+  const view = (await readSealed(c, "authRequest"))?.query.view;
+  if (view === "mfaSetUp" || view === "passkeys") return undefined;
   if (passkeyPolicy(c.env, c.get("brand")) === "off" || !allowedRedirect(c, redirectTo)) return undefined;
   const enrolment = { ticket, redirectTo, codeSent: false };
   await writeSealed(c, "signIn", { ...state, enrolment }, ENROLMENT_SECONDS);

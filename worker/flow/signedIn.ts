@@ -1,8 +1,26 @@
 import type { ReactElement } from "react";
 import type { AppContext } from "../context";
-import type { ScreenLoader } from "../routeKinds";
+import { deployEnvironment } from "../render";
+import type { Refusal, ScreenLoader } from "../routeKinds";
+import { readSealed } from "../session/cookies";
 import type { TokenState } from "../session/state";
+import { appAuthorizeUrl } from "./authorization";
 import { freshTokens } from "./tokens";
+
+/** The signed-in user's usable tokens; the expiry modal when they cannot be refreshed; undefined without any. */
+export async function signedIn(c: AppContext): Promise<TokenState | Refusal | undefined> {
+  const tokens = await freshTokens(c);
+  if (tokens === "absent") return undefined;
+  if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
+  return tokens;
+}
+
+/** ARCHITECTURE §4 "after MFA setup succeeds": the app's authorization as extSignIn (registered values only). */
+export async function nextAfterSetup(c: AppContext): Promise<string> {
+  const authRequest = await readSealed(c, "authRequest");
+  if (authRequest) return appAuthorizeUrl(authRequest, undefined);
+  return c.get("brand").fallBackUrls[deployEnvironment(c.env)];
+}
 
 /**
  * A screen for a signed-in user only: without the tokens cookie, the parameter problem (SPEC §8); with an access

@@ -121,10 +121,13 @@ const url = () => z.url().check(z.maxLength(4096));
 
 const redirectTo = z.object({ redirect_to: url() });
 
+/** docs/passkeys.md "Enrolment", "Passkey first": a password login's or a sign-up's single-use passkey ticket. */
+const passkeyEnrolment = z.optional(z.object({ ticket: bounded(1, 2048), expires_in: z.optional(z.int()) }));
+export type PasskeyEnrolment = NonNullable<z.infer<typeof passkeyEnrolment>>;
+
 export const loginResponse = z.object({
   redirect_to: z.optional(url()),
-  /** docs/passkeys.md "Enrolment": a password login's single-use ticket to register a passkey with. */
-  passkey_enrolment: z.optional(z.object({ ticket: bounded(1, 2048), expires_in: z.optional(z.int()) })),
+  passkey_enrolment: passkeyEnrolment,
   additional_flow: z.optional(
     z.object({
       /** `mfa_totp`, `mfa_sms`, `new_password` or `device_confirmation`; continueLogin maps each by its exact name. */
@@ -219,7 +222,7 @@ export function registerConfirm(
     path: "/auth/v1/register/confirm",
     json: { login_challenge: loginChallenge, username, code, remember: false, ...contextField(context) },
     success: [200, 201],
-    response: redirectTo,
+    response: z.object({ ...redirectTo.shape, passkey_enrolment: passkeyEnrolment }),
   });
 }
 

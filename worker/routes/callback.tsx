@@ -2,7 +2,7 @@ import { z } from "zod/mini";
 import { brandById } from "../../themes/brands";
 import type { Brand, MfaType } from "../../themes/schema";
 import type { AppContext } from "../context";
-import { appAuthorizeUrl, siteCallbackUrl } from "../flow/authorization";
+import { appAuthorizeUrl, siteCallbackUrl, tokenClaims } from "../flow/authorization";
 import { storeTokens } from "../flow/tokens";
 import { exchangeCode, type Profile, profile } from "../identity/client";
 import { failure } from "../identity/outcomes";
@@ -59,7 +59,11 @@ async function afterSignIn(
     return c.redirect("/registerEmail", 303);
   }
   const preferred = preferredToMfaType[found.data.preferred_mfa_setting];
-  if (authRequest.navigateMFASetupFlow || !brand.mfaTypes.includes(preferred)) return c.redirect("/mfa/setup", 303);
+  // A passkey sign-in (acr `phr`) is a second factor in itself, whatever the brand requires: its customer is not sent
+  // to set up a code as well (docs/passkeys.md, "Passkey first"). A password alone is one factor, whoever signs in.
+  const byPasskey = tokenClaims(accessToken)?.acr === "phr";
+  if (authRequest.navigateMFASetupFlow || !(byPasskey || brand.mfaTypes.includes(preferred)))
+    return c.redirect("/mfa/setup", 303);
   return c.redirect(appAuthorizeUrl(authRequest, undefined), 302);
 }
 

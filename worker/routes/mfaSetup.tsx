@@ -8,11 +8,11 @@ import type { AppContext } from "../context";
 import { accountFailure } from "../flow/account";
 import { appAuthorizeUrl } from "../flow/authorization";
 import { otpauthUri } from "../flow/otpauthUri";
-import { signedInScreen } from "../flow/signedIn";
-import { freshTokens } from "../flow/tokens";
+import { passkeyPolicy, webAuthnRefused } from "../flow/passkeys";
+import { nextAfterSetup, signedIn, signedInScreen } from "../flow/signedIn";
 import { emptyForm, ruleField } from "../formFields";
 import { type CallResult, mfaConfirm, mfaSetupSms, mfaSetupTotp, profile, totpSecretCode } from "../identity/client";
-import { deployEnvironment, renderPage, runsScript, type Show } from "../render";
+import { renderPage, runsScript, type Show } from "../render";
 import { formStep, type Refusal, type Screen, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { MfaSetupState, TokenState } from "../session/state";
@@ -22,15 +22,10 @@ import type { MfaSetupState, TokenState } from "../session/state";
 // The identity provider is the authority on "one setup request in flight" (emulator/README.md, Limits): a repeated
 // TOTP request gets the pending secret again, a repeated SMS request is refused (setup_pending) and sends nothing.
 
-export const mfaSetup = signedInScreen(<MfaSetup />);
+/** Passkeys are on for the brand here and the app has not said its webview cannot use them (docs/passkeys.md). */
+const offersPasskey = (c: AppContext) => passkeyPolicy(c.env, c.get("brand")) !== "off" && !webAuthnRefused(c);
 
-/** The signed-in user's usable tokens; the expiry modal when they cannot be refreshed; undefined without any. */
-async function signedIn(c: AppContext): Promise<TokenState | Refusal | undefined> {
-  const tokens = await freshTokens(c);
-  if (tokens === "absent") return undefined;
-  if (tokens === "expired") return { refuse: { modal: "tokenExpired" } };
-  return tokens;
-}
+export const mfaSetup = signedInScreen(async (c) => <MfaSetup passkey={offersPasskey(c)} />);
 
 /** The same promise on every call: React's `use` must see one promise while the page streams. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -82,13 +77,6 @@ export const totpSetup = {
     return { state: tokens, page: <MfaSetupTotp secret={secret} /> };
   }) satisfies ScreenLoader<TokenState>,
 };
-
-/** ARCHITECTURE §4 "after MFA setup succeeds": the app's authorization as extSignIn (registered values only). */
-async function nextAfterSetup(c: AppContext): Promise<string> {
-  const authRequest = await readSealed(c, "authRequest");
-  if (authRequest) return appAuthorizeUrl(authRequest, undefined);
-  return c.get("brand").fallBackUrls[deployEnvironment(c.env)];
-}
 
 /**
  * After `user/mfa/confirm` was refused as unknown: the setup may have been confirmed by an earlier submission of
@@ -240,7 +228,7 @@ export const smsConfirm = formStep({
 export const skipMfaSetup = formStep({
   screen: async (c) => {
     const [tokens, authRequest] = await Promise.all([readSealed(c, "tokens"), readSealed(c, "authRequest")]);
-    return tokens && authRequest ? { state: authRequest, page: <MfaSetup /> } : undefined;
+    return tokens && authRequest ? { state: authRequest, page: <MfaSetup passkey={offersPasskey(c)} /> } : undefined;
   },
   form: emptyForm,
   submit: (c, { state: authRequest, show }) => {

@@ -5,6 +5,7 @@ import type { AppContext } from "../context";
 import {
   codeProblem,
   finishRegistration,
+  logRegistration,
   newCredentialField,
   registrationFailure,
   registrationFor,
@@ -114,6 +115,7 @@ export const enrolmentResult = formStep({
   subject,
   submit: async (c, { state, form, show }) => {
     const outcome = await finishRegistration(c, ticketOf(state), state.registration, form.credential);
+    if (outcome?.ok) logRegistration(c, "enrolment");
     if (outcome?.ok || (outcome && ticketGone(outcome))) return goOn(c, state, show);
     // The ceremony is spent: the code step again, for a new code and a new ceremony.
     return renderPage(c, <PasskeyEnrolment stage="code" />, registrationFailure(outcome));

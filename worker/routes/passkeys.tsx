@@ -7,6 +7,7 @@ import { accountFailure, accountSubject } from "../flow/account";
 import {
   codeProblem,
   finishRegistration,
+  logRegistration,
   newCredentialField,
   registrationFailure,
   registrationFor,
@@ -201,7 +202,10 @@ export const addStep = formStep({
   submit: whenRecent(async (c, { state, form }) => {
     const bearer = { bearer: state.tokens.accessToken };
     const outcome = await finishRegistration(c, bearer, state.registration, form.credential);
-    if (outcome?.ok) return backToList(c);
+    if (outcome?.ok) {
+      logRegistration(c, "passkeys");
+      return backToList(c);
+    }
     if (outcome && needsStepUp(outcome)) return stepUp(c, "passkeys");
     const keepLast = passkeyPolicy(c.env, c.get("brand")) === "required";
     const page = <Passkeys passkeys={state.passkeys.map(rowOf)} stage="code" keepLast={keepLast} />;

@@ -132,7 +132,7 @@ export const signInPasskey = formStep({
     const { signIn } = cookies;
     if (!signIn || !passkeysOn(c, cookies.authRequest)) return undefined;
     const screen = signInScreenOf(c, cookies);
-    return screen && { ...screen, state: { ...screen.state, signIn } };
+    return screen && { ...screen, state: { ...screen.state, signIn, view: cookies.authRequest?.query.view } };
   },
   form: () => z.object({ credential: credentialField }),
   subject: ({ form }) => `passkey:${form.credential.id}`,
@@ -149,6 +149,14 @@ export const signInPasskey = formStep({
       await loginContext(c),
     );
     if (outcome.ok) {
+      // Adoption, counted by operators (docs/runbook.md): the brand, the view the app opened, and whether only a
+      // passkey could complete this login (a step-up, or a brand that requires passkeys).
+      logEvent("info", "passkey_signed_in", {
+        requestId: c.get("requestId"),
+        brand: c.get("brand").id,
+        view: state.view,
+        passkeyOnly: state.passkeyOnly,
+      });
       // Set before continueTo builds its response: headers added to the context afterwards would not reach it.
       clearSealed(c, "signIn");
       return continueTo(c, outcome.data.redirect_to, show);

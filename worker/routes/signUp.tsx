@@ -5,14 +5,23 @@ import { SignUpInputPassword } from "../../pages/SignUpInputPassword";
 import type { AppContext } from "../context";
 import { RESTART_PATH } from "../flow/authorization";
 import { loginContext } from "../flow/loginContext";
+import { ENROLMENT_SECONDS, passkeyPolicy, webAuthnRefused } from "../flow/passkeys";
 import { emptyForm, ruleField } from "../formFields";
-import { type CallResult, register, registerCheckEmail, registerConfirm, registerResend } from "../identity/client";
+import {
+  type CallResult,
+  type PasskeyEnrolment,
+  register,
+  registerCheckEmail,
+  registerConfirm,
+  registerResend,
+} from "../identity/client";
 import { failure, isInvalidInput, isRefusal } from "../identity/outcomes";
 import { continueTo } from "../identity/redirects";
 import { normalisedSubject } from "../rateLimit";
 import type { Show } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
+import { sha256Hex } from "../session/digest";
 import type { SignUpSession } from "../session/state";
 
 // SPEC §2/§4 sign-up: check e-mail → password → e-mail code. Each step needs what the one before left in the
@@ -101,6 +110,17 @@ const confirmMailScreen: ScreenLoader<WithUsername> = async (c) => {
   };
 };
 
+/**
+ * docs/passkeys.md "Passkey first": the ticket a confirmed sign-up got, kept for the second-factor step that follows
+ * (for this user only, no longer than the upstream keeps it), where passkeys may be offered at all.
+ */
+async function keepPasskeyTicket(c: AppContext, username: string, enrolment: PasskeyEnrolment | undefined) {
+  if (!enrolment || passkeyPolicy(c.env, c.get("brand")) === "off" || webAuthnRefused(c)) return;
+  const lifetime = Math.min(enrolment.expires_in ?? ENROLMENT_SECONDS, ENROLMENT_SECONDS);
+  const hashedUserName = await sha256Hex(username);
+  await writeSealed(c, "signUpPasskey", { ticket: enrolment.ticket, hashedUserName }, lifetime);
+}
+
 export const confirmMail = formStep({
   screen: confirmMailScreen,
   form: () => z.object({ code: ruleField("code") }),
@@ -111,6 +131,7 @@ export const confirmMail = formStep({
     if (outcome.ok) {
       // The challenge is spent once the upstream accepts the code; cleared before continueTo builds its response.
       clearSealed(c, "signUp");
+      await keepPasskeyTicket(c, state.username, outcome.data.passkey_enrolment);
       return continueTo(c, outcome.data.redirect_to, show);
     }
     if (isRefusal(outcome)) {

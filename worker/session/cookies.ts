@@ -13,6 +13,7 @@ import {
   registerEmailStateSchema,
   resetLinkSchema,
   signInSessionSchema,
+  signUpPasskeySchema,
   signUpSessionSchema,
   tokenStateSchema,
 } from "./state";
@@ -53,6 +54,8 @@ export const sealedCookies = {
     maxAgeSeconds: 5 * 60,
     sameSite: "Strict",
   },
+  // docs/passkeys.md "Passkey first": the sign-up's ticket lives 10 minutes upstream.
+  signUpPasskey: { name: "sign-up-passkey", schema: signUpPasskeySchema, maxAgeSeconds: 10 * 60, sameSite: "Strict" },
   // docs/devices.md: the device credential lives as long as a browser keeps a cookie. Lax: it must come with the
   // app's start, a navigation another app or site begins.
   deviceCredential: {

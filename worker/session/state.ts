@@ -68,6 +68,15 @@ export const passkeyRegistrationSchema = z.object({
 });
 export type PasskeyRegistration = z.infer<typeof passkeyRegistrationSchema>;
 
+/**
+ * docs/passkeys.md "Passkey first": the ticket a confirmed sign-up got to register its first passkey without another
+ * mailed code, for the user it was issued to (their hashed username, as in the tokens cookie).
+ */
+export const signUpPasskeySchema = z.object({
+  ticket: opaque,
+  hashedUserName: short,
+});
+
 /** SPEC §2 RegisterEmail: where the code went, for the user it was sent for (never in the URL). */
 export const registerEmailStateSchema = z.object({
   email: short,
