@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 
 export interface PasskeyOfferProps {
   /** The choice's words and the line that says why (messages/ja.ts `screens.mfaSetup`), from the server. */
@@ -16,6 +16,7 @@ export interface PasskeyOfferProps {
  */
 export default function PasskeyOffer({ label, note, action }: PasskeyOfferProps) {
   const [available, setAvailable] = useState(false);
+  const noteId = useId();
 
   useEffect(() => {
     void window.PublicKeyCredential?.isUserVerifyingPlatformAuthenticatorAvailable?.().then(setAvailable, () => {});
@@ -23,10 +24,12 @@ export default function PasskeyOffer({ label, note, action }: PasskeyOfferProps)
 
   return available ? (
     <form method="post" action={action} className="choice-recommended">
-      <button type="submit" className="button">
+      <button type="submit" className="button" aria-describedby={noteId}>
         {label}
       </button>
-      <p className="notes">{note}</p>
+      <p className="notes" id={noteId}>
+        {note}
+      </p>
     </form>
   ) : null;
 }

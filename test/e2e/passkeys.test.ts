@@ -197,6 +197,10 @@ describe("passkey first: the second-factor step in Chromium (docs/passkeys.md, '
   async function choosePasskey(page: Page) {
     await islandsHydrated(page);
     const offer = page.getByRole("button", { name: asItReads("パスキーを作成する（おすすめ）") });
+    // Its reason is the button's description, read with it.
+    await expect
+      .poll(() => offer.getAttribute("aria-describedby").then((id) => page.locator(`[id="${id}"]`).textContent()))
+      .toContain("フィッシング");
     await Promise.all([page.waitForNavigation(), offer.click()]);
   }
 
