@@ -46,3 +46,8 @@ export function isRefusal(outcome: CallResult<unknown>): boolean {
     modalForFailure(outcome) === "unexpectedError"
   );
 }
+
+/** The upstream refused the call with this problem `type`. */
+export function refusedAs(outcome: CallResult<unknown>, type: string): boolean {
+  return !outcome.ok && outcome.problem.type === type;
+}

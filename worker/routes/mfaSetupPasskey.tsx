@@ -17,6 +17,7 @@ import { stepUp } from "../flow/recentSignIn";
 import { nextAfterSetup, signedIn } from "../flow/signedIn";
 import { emptyForm, ruleField } from "../formFields";
 import type { CallResult } from "../identity/client";
+import { refusedAs } from "../identity/outcomes";
 import { passkeyRegistrationCode, type Registrant } from "../identity/passkeys";
 import { renderPage, type Show } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
@@ -69,7 +70,6 @@ export const passkeySetup = {
 const setupScreen = (c: AppContext) => loadSetup(c, "start");
 const subject = ({ state }: { state: PasskeySetupState }) => accountSubject(state.tokens);
 const toStage = (c: AppContext, query = "") => c.redirect(`${PASSKEY_SETUP_PATH}${query}`, 303);
-const refusedAs = (outcome: CallResult<unknown>, type: string) => !outcome.ok && outcome.problem.type === type;
 
 /** Mails the code a registration with the bearer token needs (again: a new code spends the last ceremony). */
 async function mailCode(c: AppContext, state: PasskeySetupState, show: Show): Promise<Response> {

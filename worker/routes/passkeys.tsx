@@ -18,6 +18,7 @@ import { recentlySignedIn, stepUp } from "../flow/recentSignIn";
 import { freshTokens } from "../flow/tokens";
 import { emptyForm, ruleField } from "../formFields";
 import type { CallResult } from "../identity/client";
+import { refusedAs } from "../identity/outcomes";
 import {
   deletePasskey,
   listPasskeys,
@@ -122,8 +123,6 @@ function whenRecent<F>(submit: Submit<F>): Submit<F> {
 }
 
 const backToList = (c: AppContext, query = "") => c.redirect(`${PASSKEYS_PATH}${query}`, 303);
-/** The upstream refused with this `type`. */
-const refusedAs = (outcome: CallResult<unknown>, type: string) => !outcome.ok && outcome.problem.type === type;
 /** The upstream's 5-minute rule: the sign-in is too old to add or delete a passkey. */
 const needsStepUp = (outcome: CallResult<unknown>) => refusedAs(outcome, "reauthentication_required");
 /** A passkey the upstream does not know for this user (another's, or deleted meanwhile): try again, 404. */
