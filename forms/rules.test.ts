@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { brandPasswordWords, chosenPasswordMessageKeys, passwordContext } from "./passwordContext";
 import {
   BLANK,
-  brandPasswordWords,
-  chosenPasswordMessageKeys,
   code,
   email,
   loginId,
   PASSWORD_SYMBOLS,
   password,
   passwordChecklist,
-  passwordContext,
   passwordForChange,
   phone,
   phoneForUpstream,

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
+import { passwordContext } from "../forms/passwordContext";
 import { listedInRange, RANGE_PREFIX_LENGTH, sha1Hex } from "../forms/pwnedRange";
-import { passwordContext, runRule } from "../forms/rules";
+import { runRule } from "../forms/rules";
 import { type ChosenPasswordProps, Field } from "./Field";
 import { fieldId } from "./FieldFrame";
 

@@ -1,4 +1,5 @@
-import { type PasswordContext, type PasswordRules, passwordChecklist } from "../forms/rules";
+import type { PasswordContext } from "../forms/passwordContext";
+import { type PasswordRules, passwordChecklist } from "../forms/rules";
 import { BaseField, type PasswordWords } from "./BaseField";
 import type { FieldProps, Refine } from "./fieldValidation";
 

@@ -25,7 +25,8 @@ export default function PasskeyCreate({ label }: PasskeyCreateProps) {
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
       });
-      if (!response.ok) throw new Error(`passkey registration options: ${response.status}`);
+      // No ceremony for this browser (404, spent or expired) or refused: the button stays for another try.
+      if (!response.ok) return;
       const { publicKey } = (await response.json()) as { publicKey: CreationOptionsJSON };
       // The engine reads and writes WebAuthn's JSON itself; one that lacks either (older engines) loads the module
       // that does it instead, so that only such a browser fetches it.

@@ -26,7 +26,8 @@ async function signIn(mediation?: CredentialMediationRequirement): Promise<void>
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     });
-    if (!response.ok) throw new Error(`passkey options: ${response.status}`);
+    // No ceremony for this browser (404) or refused: nothing to sign, the password form stays.
+    if (!response.ok) return;
     // What POST /signIn/passkey/options answers (worker/routes/signIn.tsx).
     const { publicKey } = (await response.json()) as { publicKey: RequestOptionsJSON };
     // The engine reads and writes WebAuthn's JSON itself; one that lacks either (older engines) loads the module

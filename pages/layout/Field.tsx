@@ -1,5 +1,6 @@
 import { type FieldPreset, type FieldPresetName, fieldPresets } from "../../forms/fields";
-import { brandPasswordWords, chosenPasswordMessageKeys, ruleMessageKeys } from "../../forms/rules";
+import { brandPasswordWords, chosenPasswordMessageKeys } from "../../forms/passwordContext";
+import { ruleMessageKeys } from "../../forms/rules";
 import type { PasswordWords } from "../../islands/Field";
 import { PasswordField, TextField } from "../../islands/hosts";
 import { common, fieldMessages, passwordChecklistLabels } from "../../messages/ja";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldPresets } from "../../forms/fields";
-import { brandPasswordWords, chosenPasswordMessageKeys, ruleMessageKeys } from "../../forms/rules";
+import { brandPasswordWords, chosenPasswordMessageKeys } from "../../forms/passwordContext";
+import { ruleMessageKeys } from "../../forms/rules";
 import { buttonLabels, common, fieldMessages, passwordChecklistLabels, screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
 import { defaultBrand } from "../../themes/brands";

@@ -1,4 +1,4 @@
-import { brandPasswordWords, passwordContext } from "../../forms/rules";
+import { brandPasswordWords, passwordContext } from "../../forms/passwordContext";
 import type { FieldMessageKey } from "../../messages/ja";
 import type { AppContext } from "../context";
 import { isLeaked } from "../identity/pwnedPasswords";
