@@ -186,7 +186,11 @@ interface FocusStop {
   inDialog: boolean;
 }
 
-const FOCUS_STOP = `const element = document.activeElement;
+/**
+ * A page script: where the focus is after a key press (a FocusStop, or null when no element of the page has it), and
+ * whether it is on `css`, in one call.
+ */
+const focusStopAt = (css: string) => `const element = document.activeElement;
   if (!document.hasFocus() || !element || element === document.body || element === document.documentElement) return null;
   const style = getComputedStyle(element);
   return {
@@ -194,28 +198,33 @@ const FOCUS_STOP = `const element = document.activeElement;
     top: element.getBoundingClientRect().top + scrollY,
     ring: (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none",
     inDialog: !!element.closest("dialog"),
+    there: element.matches(${JSON.stringify(css)}),
   };`;
 
 /**
  * Tabs (or Shift+Tabs) until the focus is on `css`, as a keyboard-only user does (docs/accessibility.md): every stop
  * on the way shows a focus indicator, and Tab walks the card from top to bottom (a stop in a dialog, or one after
- * the focus left the page and came back at its top, starts the order again).
+ * the focus left the page and came back at its top, starts the order again). One page script before the presses and
+ * one after each.
  */
 async function tabTo(page: EnginePage, css: string): Promise<void> {
   // A script of the driver's that throws is reported as the page's error in WebKit: every one here is null-safe.
-  const there = () => page.exec<boolean>(`return document.activeElement?.matches(${JSON.stringify(css)}) === true;`);
-  if (await there()) return;
   // Back with Shift+Tab to a control above the focus: where Tab goes past the page's end is the browser's business.
-  const above = await page.exec<boolean>(`const target = document.querySelector(${JSON.stringify(css)});
+  const startScript = `const target = document.querySelector(${JSON.stringify(css)});
     const focused = document.activeElement;
-    return !!target && !!focused && focused !== document.body
-      && !!(target.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING);`);
-  const key = above ? "Shift+Tab" : "Tab";
+    return {
+      there: focused?.matches(${JSON.stringify(css)}) === true,
+      above: !!target && !!focused && focused !== document.body
+        && !!(target.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING),
+    };`;
+  const start = await page.exec<{ there: boolean; above: boolean }>(startScript);
+  if (start.there) return;
+  const key = start.above ? "Shift+Tab" : "Tab";
   const seen: string[] = [];
   let previous: FocusStop | null = null;
   for (let press = 0; press < 30; press++) {
     await page.press(key);
-    const stop = await page.exec<FocusStop | null>(FOCUS_STOP);
+    const stop = await page.exec<(FocusStop & { there: boolean }) | null>(focusStopAt(css));
     // Out of the page and back in at its other end: the order starts again.
     if (!stop || seen.includes(stop.name)) previous = null;
     if (!stop) continue;
@@ -225,7 +234,7 @@ async function tabTo(page: EnginePage, css: string): Promise<void> {
       const forward = key === "Tab" ? stop.top - previous.top : previous.top - stop.top;
       expect(forward, `${key} from ${previous.name} to ${stop.name} follows the card`).toBeGreaterThan(-2);
     }
-    if (await there()) return;
+    if (stop.there) return;
     previous = stop;
   }
   throw new Error(`${key} never reached ${css}: ${seen.join(" → ")}`);

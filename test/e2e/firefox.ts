@@ -1,4 +1,11 @@
-import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
+import puppeteer, {
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type HTTPRequest,
+  type HTTPResponse,
+  type Page,
+} from "puppeteer-core";
 import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { ensureDebianPackages } from "./debian";
 import {
@@ -45,38 +52,77 @@ export function launchFirefox({ javaScript = true } = {}): Promise<Browser> {
   });
 }
 
-/** A tab of a fresh browser context (its own cookie jar) as an EnginePage; errors the page throws are kept. */
+/** The site's document that costs least to load (a static file), where a kept tab is cleaned between journeys. */
+const SITE_FILE = "/blocked-tab.svg";
+
+/** A browser's context and tab, kept for its next journey once cleaned. */
+const keptTabs = new WeakMap<Browser, { context: BrowserContext; page: Page }>();
+
+/**
+ * A tab with no cookie and no storage of the site as an EnginePage; errors the page throws are kept. It is the tab an
+ * earlier journey of this browser left, cleaned (as WebKit's, webkit.ts), else one of a new browser context: a new
+ * context and tab cost Firefox about half a CPU-second and start with an empty HTTP cache (docs/benchmarks.md).
+ */
 export async function firefoxPage(browser: Browser, javaScript: boolean): Promise<EnginePage> {
-  const context = await browser.createBrowserContext();
-  return tab(context, await context.newPage(), javaScript, true);
+  const kept = keptTabs.get(browser);
+  // Taken while in use: a second tab asked for meanwhile gets a context of its own.
+  keptTabs.delete(browser);
+  const context = kept?.context ?? (await browser.createBrowserContext());
+  const page = kept?.page ?? (await context.newPage());
+  return tab(context, page, javaScript, { keep: (last) => keptTabs.set(browser, { context, page: last }) });
 }
 
-function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owner: boolean): EnginePage {
+/** What the driver's script does with the first visible match of a target (`onFirstShown`). */
+type Step = "mark" | "text" | "click" | "fill" | "fill, then type";
+
+function tab(
+  context: BrowserContext,
+  firstPage: Page,
+  javaScript: boolean,
+  /** The tab's owner (the journey's first tab) gives the cleaned tab back to be kept; another tab just closes. */
+  owner?: { keep(page: Page): void },
+): EnginePage {
   const requests: SeenRequest[] = [];
   const responses: SeenResponse[] = [];
   const consoleMessages: string[] = [];
   const errors: string[] = [];
   /** Whether the page's document went to a host outside the site (an app, a brand's top), which does not resolve. */
   let offSite = false;
+  /** What stops this tab's listeners: a kept page outlives the journey that watched it. */
+  const unwatch: (() => void)[] = [];
   const watch = (page: Page) => {
-    page.on("request", (request) => {
+    const onRequest = (request: HTTPRequest) => {
       requests.push({ url: request.url(), method: request.method() });
       if (request.isNavigationRequest() && /\.example$/.test(new URL(request.url()).hostname)) offSite = true;
-    });
-    page.on("response", (response) => {
+    };
+    const onResponse = (response: HTTPResponse) => {
       if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
         responses.push({ url: response.url(), status: response.status(), headers: response.headers() });
+    };
+    const onConsole = (message: ConsoleMessage) => void consoleMessages.push(`${message.type()}: ${message.text()}`);
+    const onPageError = (error: unknown) => void errors.push(String(error));
+    page.on("request", onRequest);
+    page.on("response", onResponse);
+    page.on("console", onConsole);
+    page.on("pageerror", onPageError);
+    unwatch.push(() => {
+      page.off("request", onRequest);
+      page.off("response", onResponse);
+      page.off("console", onConsole);
+      page.off("pageerror", onPageError);
     });
-    page.on("console", (message) => void consoleMessages.push(`${message.type()}: ${message.text()}`));
-    page.on("pageerror", (error) => void errors.push(String(error)));
     return page;
   };
+  /** The site the tab last went to, and whether its viewport was changed: what a kept tab's clean-up undoes. */
+  let lastSite: string | undefined;
+  let resized = false;
   let page = watch(firstPage);
   // With JavaScript off `page.$$` never settles (`page.$` and evaluation do): the page's visible matches are found by
-  // a script of the driver's own, which marks the first for `page.$`.
-  const displayed = (target: Target) =>
+  // a script of the driver's own, which also does what the step needs with the first (one call instead of four or
+  // five: BiDi calls cost Firefox and the test's Node), or marks it for `page.$`.
+  const onFirstShown = <T>(target: Target, step: "count" | Step, value = "") =>
     page.evaluate(
-      (css: string | null, xpath: string | null) => {
+      (css: string | null, xpath: string | null, step: string, value: string) => {
         const found: Element[] = [];
         if (css) found.push(...document.querySelectorAll(css));
         else {
@@ -84,22 +130,75 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
           for (let index = 0; index < result.snapshotLength; index++) found.push(result.snapshotItem(index) as Element);
         }
         const shown = found.filter((element) => element.getClientRects().length > 0);
-        for (const marked of document.querySelectorAll("[data-e2e-target]")) marked.removeAttribute("data-e2e-target");
-        shown[0]?.setAttribute("data-e2e-target", "");
-        return shown.length;
+        const element = shown[0] as HTMLElement | undefined;
+        if (step === "count") return shown.length;
+        if (!element) return null;
+        if (step === "mark") {
+          for (const marked of document.querySelectorAll("[data-e2e-target]"))
+            marked.removeAttribute("data-e2e-target");
+          element.setAttribute("data-e2e-target", "");
+          return true;
+        }
+        if (step === "text") return element.innerText;
+        if (step === "click") {
+          element.scrollIntoView({ block: "center", behavior: "instant" });
+          const box = element.getBoundingClientRect();
+          return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        }
+        // fill: the value typing would leave; the focus on the field where a last key is typed ("fill, then type").
+        (element as HTMLInputElement).value = value;
+        if (step === "fill, then type") element.focus();
+        return true;
       },
       typeof target === "string" ? target : null,
       typeof target === "string" ? null : xpathOf(target),
-    );
+      step,
+      value,
+    ) as Promise<T | null>;
+  const nothingMatches = (target: Target) =>
+    new Error(`nothing visible matches ${JSON.stringify(target)} at ${page.url()}`);
+  /** The first visible match's answer to `step`, or fails naming the target. */
+  const shownFirst = async <T>(target: Target, step: Step, value?: string) => {
+    const answer = await onFirstShown<T>(target, step, value);
+    if (answer === null) throw nothingMatches(target);
+    return answer;
+  };
   const first = async (target: Target) => {
-    const handle = (await displayed(target)) > 0 ? await page.$("[data-e2e-target]") : null;
-    if (!handle) throw new Error(`nothing visible matches ${JSON.stringify(target)} at ${page.url()}`);
+    const handle = (await onFirstShown(target, "mark")) ? await page.$("[data-e2e-target]") : null;
+    if (!handle) throw nothingMatches(target);
     return handle;
   };
   const checkErrors = () => {
     if (errors.length) throw new Error(`the page threw: ${errors.join("; ")}`);
   };
-  return {
+  /**
+   * Keeps the tab for the next journey once nothing of this one is left: no other tab, no cookie, no storage of the
+   * site (the tab on a static file of it, whose storage is the site's), the phone's viewport. A tab that cannot be
+   * cleaned goes with its context.
+   */
+  const cleanForNextJourney = async (owner: { keep(page: Page): void }) => {
+    try {
+      for (const other of await context.pages()) if (other !== page) await other.close();
+      // The page errors seen so far are this journey's, checked after the clean-up as after a context's close.
+      const seen = errors.splice(0);
+      try {
+        if (lastSite) await enginePage.go(`${lastSite}${SITE_FILE}`);
+      } finally {
+        errors.push(...seen);
+      }
+      for (const stop of unwatch) stop();
+      await context.deleteCookie(...(await context.cookies()));
+      if (lastSite) await page.evaluate(`(() => { ${CLEAR_STORAGE} })()`);
+      const left = await context.cookies();
+      if (left.length) throw new Error(`${left.length} cookies left`);
+      if (resized) await page.setViewport({ width: 414, height: 896 });
+    } catch {
+      await context.close();
+      return;
+    }
+    owner.keep(page);
+  };
+  const enginePage: EnginePage = {
     engine: "Firefox ESR",
     javaScript,
     go: async (url) => {
@@ -115,6 +214,8 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       // A page that redirects off the site (sign-out to the brand's top) ends at a host that does not resolve here:
       // its navigation never loads, so it is done once the browser asks for the other site.
       const site = new URL(url).origin;
+      // The site's origin, not an app's.
+      if (!/\.example$/.test(new URL(url).hostname)) lastSite = site;
       let left!: () => void;
       const leaves = new Promise<void>((resolve) => (left = resolve));
       const leaving = (request: HTTPRequest) => {
@@ -135,27 +236,18 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
     },
     url: async () => page.url(),
     fill: async (target, text) => {
-      const handle = await first(target);
       // A BiDi key action per character costs Firefox some 30 ms, a second for an address. With JavaScript off no
       // page script can see the keys: the field gets the value typing would leave. With it on, the field gets all but
       // the last character, and that one is typed: the islands hear a real key, and an input event with the whole
       // value, as after Playwright's `fill` in Chromium.
       const last = javaScript ? ([...text].at(-1) ?? "") : "";
-      await handle.evaluate(
-        (input, value) => {
-          (input as HTMLInputElement).value = value;
-        },
-        text.slice(0, text.length - last.length),
-      );
-      if (last) await handle.type(last);
+      await shownFirst(target, last ? "fill, then type" : "fill", text.slice(0, text.length - last.length));
+      if (last) await page.keyboard.type(last);
     },
     click: async (target) => {
       checkErrors();
-      const handle = await first(target);
-      await handle.evaluate((element) => element.scrollIntoView({ block: "center", behavior: "instant" }));
-      const box = await handle.boundingBox();
-      if (!box) throw new Error(`${JSON.stringify(target)} has no box`);
-      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      const { x, y } = await shownFirst<{ x: number; y: number }>(target, "click");
+      await page.mouse.click(x, y);
     },
     press: async (key) => {
       checkErrors();
@@ -165,10 +257,12 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       await page.keyboard.press("Tab");
       await page.keyboard.up("Shift");
     },
-    text: async (target = "main") =>
-      withoutPhraseBreaks(await (await first(target)).evaluate((element) => (element as HTMLElement).innerText)),
-    visible: displayed,
-    resize: (width, height) => page.setViewport({ width, height }),
+    text: async (target = "main") => withoutPhraseBreaks(await shownFirst<string>(target, "text")),
+    visible: async (target) => (await onFirstShown<number>(target, "count")) ?? 0,
+    resize: (width, height) => {
+      resized = true;
+      return page.setViewport({ width, height });
+    },
     exec: async <T>(body: string) => page.evaluate(`(() => { ${body} })()`) as Promise<T>,
     cookies: async () => (await context.cookies()) as never,
     forgetSite: async () => {
@@ -195,9 +289,11 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
       return Buffer.from(await page.screenshot(clip ? { clip } : {}));
     },
     ...requestWaits(requests),
-    newTab: async () => tab(context, await context.newPage(), javaScript, false),
+    newTab: async () => tab(context, await context.newPage(), javaScript),
     close: async () => {
-      await (owner ? context.close() : page.close());
+      for (const stop of unwatch) stop();
+      if (!owner) await page.close();
+      else await cleanForNextJourney(owner);
       checkErrors();
     },
     requests: () => [...requests],
@@ -207,4 +303,5 @@ function tab(context: BrowserContext, firstPage: Page, javaScript: boolean, owne
     // Clicks go by coordinates: nothing waits for the navigation they start.
     seesStreaming: true,
   };
+  return enginePage;
 }

@@ -111,10 +111,25 @@ const MEASURE = `
   return { problems, lineCount };
 `;
 
-/** A page script: the screen's text is there (as it reads, without markers) and every island has hydrated. */
-const shownAndHydrated = (text: string) => `
+/**
+ * A page script that measures the screen at `width` once it is ready, in one call: its text is there (as it reads,
+ * without markers), every island has hydrated, the window's new size `outer` has reached the page (WebKitGTK's comes
+ * a moment after its driver answers) and the page lays out at `width`. Until then it answers what it waits for, or
+ * the width the page lays out at.
+ */
+const measureWhenReady = (text: string, outer: number, width: number) => `
   const shown = document.body.textContent.split("\u200b").join("").includes(${JSON.stringify(text)});
-  return shown && [...document.querySelectorAll("[data-island]")].every((host) => host.hasAttribute("data-hydrated"));`;
+  if (!shown || ![...document.querySelectorAll("[data-island]")].every((host) => host.hasAttribute("data-hydrated")))
+    return { waiting: "shown, hydrated" };
+  if (innerWidth !== ${outer}) return { waiting: "at ${outer} px" };
+  const clientWidth = document.documentElement.clientWidth;
+  if (clientWidth !== ${width}) return { clientWidth };
+  ${MEASURE}`;
+
+type Measured = { problems: string[]; lineCount: number };
+type Answer = Measured | { waiting: string } | { clientWidth: number };
+/** The tab's viewport width last asked for, and the one that gave each measured width its layout. */
+type Viewport = { outer?: number; outerFor: Map<number, number> };
 
 /** The screens measured: every screen of one brand, and the step-up sign-in (only a passkey may sign in). */
 const screensOf = (): ScreenCase[] => [...screenCases(GUNGNIR), stepUpSignInCase(GUNGNIR)];
@@ -128,23 +143,34 @@ async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: str
 }
 
 /**
- * Sets the width the page lays out in (`document.documentElement.clientWidth`) to `width`: the tab's viewport, and
- * more by whatever a classic scrollbar takes (WebKitGTK draws one; a phone overlays its scrollbars).
+ * Measures the screen the tab shows where the page lays out at `width` CSS px (`document.documentElement.clientWidth`):
+ * the tab's viewport is `width` and more by whatever a classic scrollbar takes (WebKitGTK draws one; a phone overlays
+ * its scrollbars). `viewport` holds the width last asked for and, for each width measured, the viewport that gave it
+ * last: a screen already at the width is measured without a resize, and each page script both checks the width and
+ * measures (`measureWhenReady`).
  */
-async function layoutWidth(page: EnginePage, width: number): Promise<void> {
+async function measuredAt(page: EnginePage, screen: ScreenCase, width: number, viewport: Viewport): Promise<Measured> {
   if (!page.resize) throw new Error(`${page.engine}'s tab cannot resize its viewport`);
-  const clientWidth = () => page.exec<number>("return document.documentElement.clientWidth;");
-  let outer = width;
+  let outer = viewport.outerFor.get(width) ?? width;
+  let answer: Answer | undefined;
   for (let tries = 0; tries < 3; tries++) {
-    await page.resize(outer, HEIGHT);
-    // A window's new size reaches the page a moment after the driver answers (WebKitGTK's).
-    const asked = outer;
-    await until(() => page.exec<boolean>(`return innerWidth === ${asked};`), `${page.engine} at ${asked} px`);
-    const now = await clientWidth();
-    if (now === width) return;
-    outer += width - now;
+    if (viewport.outer !== outer) {
+      await page.resize(outer, HEIGHT);
+      viewport.outer = outer;
+    }
+    await until(async () => {
+      answer = await page.exec<Answer>(measureWhenReady(screen.expectText, outer, width));
+      return !("waiting" in answer);
+    }, `${screen.name} shown, hydrated, in ${page.engine} at ${outer} px`);
+    if (answer && "problems" in answer) {
+      viewport.outerFor.set(width, outer);
+      return answer;
+    }
+    if (answer && "clientWidth" in answer) outer += width - answer.clientWidth;
   }
-  throw new Error(`${page.engine} lays out at ${await clientWidth()} CSS px, not ${width}`);
+  throw new Error(
+    `${page.engine} lays out at ${answer && "clientWidth" in answer ? answer.clientWidth : "?"} CSS px, not ${width}`,
+  );
 }
 
 /**
@@ -167,16 +193,15 @@ export function lineBreaksIn(engine: string, openPage: () => Promise<EnginePage>
       let widths: number[] = [...LINE_WIDTHS];
       // One tab for every screen, which forgets the site between them: a new tab would load every script again.
       const page = await openPage();
+      const viewport: Viewport = { outerFor: new Map() };
       try {
         for (const screen of screensOf()) {
           await page.forgetSite();
           await page.setCookies(url, await cookiesOf(screen));
           for (const fault of screen.upstream ?? []) await upstream.fault(fault);
           await page.go(`${url}${screen.path}`);
-          await until(() => page.exec<boolean>(shownAndHydrated(screen.expectText)), `${screen.name} shown, hydrated`);
           for (const width of widths) {
-            await layoutWidth(page, width);
-            const measured = await page.exec<{ problems: string[]; lineCount: number }>(MEASURE);
+            const measured = await measuredAt(page, screen, width, viewport);
             problems.push(...measured.problems.map((problem) => `${screen.name} at ${width} px, ${problem}`));
             lines += measured.lineCount;
           }

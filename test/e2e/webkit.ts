@@ -247,9 +247,11 @@ export async function startWebKit(kind: WebKitKind) {
           await exec(CLEAR_STORAGE);
         },
         setCookies: async (origin, cookies) => {
-          // WebDriver adds cookies to the current document's site: the window goes to one of its pages first.
+          // WebDriver adds cookies to the current document's site: the window goes to one of its pages first, unless
+          // it shows one already (a journey's tab starts on SITE_FILE, the line-break check's on the last screen).
           site = origin;
-          await send("POST", "/url", { url: `${origin}${SITE_FILE}` });
+          const at = (await send("GET", "/url")) as string;
+          if (!at.startsWith(`${origin}/`)) await send("POST", "/url", { url: `${origin}${SITE_FILE}` });
           for (const { name, value } of cookies)
             await send("POST", "/cookie", { cookie: { name, value, path: "/", secure: true, httpOnly: true } });
         },
