@@ -9,7 +9,7 @@ import { escapeHtml, expectModalIn } from "../support/expectations";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { emulator, ORIGIN, sealedCookie } from "./helpers";
+import { emulator, ORIGIN, optionsForFault, PAST_SHORT_TIMEOUT_MS, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // docs/passkeys.md "Passkey first": the second-factor step offers a passkey before the authenticator app and SMS.
@@ -187,6 +187,22 @@ describe("the second-factor step offers a passkey first (docs/passkeys.md, 'Pass
     // The ticket was not spent by the refusal: a new ceremony without a code.
     expect((await journey.postForm(`${SETUP}/start`, {})).headers.get("Location")).toBe(SETUP);
   });
+
+  it.each([
+    ["is in maintenance", { status: 503 }, 503, "maintenance"],
+    ["fails", { status: 500 }, 502, "unexpectedError"],
+    ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 200 }, 504, "unexpectedError"],
+  ] as const)(
+    "shows the SPEC §8 modal when the ceremony's upstream %s, and the next start works",
+    async (_, fault, status, modal) => {
+      const { journey } = await signedUp();
+      await emulator.fault({ pathPattern: "/auth/v1/passkeys/attestation/options", ...fault });
+      const failed = await journey.postForm(`${SETUP}/start`, {}, optionsForFault(fault));
+      expect(failed.status).toBe(status);
+      expectModalIn(await failed.text(), modal);
+      expect((await journey.postForm(`${SETUP}/start`, {})).headers.get("Location")).toBe(SETUP);
+    },
+  );
 
   it("is today's page where passkeys are off or the app's webview cannot use them; the start is refused there", async () => {
     const off = new Journey({ env: { PASSKEYS: "off" } });
