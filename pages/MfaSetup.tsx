@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { PasskeyOffer } from "../islands/hosts";
-import { buttonLabels, screens } from "../messages/ja";
+import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { usePage } from "./layout/PageContext";
-import { PasskeyCreateForm, type PasskeyRegistrationStage } from "./layout/PasskeyCreateForm";
+import { type PasskeyRegistrationStage, PasskeyRegistrationSteps } from "./layout/PasskeyCreateForm";
 import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
@@ -97,17 +97,9 @@ export function MfaSetupDone() {
  * opens the ceremony at once; otherwise a code is mailed to the account first), then the steps the enrolment shares.
  */
 export function MfaSetupPasskey({ stage }: { stage: PasskeyRegistrationStage }) {
-  const text = screens.passkeyEnrolment;
   return (
-    <MfaFactorCard title={text.title} factor="passkey">
-      {stage === "start" ? (
-        <>
-          <p className="lead">{text.lead}</p>
-          <PostButton action={`${PASSKEY_SETUP_PATH}/start`}>{buttonLabels.registerPasskey}</PostButton>
-        </>
-      ) : (
-        <PasskeyCreateForm stage={stage} base={PASSKEY_SETUP_PATH} />
-      )}
+    <MfaFactorCard title={screens.passkeyEnrolment.title} factor="passkey">
+      <PasskeyRegistrationSteps stage={stage} base={PASSKEY_SETUP_PATH} start={`${PASSKEY_SETUP_PATH}/start`} />
     </MfaFactorCard>
   );
 }

@@ -1,6 +1,6 @@
-import { buttonLabels, common, screens } from "../messages/ja";
+import { common, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
-import { PasskeyCreateForm, type PasskeyRegistrationStage } from "./layout/PasskeyCreateForm";
+import { type PasskeyRegistrationStage, PasskeyRegistrationSteps } from "./layout/PasskeyCreateForm";
 import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
@@ -26,14 +26,7 @@ export function PasskeyEnrolment({ stage }: { stage: PasskeyRegistrationStage })
         </>
       }
     >
-      {stage === "start" ? (
-        <>
-          <p className="lead">{text.lead}</p>
-          <PostButton action={`${ENROLMENT_PATH}/code`}>{buttonLabels.registerPasskey}</PostButton>
-        </>
-      ) : (
-        <PasskeyCreateForm stage={stage} base={ENROLMENT_PATH} />
-      )}
+      <PasskeyRegistrationSteps stage={stage} base={ENROLMENT_PATH} start={`${ENROLMENT_PATH}/code`} />
     </Card>
   );
 }

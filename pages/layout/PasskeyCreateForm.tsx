@@ -1,6 +1,7 @@
 import { PasskeyCreate, SubmitButton } from "../../islands/hosts";
 import { buttonLabels, screens } from "../../messages/ja";
 import { Field } from "./Field";
+import { PostButton } from "./PostButton";
 
 /** Where a registration stands: nothing yet, the mailed code asked for, or the ceremony ready for the browser. */
 export type PasskeyRegistrationStage = "start" | "code" | "create";
@@ -39,6 +40,28 @@ export function PasskeyCreateForm({ stage, base }: { stage: "code" | "create"; b
       <noscript>
         <p className="notes">{text.noScript}</p>
       </noscript>
+    </>
+  );
+}
+
+/**
+ * The whole registration where it starts with one button (the enrolment, the second-factor step): why a passkey and
+ * 「パスキーを登録する」, posting to `start`; then the steps of PasskeyCreateForm.
+ */
+export function PasskeyRegistrationSteps({
+  stage,
+  base,
+  start,
+}: {
+  stage: PasskeyRegistrationStage;
+  base: string;
+  start: string;
+}) {
+  if (stage !== "start") return <PasskeyCreateForm stage={stage} base={base} />;
+  return (
+    <>
+      <p className="lead">{screens.passkeyEnrolment.lead}</p>
+      <PostButton action={start}>{buttonLabels.registerPasskey}</PostButton>
     </>
   );
 }

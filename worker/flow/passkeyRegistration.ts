@@ -11,7 +11,7 @@ import {
   type Registrant,
 } from "../identity/passkeys";
 import { logEvent } from "../log";
-import type { Outcome } from "../render";
+import type { Outcome, Show } from "../render";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { PasskeyRegistration } from "../session/state";
 
@@ -33,11 +33,17 @@ export async function registrationFor(c: AppContext, owner: string) {
 }
 
 /** The field message of a refused code, or undefined when the refusal is not about the code. */
-export function codeProblem(outcome: CallResult<unknown>): FieldMessageKey | undefined {
+function codeProblem(outcome: CallResult<unknown>): FieldMessageKey | undefined {
   if (outcome.ok) return undefined;
   if (outcome.problem.type === "expired_code") return "code.expired";
   if (outcome.problem.type === "invalid_code" || outcome.problem.type === "email_code_required") return "code.wrong";
   return undefined;
+}
+
+/** A refused code shown on its field (401); undefined when the refusal is not about the code. */
+export function showCodeRefusal(outcome: CallResult<unknown>, show: Show): Promise<Response> | undefined {
+  const problem = codeProblem(outcome);
+  return problem ? show({ form: { values: {}, errors: { code: problem } }, status: 401 }) : undefined;
 }
 
 /**

@@ -4,12 +4,12 @@ import { MfaSetupDone, MfaSetupPasskey, PASSKEY_SETUP_PATH } from "../../pages/M
 import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";
 import {
-  codeProblem,
   finishRegistration,
   logRegistration,
   newCredentialField,
   registrationFailure,
   registrationFor,
+  showCodeRefusal,
   startRegistration,
 } from "../flow/passkeyRegistration";
 import { passkeyPolicy, webAuthnRefused } from "../flow/passkeys";
@@ -30,10 +30,8 @@ import type { PasskeyRegistration, TokenState } from "../session/state";
 
 interface PasskeySetupState {
   tokens: TokenState;
-  /** The sign-up's ticket when this browser holds one for this user, else the bearer token. */
+  /** The sign-up's ticket when this browser holds one for this user (no mailed code), else the bearer token. */
   registrant: Registrant;
-  /** The registrant needs no mailed code: the sign-up's ticket. */
-  codeFree: boolean;
   owner: string;
   /** This user's ceremony, ready for the browser's credential. */
   registration: PasskeyRegistration | undefined;
@@ -54,7 +52,6 @@ async function loadSetup(c: AppContext, stage: PasskeyRegistrationStage): Return
   const state: PasskeySetupState = {
     tokens,
     registrant: ticket ? { enrolmentTicket: ticket } : { bearer: tokens.accessToken },
-    codeFree: ticket !== undefined,
     owner,
     registration,
   };
@@ -70,10 +67,12 @@ export const passkeySetup = {
 const setupScreen = (c: AppContext) => loadSetup(c, "start");
 const subject = ({ state }: { state: PasskeySetupState }) => accountSubject(state.tokens);
 const toStage = (c: AppContext, query = "") => c.redirect(`${PASSKEY_SETUP_PATH}${query}`, 303);
+/** The registration goes with the sign-up's ticket, which needs no mailed code. */
+const bySignUpTicket = (state: PasskeySetupState) => "enrolmentTicket" in state.registrant;
 
 /** Mails the code a registration with the bearer token needs (again: a new code spends the last ceremony). */
-async function mailCode(c: AppContext, state: PasskeySetupState, show: Show): Promise<Response> {
-  const outcome = await passkeyRegistrationCode(c, state.registrant);
+async function mailCode(c: AppContext, registrant: Registrant, show: Show): Promise<Response> {
+  const outcome = await passkeyRegistrationCode(c, registrant);
   if (!outcome.ok) return show(accountFailure(outcome));
   clearSealed(c, "passkeyRegistration");
   return toStage(c, "?step=code");
@@ -98,7 +97,7 @@ export const passkeySetupStart = formStep({
   form: emptyForm,
   subject,
   submit: async (c, { state, show }) => {
-    if (!state.codeFree) return mailCode(c, state, show);
+    if (!bySignUpTicket(state)) return mailCode(c, state.registrant, show);
     const outcome = await startRegistration(c, state.registrant, state.owner, undefined);
     const next = afterOptions(c, outcome);
     if (next) return next;
@@ -107,7 +106,7 @@ export const passkeySetupStart = formStep({
     if (outcome.ok || outcome.unavailable || (outcome.status !== 401 && !refusedAs(outcome, "email_code_required")))
       return show(accountFailure(outcome));
     clearSealed(c, "signUpPasskey");
-    return mailCode(c, { ...state, registrant: { bearer: state.tokens.accessToken }, codeFree: false }, show);
+    return mailCode(c, { bearer: state.tokens.accessToken }, show);
   },
 });
 
@@ -116,7 +115,7 @@ export const passkeySetupCode = formStep({
   screen: (c) => loadSetup(c, "code"),
   form: emptyForm,
   subject,
-  submit: (c, { state, show }) => mailCode(c, state, show),
+  submit: (c, { state, show }) => mailCode(c, state.registrant, show),
 });
 
 /** POST /mfa/setup/passkey/verify: the mailed code opens the ceremony the island asks the browser to sign. */
@@ -128,8 +127,8 @@ export const passkeySetupVerify = formStep({
     const outcome = await startRegistration(c, state.registrant, state.owner, form.code);
     const next = afterOptions(c, outcome);
     if (next) return next;
-    const problem = codeProblem(outcome);
-    if (problem) return show({ form: { values: {}, errors: { code: problem } }, status: 401 });
+    const refused = showCodeRefusal(outcome, show);
+    if (refused) return refused;
     return show(accountFailure(outcome));
   },
 });
@@ -145,11 +144,11 @@ export const passkeySetupResult = formStep({
   submit: async (c, { state, form }) => {
     const outcome = await finishRegistration(c, state.registrant, state.registration, form.credential);
     if (outcome?.ok) {
-      logRegistration(c, state.codeFree ? "signUp" : "mfaSetUp");
+      logRegistration(c, bySignUpTicket(state) ? "signUp" : "mfaSetUp");
       clearSealed(c, "signUpPasskey");
       return renderPage(c, <MfaSetupDone />, { modal: { key: "passkeySetUpDone", href: await nextAfterSetup(c) } });
     }
-    const page = <MfaSetupPasskey stage={state.codeFree ? "start" : "code"} />;
+    const page = <MfaSetupPasskey stage={bySignUpTicket(state) ? "start" : "code"} />;
     return renderPage(c, page, registrationFailure(outcome));
   },
 });

@@ -3,12 +3,12 @@ import type { PasskeyRegistrationStage } from "../../pages/layout/PasskeyCreateF
 import { ENROLMENT_PATH, PasskeyEnrolment } from "../../pages/PasskeyEnrolment";
 import type { AppContext } from "../context";
 import {
-  codeProblem,
   finishRegistration,
   logRegistration,
   newCredentialField,
   registrationFailure,
   registrationFor,
+  showCodeRefusal,
   startRegistration,
 } from "../flow/passkeyRegistration";
 import { ENROLMENT_SECONDS, passkeyPolicy, postponeEnrolment } from "../flow/passkeys";
@@ -102,8 +102,8 @@ export const enrolmentVerify = formStep({
     const outcome = await startRegistration(c, ticketOf(state), state.owner, form.code);
     if (outcome.ok) return c.redirect(ENROLMENT_PATH, 303);
     if (ticketGone(outcome)) return goOn(c, state, show);
-    const problem = codeProblem(outcome);
-    if (problem) return show({ form: { values: {}, errors: { code: problem } }, status: 401 });
+    const refused = showCodeRefusal(outcome, show);
+    if (refused) return refused;
     return show(failure(outcome));
   },
 });

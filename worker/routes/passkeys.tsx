@@ -5,12 +5,12 @@ import { canDelete, PASSKEYS_PATH, type PasskeyRow, Passkeys } from "../../pages
 import type { AppContext } from "../context";
 import { accountFailure, accountSubject } from "../flow/account";
 import {
-  codeProblem,
   finishRegistration,
   logRegistration,
   newCredentialField,
   registrationFailure,
   registrationFor,
+  showCodeRefusal,
   startRegistration,
 } from "../flow/passkeyRegistration";
 import { passkeyPolicy } from "../flow/passkeys";
@@ -187,8 +187,8 @@ export const addVerifyStep = formStep({
     const outcome = await startRegistration(c, { bearer: state.tokens.accessToken }, state.owner, form.code);
     if (outcome.ok) return backToList(c);
     if (needsStepUp(outcome)) return stepUp(c, "passkeys");
-    const problem = codeProblem(outcome);
-    if (problem) return show({ form: { values: {}, errors: { code: problem } }, status: 401 });
+    const refused = showCodeRefusal(outcome, show);
+    if (refused) return refused;
     return show(accountFailure(outcome));
   }),
 });
