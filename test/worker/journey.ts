@@ -7,6 +7,7 @@ import { unseal } from "../../worker/session/sealed";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
+import type { RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { testDeviceCookie } from "../support/testDevice";
 import { clientIp, ORIGIN, type SiteFetchOptions, siteFetch } from "./helpers";
 
@@ -190,4 +191,31 @@ export async function loginUrlOf(journey: Journey, challenge: string): Promise<U
   const answer = await journey.request(`${asked.pathname}${asked.search}`, { headers: { Accept: "application/json" } });
   await answer.body?.cancel();
   return new URL(answer.headers.get("Location") ?? "", ORIGIN);
+}
+
+/** The island's same-origin fetch of this browser's passkey registration options (docs/passkeys.md). */
+export function askRegistrationOptions(journey: Journey, site = "same-origin"): Promise<Response> {
+  return journey.request("/passkey/registration/options", { ...formPost({}), headers: { "Sec-Fetch-Site": site } });
+}
+
+/**
+ * A new browser at `brand`'s sign-in signs in with the passkey alone, as the sign-in page's island does: answers the
+ * browser and the answer to the signed assertion.
+ */
+export async function passkeySignIn(
+  authenticator: SoftAuthenticator,
+  brand: AppBrand,
+): Promise<{ journey: Journey; signedIn: Response }> {
+  const journey = new Journey();
+  const { response } = await reachLoginScreen(journey, brand, "signIn");
+  await response.body?.cancel();
+  const assertion = await journey.request("/signIn/passkey/options", {
+    ...formPost({}),
+    headers: { "Sec-Fetch-Site": "same-origin" },
+  });
+  const { publicKey } = (await assertion.json()) as { publicKey: RequestOptionsJSON };
+  const signedIn = await journey.postForm("/signIn/passkey", {
+    credential: JSON.stringify(await authenticator.authenticate(publicKey)),
+  });
+  return { journey, signedIn };
 }

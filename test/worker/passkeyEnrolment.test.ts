@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
-import { formPost } from "../support/forms";
-import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
-import { Journey, reachLoginScreen } from "./journey";
+import { askRegistrationOptions, Journey, passkeySignIn, reachLoginScreen } from "./journey";
 
 // docs/passkeys.md "Enrolment": after a password sign-in on a brand that offers passkeys, from a browser
 // that can make one, the site offers a passkey before going back to the app: a code mailed to the account, then the
@@ -28,16 +27,12 @@ async function signedInWithPassword(webauthn = true) {
   return { email, journey, login };
 }
 
-function askOptions(journey: Journey, site = "same-origin"): Promise<Response> {
-  return journey.request("/passkey/registration/options", { ...formPost({}), headers: { "Sec-Fetch-Site": site } });
-}
-
 /** Through the code step to the ceremony's options, as the page and its island do. */
 async function atCeremony(journey: Journey, email: string) {
   expect((await journey.postForm(`${ENROL}/code`, {})).headers.get("location")).toBe(ENROL);
   const verified = await journey.postForm(`${ENROL}/verify`, { code: await emulator.latestCode(email) });
   expect(verified.status).toBe(303);
-  const options = await askOptions(journey);
+  const options = await askRegistrationOptions(journey);
   expect(options.status).toBe(200);
   return ((await options.json()) as { publicKey: Parameters<SoftAuthenticator["register"]>[0] }).publicKey;
 }
@@ -67,17 +62,7 @@ describe("passkey enrolment after a password sign-in (docs/passkeys.md)", () => 
     expect((await emulator.latest(email)).subject).toContain("パスキーが登録されました");
 
     // Signed out (a new browser), the passkey alone signs in.
-    const next = new Journey();
-    const { response } = await reachLoginScreen(next, GUNGNIR, "signIn");
-    await response.body?.cancel();
-    const assertion = await next.request("/signIn/passkey/options", {
-      ...formPost({}),
-      headers: { "Sec-Fetch-Site": "same-origin" },
-    });
-    const { publicKey: request } = (await assertion.json()) as { publicKey: RequestOptionsJSON };
-    const signedIn = await next.postForm("/signIn/passkey", {
-      credential: JSON.stringify(await authenticator.authenticate(request)),
-    });
+    const { journey: next, signedIn } = await passkeySignIn(authenticator, GUNGNIR);
     expect(await appCodeAfter(next, signedIn)).toMatch(/.{16,}/);
   });
 
@@ -107,8 +92,8 @@ describe("passkey enrolment after a password sign-in (docs/passkeys.md)", () => 
     const wrong = await journey.postForm(`${ENROL}/verify`, { code: "000000" });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain("確認コードが正しくありません");
-    expect((await askOptions(journey)).status).toBe(404);
-    expect((await askOptions(journey, "cross-site")).status).toBe(403);
+    expect((await askRegistrationOptions(journey)).status).toBe(404);
+    expect((await askRegistrationOptions(journey, "cross-site")).status).toBe(403);
   });
 
   it("refuses a passkey made for another origin (a phishing page): the code step again, and no passkey added", async () => {
@@ -122,7 +107,7 @@ describe("passkey enrolment after a password sign-in (docs/passkeys.md)", () => 
     expect(page).toContain(`action="${ENROL}/verify"`);
     expect((await emulator.latest(email)).subject).not.toContain("パスキーが登録されました");
     // The ceremony is spent: no options until a new code opens another.
-    expect((await askOptions(journey)).status).toBe(404);
+    expect((await askRegistrationOptions(journey)).status).toBe(404);
   });
 
   it("offers nothing where the brand's app said its webview cannot use passkeys (the bridge's cookie)", async () => {

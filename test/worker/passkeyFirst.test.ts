@@ -6,11 +6,10 @@ import type { MfaType } from "../../themes/schema";
 import type { View } from "../../worker/session/authRequest";
 import type { AppBrand } from "../support/appStart";
 import { escapeHtml, expectModalIn } from "../support/expectations";
-import { formPost } from "../support/forms";
-import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN, optionsForFault, PAST_SHORT_TIMEOUT_MS, sealedCookie } from "./helpers";
-import { Journey, reachLoginScreen } from "./journey";
+import { askRegistrationOptions, Journey, passkeySignIn, reachLoginScreen } from "./journey";
 
 // docs/passkeys.md "Passkey first": the second-factor step offers a passkey before the authenticator app and SMS.
 // Right after a sign-up the sign-up's ticket registers it with no further mailed code; in the own view `mfaSetUp`
@@ -62,16 +61,9 @@ async function signedInFor(view: View) {
   return { email, journey };
 }
 
-function askOptions(journey: Journey) {
-  return journey.request("/passkey/registration/options", {
-    ...formPost({}),
-    headers: { "Sec-Fetch-Site": "same-origin" },
-  });
-}
-
 /** The browser's ceremony with the options of this browser's registration; answers the form's POST. */
 async function makePasskey(journey: Journey, authenticator: SoftAuthenticator) {
-  const options = await askOptions(journey);
+  const options = await askRegistrationOptions(journey);
   expect(options.status).toBe(200);
   const { publicKey } = (await options.json()) as { publicKey: Parameters<SoftAuthenticator["register"]>[0] };
   return journey.postForm(SETUP, { credential: JSON.stringify(await authenticator.register(publicKey)) });
@@ -91,18 +83,8 @@ async function onToApp(journey: Journey, done: Response) {
 }
 
 /** A new browser signs in to the app with the passkey alone; answers where the site's redirects ended. */
-async function passkeySignIn(authenticator: SoftAuthenticator, brand: AppBrand = GUNGNIR) {
-  const journey = new Journey();
-  const { response } = await reachLoginScreen(journey, brand, "signIn");
-  await response.body?.cancel();
-  const assertion = await journey.request("/signIn/passkey/options", {
-    ...formPost({}),
-    headers: { "Sec-Fetch-Site": "same-origin" },
-  });
-  const { publicKey } = (await assertion.json()) as { publicKey: RequestOptionsJSON };
-  const signedIn = await journey.postForm("/signIn/passkey", {
-    credential: JSON.stringify(await authenticator.authenticate(publicKey)),
-  });
+async function signedInByPasskey(authenticator: SoftAuthenticator) {
+  const { journey, signedIn } = await passkeySignIn(authenticator, GUNGNIR);
   expect(signedIn.status).toBe(303);
   return journey.follow(signedIn);
 }
@@ -136,7 +118,7 @@ describe("the second-factor step offers a passkey first (docs/passkeys.md, 'Pass
     ]);
 
     // The next sign-in is the passkey alone, and it is logged for the adoption counts.
-    const { foreign } = await passkeySignIn(authenticator);
+    const { foreign } = await signedInByPasskey(authenticator);
     expect(foreign?.searchParams.get("code")).toMatch(/.{16,}/);
     expect(events("passkey_signed_in")).toEqual([
       expect.objectContaining({ brand: GUNGNIR.serviceId, view: "signIn", passkeyOnly: false }),
@@ -149,7 +131,7 @@ describe("the second-factor step offers a passkey first (docs/passkeys.md, 'Pass
     const started = await journey.postForm(`${SETUP}/start`, {});
     expect(started.headers.get("Location")).toBe(`${SETUP}?step=code`);
     expect((await emulator.latest(email)).subject).toContain("パスキー登録の確認コード");
-    expect((await askOptions(journey)).status).toBe(404);
+    expect((await askRegistrationOptions(journey)).status).toBe(404);
     const wrong = await journey.postForm(`${SETUP}/verify`, { code: "000000" });
     expect(wrong.status).toBe(401);
     const verified = await journey.postForm(`${SETUP}/verify`, { code: await emulator.latestCode(email) });
@@ -172,7 +154,7 @@ describe("the second-factor step offers a passkey first (docs/passkeys.md, 'Pass
   it("refuses a passkey made on another origin: the start again, the ticket kept, nothing registered", async () => {
     const { email, journey } = await signedUp();
     await journey.postForm(`${SETUP}/start`, {});
-    const options = (await (await askOptions(journey)).json()) as {
+    const options = (await (await askRegistrationOptions(journey)).json()) as {
       publicKey: Parameters<SoftAuthenticator["register"]>[0];
     };
     const phished = await new SoftAuthenticator({ origin: "https://signin.test.evil.example" }).register(
@@ -248,7 +230,7 @@ describe("a passkey counts as the second factor a brand requires (SPEC §2's che
     await journey.postForm(`${SETUP}/start`, {});
     await onToApp(journey, await makePasskey(journey, authenticator));
 
-    const { foreign, response } = await passkeySignIn(authenticator);
+    const { foreign, response } = await signedInByPasskey(authenticator);
     expect(new URL(response.url).pathname).not.toBe("/mfa/setup");
     expect(foreign?.searchParams.get("code")).toMatch(/.{16,}/);
 
