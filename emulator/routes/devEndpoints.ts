@@ -6,7 +6,7 @@ import { Problem, problems } from "../contract/problem";
 import { hashPassword } from "../crypto/passwordHash";
 import { randomToken } from "../crypto/randomValues";
 import { clockOffset, setClockOffset } from "../state/clock";
-import { compilePattern, faultSchema } from "../state/faults";
+import { compilePattern, faultSchema, releaseHeldCalls } from "../state/faults";
 import { resetState } from "../state/store";
 import { newUser, type User } from "../state/users";
 import type { EmulatorHono } from "./context";
@@ -147,6 +147,8 @@ devEndpoints.post("/__emulator/faults", async (c) => {
   }
   return c.json({ id: c.var.services.faults.add(body) }, 201);
 });
+
+devEndpoints.post("/__emulator/faults/release", (c) => c.json({ released: releaseHeldCalls() }));
 
 devEndpoints.delete("/__emulator/faults", (c) => {
   c.var.services.faults.clear();

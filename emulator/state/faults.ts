@@ -15,6 +15,11 @@ export const faultSchema = z.object({
   /** A redirect's target (with a 3xx status): an OAuth2 server that sends the browser somewhere it should not. */
   location: z.string().url().max(2048).optional(),
   delayMs: z.number().int().min(0).max(60_000).optional(),
+  /**
+   * The call waits until the test releases it (`POST /__emulator/faults/release`), at most a minute, then plays the
+   * rest of the fault: a test that must see what the caller shows meanwhile waits for that, not for a delay.
+   */
+  held: z.literal(true).optional(),
   malformed: z.literal(true).optional(),
   drop: z.literal(true).optional(),
 });
@@ -90,8 +95,34 @@ export class Faults {
   }
 }
 
+/** The longest a held call waits for its release: a test that never releases it fails on the caller's time-out. */
+const HELD_AT_MOST_MS = 60_000;
+
+/** The held calls of this isolate (the state object's: one per emulator), each released by calling it. */
+const heldCalls = new Set<() => void>();
+
+/** Lets every held call go on; answers how many there were. */
+export function releaseHeldCalls(): number {
+  const released = heldCalls.size;
+  for (const release of [...heldCalls]) release();
+  return released;
+}
+
+function heldUntilReleased(): Promise<void> {
+  return new Promise((resolve) => {
+    const release = () => {
+      heldCalls.delete(release);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(release, HELD_AT_MOST_MS);
+    heldCalls.add(release);
+  });
+}
+
 /** Plays a fault: waits, then answers in its place, or returns undefined to let the real handler answer. */
 export async function playFault(fault: FaultSpec): Promise<Response | undefined> {
+  if (fault.held) await heldUntilReleased();
   if (fault.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
   if (fault.drop) return new Response(null, { status: 502, headers: { [dropHeader]: "drop" } });
   if (fault.malformed) {

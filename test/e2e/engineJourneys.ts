@@ -875,9 +875,12 @@ export const JOURNEYS: Record<string, Journey> = {
     async run(run) {
       const { page } = run;
       await signedIn(run, "spinner", "mfaSetUp");
-      await idp(run).fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", delayMs: 1500 });
+      // The secret is held until the test has seen the spinner: a delay would race a busy machine's page.
+      await idp(run).fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", held: true });
       await page.click({ link: "認証アプリで設定する" });
       await until(async () => (await page.visible("dialog.spinner")) === 1, "the spinner while the secret is late");
+      expect(await countOf(page, ".qr svg")).toBe(0);
+      expect(await idp(run).release()).toBe(1);
       await until(async () => (await page.visible(".qr svg")) === 1, "the QR code");
       await until(async () => (await pathOf(page)) === "/mfa/setup/TOTP", "the setup page's address");
       expect(await countOf(page, "dialog.spinner")).toBe(0);

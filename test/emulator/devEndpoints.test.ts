@@ -160,6 +160,21 @@ describe("faults", () => {
     expect(waited).toBeGreaterThanOrEqual(250);
   });
 
+  it("holds a call until the test releases it, then answers it normally", async () => {
+    await postJson("/__emulator/faults", { method: "GET", pathPattern: "/auth/health", held: true });
+    const held = call("/auth/health");
+    // The call has taken its fault (the list is empty) and waits: the release lets exactly that one go on.
+    await expect
+      .poll(async () => ((await (await call("/__emulator/faults")).json()) as unknown[]).length)
+      .toBe(0);
+    const release = await postJson("/__emulator/faults/release", {});
+    expect(await release.json()).toEqual({ released: 1 });
+    const response = await held;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+    expect(await (await postJson("/__emulator/faults/release", {})).json()).toEqual({ released: 0 });
+  });
+
   it("drops the connection: the caller sees a network error", async () => {
     await postJson("/__emulator/faults", { method: "GET", pathPattern: "/auth/health", drop: true });
     await expect(call("/auth/health")).rejects.toThrow();

@@ -48,6 +48,8 @@ export interface Fault {
   status?: number;
   body?: unknown;
   delayMs?: number;
+  /** The call waits until `release()` (at most a minute). */
+  held?: true;
   malformed?: boolean;
   drop?: boolean;
   /** How many matching calls get it; one unless given. */
@@ -87,6 +89,10 @@ export function emulatorClient(fetcher: Fetcher) {
     /** The next matching upstream call gets the injected answer. */
     fault: (fault: Fault) => send("/faults", { method: "POST", times: 1, ...fault }),
     clearFaults: () => call("/faults", { method: "DELETE" }),
+    /** Lets the calls a `held` fault holds go on; answers how many there were. */
+    async release(): Promise<number> {
+      return ((await (await call("/faults/release", { method: "POST" })).json()) as { released: number }).released;
+    },
     clock: (offsetMs: number) => send("/clock", { offsetMs }),
     outbox,
     latest,
