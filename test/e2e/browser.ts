@@ -17,9 +17,16 @@ export function siteUrl(): string {
   return url;
 }
 
-/** The build over local HTTPS (globalSetup's one HTTPS preview), for WebKit and Firefox. */
+/** The build over local HTTPS (workerd's TLS), for Firefox's file alone. */
 export function httpsSiteUrl(): string {
   const url = inject("httpsBaseUrl");
+  if (!url) throw new Error("no HTTPS site was started");
+  return url;
+}
+
+/** `vite preview --https`, as `npm run dev:https` serves the site (HTTP/2, the locally made certificate). */
+export function previewHttpsUrl(): string {
+  const url = inject("previewHttpsUrl");
   if (!url) throw new Error("no HTTPS preview server was started");
   return url;
 }

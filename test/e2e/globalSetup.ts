@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -6,26 +6,33 @@ import { ensureChromium } from "./chromium";
 import { ensureFirefox } from "./firefox";
 import { buildForE2e, startPreview } from "./server";
 import { ensureWebKit } from "./webkit";
+import { startWorkerdSite } from "./workerdSite";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** One preview server per vitest worker, the worker with VITEST_POOL_ID n using the n-th (siteUrl()). */
     baseUrls: string[];
     /**
-     * The same build over local HTTPS (HTTP/2, the locally made certificate), for the engines that need it (WebKit
-     * drops Secure cookies on http://localhost): one server the Firefox and local-HTTPS files share.
+     * The build over local HTTPS (workerd's TLS, its certificate made at start) for Firefox, whose file uses it alone:
+     * WebKit and Firefox need HTTPS for the site's Secure cookies on localhost.
      */
     httpsBaseUrl: string;
+    /** `vite preview --https` (HTTP/2, the locally made certificate), as `npm run dev:https` serves: localHttps.test.ts. */
+    previewHttpsUrl: string;
     /**
-     * An HTTPS preview of its own for each WebKit (whose driver has no console): its log holds only that engine's
+     * An HTTPS site of its own for each WebKit (whose driver has no console): its log holds only that engine's
      * journeys, run one after another, so a page error it reports is the running journey's (enginePage.ts).
      */
     webKitSites: Record<"webkitgtk" | "wpe", { url: string; logFile: string }>;
   }
 }
 
-// One build, then one preview server per worker, each with its own emulator and rate-limit counts in memory: two
-// browser files run at once without seeing each other's users, mail, faults or clock (emulator.reset()).
+// One build, then one site per worker, each with its own emulator and rate-limit counts in memory: two browser files
+// run at once without seeing each other's users, mail, faults or clock (emulator.reset()). The engines that need
+// HTTPS (Firefox, the WebKits) have a site each in workerd alone (workerdSite.ts): no Node proxy speaking TLS and
+// HTTP/2 in front. The workers' sites stay `vite preview`s: workerd compresses what the browser accepts compressed
+// and holds a streamed page in its compressor until it ends, while the preview hands on each part as it comes, which
+// the Chromium journey of the streamed TOTP page checks ("streaming", engineJourneys.ts).
 export default async function setup(project: TestProject) {
   // Every engine is installed here, before any test's time limit runs (apt-get can take a minute on a fresh machine).
   ensureChromium();
@@ -38,35 +45,34 @@ export default async function setup(project: TestProject) {
   const webKitLogs = { webkitgtk: join(logs, "webkitgtk.log"), wpe: join(logs, "wpe.log") };
   // As vitest resolves it: the project's own maxWorkers, else the root config's (vitest.config.ts).
   const count = project.config.maxWorkers || project.vitest.config.maxWorkers || 1;
-  // Every server starts here, before any test: a preview reads the build that `vite build` last pointed it to, and
+  // Every server starts here, before any test: workerd and the preview read the build as it is now, and
   // test/e2e/productionBuild.test.ts builds elsewhere while the tests run.
   const started = await Promise.allSettled([
     ...Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)),
-    startPreview(firstPort + 40, { https: true }),
-    startPreview(firstPort + 41, { https: true, logFile: webKitLogs.webkitgtk }),
-    startPreview(firstPort + 42, { https: true, logFile: webKitLogs.wpe }),
+    startWorkerdSite(firstPort + 40, { https: true }),
+    startWorkerdSite(firstPort + 41, { https: true, logFile: webKitLogs.webkitgtk }),
+    startWorkerdSite(firstPort + 42, { https: true, logFile: webKitLogs.wpe }),
+    startPreview(firstPort + 43, { https: true }),
   ]);
   const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const stopAll = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    rmSync(logs, { recursive: true, force: true });
+  };
   const failure = started.find((result) => result.status === "rejected");
   if (failure) {
     // One did not start: the others stop, not left holding their ports for the next run.
-    await Promise.all(servers.map((server) => server.stop()));
+    await stopAll();
     throw failure.reason;
   }
-  const wpe = servers.pop();
-  const webkitgtk = servers.pop();
-  const https = servers.pop();
-  project.provide(
-    "baseUrls",
-    servers.map((server) => server.url),
-  );
-  project.provide("httpsBaseUrl", https?.url ?? "");
+  const urls = servers.map((server) => server.url);
+  const [preview, wpe, webkitgtk, https] = [urls.pop(), urls.pop(), urls.pop(), urls.pop()];
+  project.provide("baseUrls", urls);
+  project.provide("httpsBaseUrl", https ?? "");
+  project.provide("previewHttpsUrl", preview ?? "");
   project.provide("webKitSites", {
-    webkitgtk: { url: webkitgtk?.url ?? "", logFile: webKitLogs.webkitgtk },
-    wpe: { url: wpe?.url ?? "", logFile: webKitLogs.wpe },
+    webkitgtk: { url: webkitgtk ?? "", logFile: webKitLogs.webkitgtk },
+    wpe: { url: wpe ?? "", logFile: webKitLogs.wpe },
   });
-  for (const server of [https, webkitgtk, wpe]) if (server) servers.push(server);
-  return async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-  };
+  return stopAll;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { chromiumForFile, httpsSiteUrl, withLocalCertificate } from "./browser";
+import { chromiumForFile, previewHttpsUrl, withLocalCertificate } from "./browser";
 import { asTestDevice, emulator, openApp } from "./journeys";
 
 // The site and the emulator over HTTPS on localhost (`npm run dev:https`; here the same plugins under
@@ -12,7 +12,7 @@ const browser = chromiumForFile();
 
 describe("the site over local HTTPS (HTTP/2)", () => {
   it("signs in from the app's start to its code, every URL on https://localhost with its port", async () => {
-    const baseUrl = httpsSiteUrl();
+    const baseUrl = previewHttpsUrl();
     expect(baseUrl).toMatch(/^https:\/\/localhost:\d+$/);
     const email = `https.${crypto.randomUUID().slice(0, 8)}@example.com`;
     // The emulator's developer endpoints, through the site's proxy, over the same HTTPS (its certificate made here).
