@@ -164,9 +164,7 @@ describe("faults", () => {
     await postJson("/__emulator/faults", { method: "GET", pathPattern: "/auth/health", held: true });
     const held = call("/auth/health");
     // The call has taken its fault (the list is empty) and waits: the release lets exactly that one go on.
-    await expect
-      .poll(async () => ((await (await call("/__emulator/faults")).json()) as unknown[]).length)
-      .toBe(0);
+    await expect.poll(async () => ((await (await call("/__emulator/faults")).json()) as unknown[]).length).toBe(0);
     const release = await postJson("/__emulator/faults/release", {});
     expect(await release.json()).toEqual({ released: 1 });
     const response = await held;
