@@ -41,8 +41,21 @@ export async function withLocalCertificate<T>(call: () => Promise<T>): Promise<T
   }
 }
 
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
+/**
+ * What every Chromium context asks of the site besides its cookies: pages uncompressed. The sites are the build in
+ * workerd alone (workerdSite.ts), which compresses what a browser accepts compressed, as the edge does, and holds a
+ * streamed page in its compressor until the page ends; Chromium's journeys watch a page stream (the spinner before
+ * a late TOTP secret, engineJourneys.ts). Firefox and the WebKits take their pages compressed.
+ */
+export const CHROMIUM_HEADERS: Record<string, string> = { "Accept-Encoding": "identity" };
+
+async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
+  // Every context of the file's browser (newPage makes one too) sends them, whatever else it is given.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) =>
+    newContext({ ...options, extraHTTPHeaders: { ...CHROMIUM_HEADERS, ...options.extraHTTPHeaders } });
+  return browser;
 }
 
 /**
@@ -80,7 +93,7 @@ export function sealedCookie<N extends SealedCookieName>(which: N, value: Sealed
  */
 export async function withCookies(context: BrowserContext, cookies: string[]): Promise<void> {
   // Replaces what an earlier call set: a reused context sends none of an earlier screen's state.
-  await context.setExtraHTTPHeaders(cookies.length ? { Cookie: cookies.join("; ") } : {});
+  await context.setExtraHTTPHeaders({ ...CHROMIUM_HEADERS, ...(cookies.length ? { Cookie: cookies.join("; ") } : {}) });
 }
 
 /**

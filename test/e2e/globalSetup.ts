@@ -10,7 +10,7 @@ import { startWorkerdSite } from "./workerdSite";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** One preview server per vitest worker, the worker with VITEST_POOL_ID n using the n-th (siteUrl()). */
+    /** One site per vitest worker, the worker with VITEST_POOL_ID n using the n-th (siteUrl()). */
     baseUrls: string[];
     /**
      * The build over local HTTPS (workerd's TLS, its certificate made at start) for Firefox, whose file uses it alone:
@@ -28,11 +28,9 @@ declare module "vitest" {
 }
 
 // One build, then one site per worker, each with its own emulator and rate-limit counts in memory: two browser files
-// run at once without seeing each other's users, mail, faults or clock (emulator.reset()). The engines that need
-// HTTPS (Firefox, the WebKits) have a site each in workerd alone (workerdSite.ts): no Node proxy speaking TLS and
-// HTTP/2 in front. The workers' sites stay `vite preview`s: workerd compresses what the browser accepts compressed
-// and holds a streamed page in its compressor until it ends, while the preview hands on each part as it comes, which
-// the Chromium journey of the streamed TOTP page checks ("streaming", engineJourneys.ts).
+// run at once without seeing each other's users, mail, faults or clock (emulator.reset()). Every site is the build in
+// workerd alone (workerdSite.ts), no Node proxy in front, but the one `vite preview --https` that localHttps.test.ts
+// tests.
 export default async function setup(project: TestProject) {
   // Every engine is installed here, before any test's time limit runs (apt-get can take a minute on a fresh machine).
   ensureChromium();
@@ -48,7 +46,7 @@ export default async function setup(project: TestProject) {
   // Every server starts here, before any test: workerd and the preview read the build as it is now, and
   // test/e2e/productionBuild.test.ts builds elsewhere while the tests run.
   const started = await Promise.allSettled([
-    ...Array.from({ length: count }, (_, slot) => startPreview(firstPort + slot)),
+    ...Array.from({ length: count }, (_, slot) => startWorkerdSite(firstPort + slot)),
     startWorkerdSite(firstPort + 40, { https: true }),
     startWorkerdSite(firstPort + 41, { https: true, logFile: webKitLogs.webkitgtk }),
     startWorkerdSite(firstPort + 42, { https: true, logFile: webKitLogs.wpe }),

@@ -2,8 +2,7 @@ import type { Page, Response } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { modals } from "../../messages/modals";
 import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
-import { workerdEntryBehind } from "../support/workerdEntry";
-import { chromiumForFile, siteUrl } from "./browser";
+import { CHROMIUM_HEADERS, chromiumForFile, siteUrl } from "./browser";
 import { emulator, newContext, openApp } from "./journeys";
 
 // ARCHITECTURE §8: over a limit, the user sees the page's own screen again with the 429 modal, with
@@ -160,18 +159,16 @@ describe("429 on the page's own layout for the read class", () => {
   const READ_LIMIT = 3000;
 
   /**
-   * Spends an address's read budget: until refused, and at most 2 × limit + 1 requests (fixed windows split). The
-   * requests go to workerd's own socket behind the preview where it can be found: the same worker and limiter, without
-   * the preview's Node hop, which made the flood some 40 % slower (docs/testing.md).
+   * Spends an address's read budget: until refused, and at most 2 × limit + 1 requests (fixed windows split), sent
+   * from Node 24 at a time straight to the site's workerd.
    */
   async function flood(address: string): Promise<number> {
-    const target = (await workerdEntryBehind(baseUrl)) ?? baseUrl;
     let sent = 0;
     let refused = false;
     const worker = async () => {
       while (!refused && sent < 2 * READ_LIMIT + 1) {
         sent++;
-        const response = await fetch(`${target}/health`, { headers: { "CF-Connecting-IP": address } });
+        const response = await fetch(`${baseUrl}/health`, { headers: { "CF-Connecting-IP": address } });
         await response.arrayBuffer();
         if (response.status === 429) refused = true;
       }
@@ -198,7 +195,7 @@ describe("429 on the page's own layout for the read class", () => {
       const address = await floodedAddress();
       const context = await newContext(browser(), javaScriptEnabled);
       try {
-        await context.setExtraHTTPHeaders({ "CF-Connecting-IP": address });
+        await context.setExtraHTTPHeaders({ ...CHROMIUM_HEADERS, "CF-Connecting-IP": address });
         const page = await context.newPage();
         const open = () => page.goto(`${baseUrl}/resetPassword?client_id=${GUNGNIR.clientId}`);
         let response = await open();
