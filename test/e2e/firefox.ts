@@ -147,6 +147,10 @@ function tab(
         }
         // fill: the value typing would leave; the focus on the field where a last key is typed ("fill, then type").
         (element as HTMLInputElement).value = value;
+        // An input event as typing would send: a hydrated field (a controlled React input) takes the value into its
+        // state. Without it the field's next render, before the last key, set it back to what its state held (a
+        // login ID posted as its last character alone, seen once on a busy machine). Without script nobody hears it.
+        element.dispatchEvent(new Event("input", { bubbles: true }));
         if (step === "fill, then type") element.focus();
         return true;
       },
