@@ -4,13 +4,13 @@ import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import type { RunningServer } from "./server";
 
-// The build in workerd alone, the browser on workerd's own socket, speaking TLS itself (its own certificate, made at
-// start; the engines accept it): for the engines that need HTTPS. `vite preview --https` is a Node server that speaks
-// TLS and HTTP/2, converts every request and its answer between Node's and fetch's forms and hands it to workerd:
-// for the Firefox and WebKit journeys that hop cost more CPU than workerd answering, and the edge has no such hop.
-// Unlike the preview, workerd compresses a page the browser accepts compressed, as the edge does (miniflare's entry
-// worker asks for it), and its compressor holds a streamed page until it ends: globalSetup.ts says which files use
-// which server.
+// The build in workerd alone, the browser on workerd's own socket, speaking TLS itself where asked (its own
+// certificate, made at start; the engines accept it): the sites of the browser tests (globalSetup.ts). `vite preview`
+// is a Node server that converts every request and its answer between Node's and fetch's forms and hands it to
+// workerd, over HTTPS speaking TLS and HTTP/2 too: for the journeys that hop cost about as much CPU as workerd
+// answering, and the edge has no such hop. Unlike the preview, workerd compresses a page the browser accepts
+// compressed, as the edge does (miniflare's entry worker asks for it), and its compressor holds a streamed page until
+// it ends: Chromium's contexts ask for pages uncompressed (CHROMIUM_HEADERS, browser.ts).
 
 /** The two workers of the build as `vite preview` runs them: the site, and the emulator behind its IDENTITY binding. */
 const BUILT_WORKERS = ["dist/signin_site/wrangler.json", "dist/emulator/wrangler.json"];
