@@ -179,6 +179,17 @@ export function submit(page: EnginePage, target: Target): Promise<void> {
 /** A page script that empties the storage of the page the tab shows (nothing where it has none: about:blank). */
 export const CLEAR_STORAGE = "try { localStorage.clear(); sessionStorage.clear(); } catch {} return true;";
 
+/**
+ * A page script's statements that put `value` into the input `element` as typing leaves it, for the page's script to
+ * hear: the value through the element's own class's setter, then the input event typing sends. A hydrated controlled
+ * React field replaces the instance's `value` setter with one that records the value as already seen, so that an
+ * input event after `element.value = …` changes nothing in its state, and the field's next render (the one after
+ * hydration, say) puts back what its state held. Before hydration React finds the changed value and replays the
+ * change itself.
+ */
+export const SET_VALUE_AS_TYPED = `Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), "value").set.call(element, value);
+element.dispatchEvent(new Event("input", { bubbles: true }));`;
+
 /** The path of the tab's document. */
 export async function pathOf(page: EnginePage): Promise<string> {
   return new URL(await page.url()).pathname;

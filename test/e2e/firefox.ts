@@ -146,10 +146,11 @@ function tab(
           return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
         }
         // fill: the value typing would leave; the focus on the field where a last key is typed ("fill, then type").
-        (element as HTMLInputElement).value = value;
-        // An input event as typing would send: a hydrated field (a controlled React input) takes the value into its
-        // state. Without it the field's next render, before the last key, set it back to what its state held (a
-        // login ID posted as its last character alone, seen once on a busy machine). Without script nobody hears it.
+        // enginePage.ts's SET_VALUE_AS_TYPED, which a page function cannot import: the value through the element's
+        // class's setter and an input event, so that a hydrated field's state takes it. `element.value = value`
+        // left that state as it was, and the field's next render before the last key put it back (a login ID posted
+        // as its last character alone).
+        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), "value")?.set?.call(element, value);
         element.dispatchEvent(new Event("input", { bubbles: true }));
         if (step === "fill, then type") element.focus();
         return true;

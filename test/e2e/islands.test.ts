@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { GUNGNIR, LEMON } from "../support/vocabulary";
 import { chromiumForFile, cspViolations, islandsHydrated, sealedCookie, siteUrl, withCookies } from "./browser";
+import { SET_VALUE_AS_TYPED } from "./enginePage";
 
 // The islands in Chromium under the site's real CSP (no bypass): they hydrate and work, and no script or style of
 // the page is refused; the detector of refusals proves it sees one.
@@ -54,6 +55,27 @@ describe("islands in Chromium", () => {
       expect(await password.getAttribute("type")).toBe("password");
       expect(await csp.events(page)).toEqual([]);
       expect(csp.reports).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("takes a value set as the WebKit and Firefox drivers set it into the field's state, which its next render keeps", async () => {
+    // Their `fill` sets all but the last character by script (SET_VALUE_AS_TYPED) and types that one. A render
+    // between the two (the one after hydration, say) must not put the field back to an empty state.
+    const { context, page } = await signUpPasswordPage(GUNGNIR.serviceId);
+    try {
+      await islandsHydrated(page);
+      const password = page.locator("#field-password");
+      await password.evaluate(
+        (element, { script, value }) => new Function("element", "value", script)(element, value),
+        { script: SET_VALUE_AS_TYPED, value: "Abcdefg1!" },
+      );
+      // The show/hide toggle renders the field again.
+      await page.locator(".password-toggle").click();
+      expect(await password.getAttribute("type")).toBe("text");
+      expect(await password.inputValue()).toBe("Abcdefg1!");
+      expect(await page.locator('.checklist-row[data-met="false"]').count()).toBe(0);
     } finally {
       await context.close();
     }
