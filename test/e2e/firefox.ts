@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import puppeteer, {
   type Browser,
   type BrowserContext,
@@ -30,26 +33,49 @@ export function ensureFirefox(): void {
   ensureDebianPackages("Firefox ESR", { [FIREFOX]: "firefox-esr" });
 }
 
+/**
+ * The browser's own toolbars (tabs, address bar) hidden by a user stylesheet of the profile: headless Firefox still
+ * lays them out and paints them, the tab's loading indicator at every frame of a page load, about a sixth of the CPU
+ * a page load costs it (docs/benchmarks.md). A stylesheet of the browser's window, never of a page: the tab's
+ * viewport is set by the driver, its size and the page's CSS the same.
+ */
+const NO_TOOLBARS = "#navigator-toolbox { display: none !important; }\n";
+
 /** A headless Firefox that takes the local HTTPS certificate; JavaScript on or off for the whole browser. */
-export function launchFirefox({ javaScript = true } = {}): Promise<Browser> {
+export async function launchFirefox({ javaScript = true } = {}): Promise<Browser> {
   ensureFirefox();
-  return puppeteer.launch({
-    browser: "firefox",
-    executablePath: FIREFOX,
-    headless: true,
-    acceptInsecureCerts: true,
-    defaultViewport: { width: 414, height: 896 },
-    extraPrefsFirefox: {
-      "javascript.enabled": javaScript,
-      "intl.accept_languages": "ja-JP",
-      // One content process for the whole browser, none started ahead: every page here is of one site, so site
-      // isolation (Fission) and a spare process only cost CPU, about a fifth of firefox.test.ts's (docs/testing.md).
-      // What a page sees (DOM, script, cookies, layout) is the same; Firefox for Android runs without Fission too.
-      "fission.autostart": false,
-      "dom.ipc.processCount": 1,
-      "dom.ipc.processPrelaunch.enabled": false,
-    },
-  });
+  // A profile of our own for the stylesheet: puppeteer writes its prefs into it and leaves it, so it goes once the
+  // browser's process has ended (Firefox writes to it until then).
+  const profile = mkdtempSync(join(tmpdir(), "firefox-profile-"));
+  mkdirSync(join(profile, "chrome"));
+  writeFileSync(join(profile, "chrome", "userChrome.css"), NO_TOOLBARS);
+  const browser = await puppeteer
+    .launch({
+      userDataDir: profile,
+      browser: "firefox",
+      executablePath: FIREFOX,
+      headless: true,
+      acceptInsecureCerts: true,
+      defaultViewport: { width: 414, height: 896 },
+      extraPrefsFirefox: {
+        "javascript.enabled": javaScript,
+        "intl.accept_languages": "ja-JP",
+        // One content process for the whole browser, none started ahead: every page here is of one site, so site
+        // isolation (Fission) and a spare process only cost CPU, about a fifth of firefox.test.ts's (docs/testing.md).
+        // What a page sees (DOM, script, cookies, layout) is the same; Firefox for Android runs without Fission too.
+        "fission.autostart": false,
+        "dom.ipc.processCount": 1,
+        "dom.ipc.processPrelaunch.enabled": false,
+        // The profile's userChrome.css (NO_TOOLBARS) is read.
+        "toolkit.legacyUserProfileCustomizations.stylesheets": true,
+      },
+    })
+    .catch((error: unknown) => {
+      rmSync(profile, { recursive: true, force: true });
+      throw error;
+    });
+  browser.process()?.once("exit", () => rmSync(profile, { recursive: true, force: true }));
+  return browser;
 }
 
 /** The site's document that costs least to load (a static file), where a kept tab is cleaned between journeys. */
