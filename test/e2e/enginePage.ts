@@ -137,18 +137,22 @@ export function xpathOf(target: { button: string } | { link: string }): string {
   return `//${tag}[normalize-space(translate(., "${PHRASE_BREAK}", ""))=${JSON.stringify(text)}]`;
 }
 
-/** Polls until `check` holds: a condition, never a fixed wait. Fails naming `what` after about `timeoutMs`. */
+/**
+ * Polls until `check` holds: a condition, never a fixed wait. Fails naming `what` after about `timeoutMs`. The polls
+ * come every 25 ms for the first tenth of a second (most conditions hold by then), every 50 ms for the next fifth,
+ * then every 100 ms: each is a call into the browser, and a slow upstream's three seconds took 120 of them.
+ */
 export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
-  while (Date.now() < deadline) {
+  for (let poll = 0; Date.now() < deadline; poll++) {
     try {
       if (await check()) return;
     } catch (error) {
       // A page between two documents cannot answer yet.
       last = error;
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, poll < 4 ? 25 : poll < 8 ? 50 : 100));
   }
   throw new Error(`never: ${what}${last ? ` (last: ${String(last)})` : ""}`);
 }
