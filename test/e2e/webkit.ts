@@ -9,7 +9,7 @@ import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { ensureDebianPackages } from "./debian";
 import { CLEAR_STORAGE, type EnginePage, SET_VALUE_AS_TYPED, type Target, until, xpathOf } from "./enginePage";
 
-// WebKit for the browser tests, driven by its W3C WebDriver (classic, spoken by the small fetch client below), which
+// WebKit for the browser tests, driven by its W3C WebDriver (classic, spoken by the small HTTP client below), which
 // sees neither the network nor the console: a WebKit tab has none of EnginePage's optional capabilities.
 // - WebKitGTK 2.50 (the engine of current iPhones): Debian's MiniBrowser under WebKitWebDriver, in Xvfb;
 // - WPE WebKit 2.38 (about Safari 16, no Popover API: the oldest engine the site supports, docs/browsers.md): cog
