@@ -117,9 +117,47 @@ describe("buildBrandData", () => {
   });
 });
 
+/** One statement of the built `assetlinks.json`. */
+interface AssetLinksStatement {
+  relation: string[];
+  target: { namespace: string; package_name: string; sha256_cert_fingerprints: string[] };
+  relation_extensions?: {
+    "delegate_permission/common.handle_all_urls"?: {
+      dynamic_app_link_components?: { "/": string; exclude?: boolean }[];
+    };
+  };
+}
+
+const refuseAll = { "/": "*", exclude: true };
+const rulesOf = (statement: AssetLinksStatement) =>
+  statement.relation_extensions?.["delegate_permission/common.handle_all_urls"]?.dynamic_app_link_components;
+
+/**
+ * The rules of an app that handles links for `own` brands (the mailed links are the reset and initiation links,
+ * `/{serviceId}/forgotPassword` and `/initiatePassword`, and the e-mail change's `/auth/v1/user/email/confirm` and
+ * its result page `/{serviceId}/changeEmail`): every mailed path refused before anything is allowed, only `own`'s
+ * pages allowed, everything else refused last.
+ */
+function expectLinkRulesFor(statement: AssetLinksStatement, own: string[], allBrands: string[]): void {
+  const rules = rulesOf(statement) ?? [];
+  expect(rules.at(-1)).toEqual(refuseAll);
+  const firstAllow = rules.findIndex((rule) => rule.exclude !== true);
+  const refusedFirst = rules.slice(0, firstAllow).map((rule) => rule["/"]);
+  expect(refusedFirst).toContain("/auth/v1/user/email/confirm");
+  for (const id of own)
+    for (const page of ["forgotPassword", "initiatePassword", "changeEmail"])
+      expect(refusedFirst).toContain(`/${id}/${page}*`);
+  const allowed = rules.filter((rule) => rule.exclude !== true).map((rule) => rule["/"]);
+  expect(allowed.sort()).toEqual(own.map((id) => `/${id}/*`).sort());
+  for (const other of allBrands.filter((id) => !own.includes(id)))
+    expect(allowed.some((path) => path.startsWith(`/${other}/`))).toBe(false);
+  expect(rules.slice(firstAllow).every((rule) => rule.exclude !== true || rule["/"] === "*")).toBe(true);
+}
+
 describe("the association files", () => {
   const built = buildBrandData();
   const listed = rawBrands.flatMap((brand) => (brand.associatedApps ? [brand.associatedApps] : []));
+  const brandIds = rawBrands.map(({ id }) => id);
 
   test("Apple's lists every iOS app of the brand data once, as webcredentials, and nothing else", () => {
     const file = JSON.parse(built.associationFiles.appleAppSiteAssociation);
@@ -129,10 +167,7 @@ describe("the association files", () => {
   });
 
   test("assetlinks.json has both relations for every Android app, with its fingerprints", () => {
-    const file = JSON.parse(built.associationFiles.assetLinks) as {
-      relation: string[];
-      target: { namespace: string; package_name: string; sha256_cert_fingerprints: string[] };
-    }[];
+    const file = JSON.parse(built.associationFiles.assetLinks) as AssetLinksStatement[];
     const packages = new Set(listed.flatMap(({ android = [] }) => android.map((app) => app.package)));
     expect(packages.size).toBeGreaterThan(1);
     expect(file.map(({ target }) => target.package_name).sort()).toEqual([...packages].sort());
@@ -151,23 +186,80 @@ describe("the association files", () => {
     }
   });
 
+  test("every Android app of the brand data without handlesLinks opens no link of the shared host", () => {
+    const file = JSON.parse(built.associationFiles.assetLinks) as AssetLinksStatement[];
+    expect(file.length).toBeGreaterThan(1);
+    for (const statement of file) {
+      const flagged = rawBrands.filter(({ associatedApps }) =>
+        associatedApps?.android?.some((app) => app.package === statement.target.package_name && app.handlesLinks),
+      );
+      if (flagged.length > 0)
+        expectLinkRulesFor(
+          statement,
+          flagged.map(({ id }) => id),
+          brandIds,
+        );
+      else expect(rulesOf(statement)).toEqual([refuseAll]);
+    }
+  });
+
+  test("an app with handlesLinks refuses the mailed links first, then opens only its own brands' pages", () => {
+    const data = structuredClone({ brands: rawBrands, default: defaultBrand, clients });
+    const gungnir = data.brands.filter(({ associatedApps }) =>
+      associatedApps?.android?.some((app) => app.package === "jp.example.gungnir"),
+    );
+    expect(gungnir.map(({ id }) => id).sort()).toEqual(["gungnir-aurora", "gungnir-hayate"]);
+    for (const brand of gungnir) for (const app of brand.associatedApps?.android ?? []) app.handlesLinks = true;
+    const file = JSON.parse(buildBrandData(data).associationFiles.assetLinks) as AssetLinksStatement[];
+    const statement = file.find(({ target }) => target.package_name === "jp.example.gungnir");
+    if (!statement) throw new Error("jp.example.gungnir is not in assetlinks.json");
+    expectLinkRulesFor(statement, ["gungnir-aurora", "gungnir-hayate"], brandIds);
+    expect(rulesOf(statement)).toEqual([
+      { "/": "/auth/v1/user/email/confirm", exclude: true },
+      { "/": "/gungnir-aurora/forgotPassword*", exclude: true },
+      { "/": "/gungnir-aurora/initiatePassword*", exclude: true },
+      { "/": "/gungnir-aurora/changeEmail*", exclude: true },
+      { "/": "/gungnir-hayate/forgotPassword*", exclude: true },
+      { "/": "/gungnir-hayate/initiatePassword*", exclude: true },
+      { "/": "/gungnir-hayate/changeEmail*", exclude: true },
+      { "/": "/gungnir-aurora/*" },
+      { "/": "/gungnir-hayate/*" },
+      refuseAll,
+    ]);
+    for (const other of file.filter((candidate) => candidate !== statement))
+      expect(rulesOf(other)).toEqual([refuseAll]);
+  });
+
+  test("the brands sharing an Android app must agree on handlesLinks", () => {
+    const data = structuredClone({ brands: rawBrands, default: defaultBrand, clients });
+    const aurora = data.brands.find(({ id }) => id === "gungnir-aurora");
+    const app = aurora?.associatedApps?.android?.[0];
+    if (!app) throw new Error("fixture lost gungnir-aurora's Android app");
+    app.handlesLinks = true;
+    expect(() => buildBrandData(data)).toThrow(
+      /jp\.example\.gungnir: every brand that lists it must give the same handlesLinks/,
+    );
+  });
+
   test("a shared app appears once, its brands' fingerprints joined", () => {
     const a = "AA:".repeat(31) + "AA";
     const b = "BB:".repeat(31) + "BB";
     const files = associationFiles([
       {
+        id: "x-one",
         associatedApps: {
           ios: [{ appId: "ABCDE12345.jp.example.x", shared: true }],
-          android: [{ package: "jp.example.x", sha256CertFingerprints: [b], shared: true }],
+          android: [{ package: "jp.example.x", sha256CertFingerprints: [b], shared: true, handlesLinks: false }],
         },
       },
       {
+        id: "x-two",
         associatedApps: {
           ios: [{ appId: "ABCDE12345.jp.example.x", shared: true }],
-          android: [{ package: "jp.example.x", sha256CertFingerprints: [a], shared: true }],
+          android: [{ package: "jp.example.x", sha256CertFingerprints: [a], shared: true, handlesLinks: false }],
         },
       },
-      {},
+      { id: "x-three" },
     ]);
     expect(JSON.parse(files.appleAppSiteAssociation)).toEqual({
       webcredentials: { apps: ["ABCDE12345.jp.example.x"] },

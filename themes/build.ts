@@ -122,38 +122,81 @@ function parseBrandData<T>(schema: z.ZodType<T>, data: unknown, stage: string): 
   throw new Error(`Invalid brand data (${stage}):\n${lines.join("\n")}`);
 }
 
-/** Both relations an Android app needs: its webview's passkeys (get_login_creds) and the host's links. */
-const ANDROID_RELATIONS = ["delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds"];
+/**
+ * Both relations an Android app needs for passkeys in its webview: `get_login_creds`, and `handle_all_urls`, without
+ * which Credential Manager refuses the sign-in (docs/passkeys.md, "The brands' apps"). The second also lets an app
+ * with verified link filters for this host open its links, so every statement narrows it (`androidLinkRules`).
+ */
+const HANDLE_ALL_URLS = "delegate_permission/common.handle_all_urls";
+const ANDROID_RELATIONS = [HANDLE_ALL_URLS, "delegate_permission/common.get_login_creds"];
+
+/** One Dynamic App Links rule (Android 15+): a path pattern (`*` any characters); the first rule that matches wins. */
+export interface DynamicAppLinkComponent {
+  "/": string;
+  exclude?: true;
+}
+
+/** The links the identity API mails (a password reset or initiation, an e-mail change): a brand's own pages. */
+const mailedServicePages = ["forgotPassword", "initiatePassword", "changeEmail"];
+/** The e-mail change mail's link, the same for every brand (worker/routes.tsx, `changeEmailLink`). */
+const mailedSharedPaths = ["/auth/v1/user/email/confirm"];
+
+/**
+ * The Dynamic App Links rules of one Android app (docs/passkeys.md, "The brands' apps"). Every brand shares this
+ * host, so an app that handles its links could open any brand's mailed links. An app without `handlesLinks`: no URL
+ * of the host opens in it. One with it: the mailed links' paths are refused first, then only its own brands'
+ * `/{serviceId}/…` pages are allowed, then everything else is refused. The rules only narrow the app's own intent
+ * filters, and Android before 15 ignores them (the app's manifest must then declare no verified filter for the host).
+ */
+export function androidLinkRules(linkServiceIds: readonly string[]): DynamicAppLinkComponent[] {
+  const refuseAll: DynamicAppLinkComponent = { "/": "*", exclude: true };
+  if (linkServiceIds.length === 0) return [refuseAll];
+  const serviceIds = [...new Set(linkServiceIds)].sort();
+  const mailed = [
+    ...mailedSharedPaths,
+    ...serviceIds.flatMap((id) => mailedServicePages.map((page) => `/${id}/${page}*`)),
+  ];
+  return [
+    ...mailed.map((path): DynamicAppLinkComponent => ({ "/": path, exclude: true })),
+    ...serviceIds.map((id) => ({ "/": `/${id}/*` })),
+    refuseAll,
+  ];
+}
 
 /**
  * The association files of the sign-in host (docs/passkeys.md, "The brands' apps"): Apple's
  * `apple-app-site-association` with `webcredentials.apps` (the apps whose webviews may use this host's passkeys), and
  * Digital Asset Links' `assetlinks.json` with one statement per Android app, its certificates' fingerprints joined
- * when brands share the app. Sorted, so that the files change only when the data does.
+ * when brands share the app, and its link rules (`androidLinkRules`). Sorted, so that the files change only when the
+ * data does.
  */
-export function associationFiles(brands: readonly { associatedApps?: AssociatedApps | undefined }[]): {
+export function associationFiles(brands: readonly { id: string; associatedApps?: AssociatedApps | undefined }[]): {
   appleAppSiteAssociation: string;
   assetLinks: string;
 } {
   const iosApps = new Set<string>();
-  const androidApps = new Map<string, Set<string>>();
-  for (const { associatedApps } of brands) {
+  const androidApps = new Map<string, { fingerprints: Set<string>; linkServiceIds: string[] }>();
+  for (const { id, associatedApps } of brands) {
     for (const { appId } of associatedApps?.ios ?? []) iosApps.add(appId);
     for (const app of associatedApps?.android ?? []) {
-      const fingerprints = androidApps.get(app.package) ?? new Set<string>();
-      for (const fingerprint of app.sha256CertFingerprints) fingerprints.add(fingerprint);
-      androidApps.set(app.package, fingerprints);
+      const entry = androidApps.get(app.package) ?? { fingerprints: new Set<string>(), linkServiceIds: [] };
+      for (const fingerprint of app.sha256CertFingerprints) entry.fingerprints.add(fingerprint);
+      if (app.handlesLinks) entry.linkServiceIds.push(id);
+      androidApps.set(app.package, entry);
     }
   }
   const apple = { webcredentials: { apps: [...iosApps].sort() } };
   const android = [...androidApps]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([packageName, fingerprints]) => ({
+    .map(([packageName, { fingerprints, linkServiceIds }]) => ({
       relation: ANDROID_RELATIONS,
       target: {
         namespace: "android_app",
         package_name: packageName,
         sha256_cert_fingerprints: [...fingerprints].sort(),
+      },
+      relation_extensions: {
+        [HANDLE_ALL_URLS]: { dynamic_app_link_components: androidLinkRules(linkServiceIds) },
       },
     }));
   return { appleAppSiteAssociation: JSON.stringify(apple), assetLinks: JSON.stringify(android) };

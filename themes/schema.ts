@@ -175,6 +175,11 @@ const certificateFingerprintSchema = z
  * The brand's apps whose webviews use the sign-in host's passkeys (docs/passkeys.md, "The brands' apps"): listed in
  * the host's `/.well-known/apple-app-site-association` (`webcredentials`) and `/.well-known/assetlinks.json`. An app
  * that two brands share is marked `shared` in each; otherwise an app belongs to one brand.
+ *
+ * `handlesLinks` (Android, default false): the app may open this host's links itself (Android App Links). Every
+ * brand shares the host, so without it the app's statement carries a rule that sends every link to the browser
+ * (Android 15+); with it, the app opens only its own brands' `/{serviceId}/…` pages, never a mailed reset,
+ * initiation or e-mail-change link (themes/build.ts, `androidLinkRules`). A shared app's listings must agree on it.
  */
 export const associatedAppsSchema = z.strictObject({
   ios: z
@@ -187,6 +192,7 @@ export const associatedAppsSchema = z.strictObject({
         package: androidPackageSchema,
         sha256CertFingerprints: z.array(certificateFingerprintSchema).min(1).max(5),
         shared: z.boolean().default(false),
+        handlesLinks: z.boolean().default(false),
       }),
     )
     .max(10)
@@ -289,7 +295,10 @@ function checkBrandSet({ brands, defaultBrand, clients }: BrandSet, defaultKey: 
   }
 }
 
-/** An app listed by two brands must be marked `shared` in both; the default brand lists none. */
+/**
+ * An app listed by two brands must be marked `shared` in both, and an Android app's listings must agree on
+ * `handlesLinks`; the default brand lists none.
+ */
 function checkAssociatedApps(
   brands: readonly { id: string; associatedApps?: AssociatedApps | undefined }[],
   defaultBrand: { associatedApps?: AssociatedApps | undefined },
@@ -312,6 +321,17 @@ function checkAssociatedApps(
       ctx.addIssue({
         code: "custom",
         message: `${key} is listed by ${owners.map(({ brand }) => brand).join(", ")}: mark it shared in each, or list it once`,
+        path: ["brands"],
+      });
+  }
+  const handlesLinks = new Map<string, Set<boolean>>();
+  for (const app of brands.flatMap((brand) => brand.associatedApps?.android ?? []))
+    handlesLinks.set(app.package, new Set([...(handlesLinks.get(app.package) ?? []), app.handlesLinks]));
+  for (const [appPackage, values] of handlesLinks) {
+    if (values.size > 1)
+      ctx.addIssue({
+        code: "custom",
+        message: `Android package ${appPackage}: every brand that lists it must give the same handlesLinks`,
         path: ["brands"],
       });
   }

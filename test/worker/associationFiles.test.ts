@@ -8,6 +8,12 @@ import { expectBaseline } from "./securityBaseline";
 // data is in the file, and the file lists nothing else.
 
 const listed = rawBrands.flatMap((brand) => (brand.associatedApps ? [brand.associatedApps] : []));
+const brandIds = rawBrands.map(({ id }) => id);
+/** The brands whose data says their Android app may open this host's links (`handlesLinks`), by package. */
+const linkBrands = new Map<string, string[]>();
+for (const brand of rawBrands)
+  for (const app of brand.associatedApps?.android ?? [])
+    if (app.handlesLinks) linkBrands.set(app.package, [...(linkBrands.get(app.package) ?? []), brand.id]);
 const iosApps = new Set(listed.flatMap(({ ios = [] }) => ios.map(({ appId }) => appId)));
 const androidApps = new Map<string, Set<string>>();
 for (const { android = [] } of listed)
@@ -34,13 +40,48 @@ describe("/.well-known/apple-app-site-association", () => {
   });
 });
 
+type Rule = { "/": string; exclude?: boolean };
+type Statement = {
+  relation: string[];
+  target: { namespace: string; package_name: string; sha256_cert_fingerprints: string[] };
+  relation_extensions?: Record<string, { dynamic_app_link_components?: Rule[] }>;
+};
+const refuseAll = { "/": "*", exclude: true };
+const rulesOf = (statement: Statement) =>
+  statement.relation_extensions?.["delegate_permission/common.handle_all_urls"]?.dynamic_app_link_components;
+
 describe("/.well-known/assetlinks.json", () => {
+  // Every brand shares this host: `handle_all_urls` (kept: passkeys in the webview need it) would let one brand's app
+  // open every brand's mailed reset and e-mail-change links. Android 15+ reads these rules (docs/passkeys.md).
+  it("narrows handle_all_urls in every statement: no link of the host opens in an app without handlesLinks", async () => {
+    const file = (await fileAt("/.well-known/assetlinks.json")) as Statement[];
+    expect(file.length).toBeGreaterThan(0);
+    for (const statement of file) {
+      const rules = rulesOf(statement);
+      expect(rules, statement.target.package_name).toBeDefined();
+      expect(rules?.at(-1)).toEqual(refuseAll);
+      const own = linkBrands.get(statement.target.package_name);
+      if (own === undefined) {
+        expect(rules).toEqual([refuseAll]);
+        continue;
+      }
+      // An app with the flag: the mailed links refused before anything is allowed, then only its brands' pages.
+      const firstAllow = rules?.findIndex((rule) => rule.exclude !== true) ?? -1;
+      const refused = (rules ?? []).slice(0, firstAllow).map((rule) => rule["/"]);
+      expect(refused).toContain("/auth/v1/user/email/confirm");
+      for (const id of own)
+        for (const page of ["forgotPassword", "initiatePassword", "changeEmail"])
+          expect(refused).toContain(`/${id}/${page}*`);
+      const allowed = (rules ?? []).filter((rule) => rule.exclude !== true).map((rule) => rule["/"]);
+      expect(allowed.sort()).toEqual(own.map((id) => `/${id}/*`).sort());
+      for (const other of brandIds.filter((id) => !own.includes(id)))
+        expect(allowed.some((path) => path.startsWith(`/${other}/`))).toBe(false);
+    }
+  });
+
   it("has a statement with both relations for every Android app of the brand data, and nothing else", async () => {
     expect(androidApps.size).toBeGreaterThan(0);
-    const file = (await fileAt("/.well-known/assetlinks.json")) as Array<{
-      relation: string[];
-      target: { namespace: string; package_name: string; sha256_cert_fingerprints: string[] };
-    }>;
+    const file = (await fileAt("/.well-known/assetlinks.json")) as Statement[];
     expect(file).toHaveLength(androidApps.size);
     for (const { relation, target } of file) {
       expect(relation.sort()).toEqual([
