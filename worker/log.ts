@@ -1,11 +1,27 @@
 // Structured JSON logs (ARCHITECTURE §8): one line per event and one summary line per request, never
-// a password, code, token, cookie value or e-mail address. Fields are names, statuses, paths without their query,
-// and counts.
+// a password, code, token, cookie value or e-mail address. Fields are names, statuses, paths without their query
+// (nor the leaked-password range route's prefix), and counts.
 type Level = "info" | "warn" | "error";
 type Field = string | number | boolean | undefined | Field[] | { [name: string]: Field };
 
+/**
+ * docs/security.md "Leaked passwords": the range route's last segment is the first five hex digits of the SHA-1 of a
+ * password being typed, which narrows the password down for whoever reads it; logs and traces name the route instead.
+ */
+const PASSWORD_RANGE = /^(\/password\/range\/)[^/]+/;
+
+/** A request's path as logs and traces name it: never its query, nor the password prefix of the range route. */
+export function loggedRequestPath(path: string): string {
+  return (path.split("?")[0] ?? "").replace(PASSWORD_RANGE, "$1{prefix}");
+}
+
+/**
+ * Writes one line. A `path` field, whichever line carries it (the request's, a rate-limit refusal, an error the site
+ * answered), goes through loggedRequestPath here, so that no caller logs the range route's prefix.
+ */
 export function logEvent(level: Level, event: string, fields: Record<string, Field> = {}): void {
-  console[level](JSON.stringify({ level, event, ...fields }));
+  const path = typeof fields.path === "string" ? { path: loggedRequestPath(fields.path) } : {};
+  console[level](JSON.stringify({ level, event, ...fields, ...path }));
 }
 
 /**

@@ -61,7 +61,24 @@ export const sendLimits = {
    * never a rate: a session gets 3 mails in all.
    */
   deviceCode: { count: 3, windowMs: hour },
+  /**
+   * Device confirmation codes mailed to one account, every login session together (docs/devices.md, "Limits per
+   * account"): each new session of a stranger with the password would otherwise mail the owner another code and
+   * bring 5 more guesses. Beyond it, logins from new devices are refused until the window frees a mail.
+   */
+  deviceCodeAccount: { count: 5, windowMs: hour },
 } as const satisfies Record<string, SendLimit>;
+
+/**
+ * Wrong device confirmation codes one account takes over every login session together (NIST SP 800-63B-4 throttles
+ * per account, not per session). At the limit, logins from new devices are refused (429
+ * `new_devices_suspended`) until the oldest of them leaves the window; known devices and passkeys still sign in, so
+ * the owner is not locked out. The account is told once a window (`newDevicesSuspendedNotice`).
+ */
+export const deviceCodeWrongAccount: SendLimit = { count: 10, windowMs: hour };
+
+/** One 「新しい端末からのログインを停止しました」 notice per account in this window, however often the limit is hit. */
+export const newDevicesSuspendedNotice: SendLimit = { count: 1, windowMs: hour };
 
 /**
  * SPEC §4 "only one setup request may be in flight": while an SMS setup code sent less than this long ago is

@@ -62,11 +62,13 @@ function countryName(code: string): string {
 }
 
 /**
- * The region as the edge named it, with anything but letters, digits, spaces, hyphens and apostrophes taken out: a
- * notice carries no text a mail reader could take for a link (`evil.example`), whatever a request said.
+ * Text a request chose (the region the edge named, a passkey's name), with anything but letters, digits, spaces,
+ * hyphens and apostrophes taken out: a notice carries no text a mail reader could take for a link (`evil.example`,
+ * `https://…`) nor bidi controls (U+202E) that reorder what follows, whatever a request said. Digits stay, so a phone
+ * number keeps its digits and hyphens and loses only `+`, `(` and `)`: accepted, as the text stays plainly quoted.
  */
-function plainRegion(region: string): string {
-  return region
+function plainText(text: string): string {
+  return text
     .replace(/[^\p{L}\p{M}\p{N} '-]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
@@ -78,7 +80,7 @@ function deviceLabel(whereabouts: Whereabouts | undefined): string {
 
 function placeLabel(whereabouts: Whereabouts | undefined): string {
   const country = whereabouts?.country;
-  const region = whereabouts?.region ? plainRegion(whereabouts.region) : "";
+  const region = whereabouts?.region ? plainText(whereabouts.region) : "";
   if (!country) return region || "不明";
   return region ? `${countryName(country)} ${region}` : countryName(country);
 }
@@ -152,12 +154,25 @@ export const noticeCatalogue = {
         `ロックは${durationLabel(lock.durationMs).replace(/間$/, "")}後に自動的に解除されます。すぐにログインするには、ログイン画面からパスワードを再設定してください。再設定するとロックも解除されます。`,
       ],
     ),
-  passwordChanged: (facts: NoticeFacts): Message =>
+  /**
+   * `signedOut`: which sessions the change ended (docs/devices.md, "A changed password"): every other device's (a
+   * change made signed in, or at the login's new-password step), or every one (a reset by the mailed code).
+   */
+  passwordChanged: (facts: NoticeFacts, signedOut: "others" | "all"): Message =>
     notice(
       facts,
       "パスワードが変更されました",
-      `${facts.brand.name}のアカウントのパスワードが変更されました。`,
+      `${facts.brand.name}のアカウントのパスワードが変更されました。${signedOut === "all" ? "すべての端末" : "お手続きをした端末以外のすべての端末"}をログアウトしました。これらの端末から次にログインするときは、メールでお送りする確認コードが必要です。パスキーはそのままご利用いただけます。`,
       "お心当たりのない場合は、第三者がお客様のパスワードを変更した可能性があります。",
+    ),
+  /** Logins from new devices are refused for a while (contract/limits.ts `deviceCodeWrongAccount`). */
+  newDevicesSuspended: (facts: NoticeFacts, durationMs: number): Message =>
+    notice(
+      facts,
+      "新しい端末からのログインを停止しました",
+      `新しい端末からのログインで、確認コードの誤りまたは確認コードの送信が続いたため、${facts.brand.name}のアカウントへの新しい端末からのログインを一時的に停止しました。これまでにログインしたことのある端末と、パスキーでは、これまでどおりログインできます。`,
+      "お心当たりのない場合は、第三者がお客様のパスワードを知っています。",
+      [`停止は約${durationLabel(durationMs).replace(/間$/, "")}後に自動的に解除されます。`],
     ),
   emailChanged: (facts: NoticeFacts): Message =>
     notice(
@@ -173,24 +188,55 @@ export const noticeCatalogue = {
       `${facts.brand.name}のアカウントの2段階認証が「${type === "totp" ? "認証アプリ" : "SMS"}」に設定されました。`,
       "お心当たりのない場合は、第三者がお客様の2段階認証の設定を変更した可能性があります。",
     ),
-  deviceSignedOut: (
-    facts: NoticeFacts,
-    signedOut: { device: Whereabouts; forgotten: boolean } | { allOthers: true },
-  ): Message =>
+  deviceSignedOut: (facts: NoticeFacts, signedOut: { device: Whereabouts } | { allOthers: true }): Message =>
     notice(
       facts,
       "端末をログアウトしました",
       "allOthers" in signedOut
-        ? "お手続きをした端末以外の、すべての端末をログアウトしました。"
-        : `${deviceLabel(signedOut.device)}をログアウトしました。${signedOut.forgotten ? "この端末の記憶も削除したため、次にこの端末からログインするときは、メールでお送りする確認コードが必要です。" : ""}`,
+        ? "お手続きをした端末以外の、すべての端末をログアウトしました。これらの端末の記憶も削除したため、次にログインするときは、メールでお送りする確認コードが必要です。"
+        : `${deviceLabel(signedOut.device)}をログアウトしました。この端末の記憶も削除したため、次にこの端末からログインするときは、メールでお送りする確認コードが必要です。`,
       "お心当たりのない場合は、第三者がお客様のアカウントを操作した可能性があります。",
       ["（日時・方法・端末・場所は、お手続きをした端末のものです。）"],
     ),
+  /** `facts`: the bearer token's (or enrolment ticket's) brand and login device; the passkey itself is not the device. */
+  passkeyAdded: (facts: NoticeFacts, name: string | null): Message =>
+    notice(
+      facts,
+      "パスキーが登録されました",
+      `${facts.brand.name}のアカウントにパスキー${passkeyLabel(name)}が登録されました。次回から、このパスキーでログインできます。`,
+      "お心当たりのない場合は、第三者がお客様のアカウントにパスキーを登録した可能性があります。アカウント設定からこのパスキーを削除するとともに、",
+      ["（日時・方法・端末・場所は、お手続きをした端末のものです。）"],
+    ),
+  passkeyRemoved: (facts: NoticeFacts, name: string | null): Message =>
+    notice(
+      facts,
+      "パスキーが削除されました",
+      `${facts.brand.name}のアカウントからパスキー${passkeyLabel(name)}が削除されました。このパスキーではログインできなくなりました。`,
+      "お心当たりのない場合は、第三者がお客様のアカウントを操作した可能性があります。",
+      ["（日時・方法・端末・場所は、お手続きをした端末のものです。）"],
+    ),
+  /** `facts`: the passkey sign-in attempt that gave the copy away (its login challenge's brand, its `context`). */
+  passkeySuspended: (facts: NoticeFacts, name: string | null): Message =>
+    notice(
+      facts,
+      "パスキーの利用を停止しました",
+      `${facts.brand.name}のアカウントのパスキー${passkeyLabel(name)}で、複製された認証器からと疑われるログインがありました（署名カウンターが増えていません）。安全のため、このパスキーの利用を停止しました。`,
+      "お心当たりのない場合は、第三者がお客様のパスキーを複製した可能性があります。",
+      [
+        "パスワードでログインし、アカウント設定からこのパスキーを削除して、登録し直してください。",
+        "（日時・方法・端末・場所は、停止のきっかけとなったログインのものです。）",
+      ],
+    ),
 };
 
-/** A passkey's name as the mails quote it; a passkey without one is just "the passkey". */
+/**
+ * A passkey's name as the notices quote it, filtered as a region is (`plainText`): up to 64 characters of anything
+ * the customer, or whoever held the account, typed. A passkey without a name, or whose name filters away to nothing,
+ * is just "the passkey".
+ */
 function passkeyLabel(name: string | null): string {
-  return name === null ? "" : `「${name}」`;
+  const plain = name === null ? "" : plainText(name);
+  return plain === "" ? "" : `「${plain}」`;
 }
 
 export const mailCatalogue = {
@@ -221,18 +267,6 @@ export const mailCatalogue = {
   passkeyRegistrationCode: (code: string): Message => ({
     subject: "【カザハナ証券】パスキー登録の確認コード",
     text: `パスキー登録の確認コードをお送りします。\n\n確認コード: ${code}\n\nこのコードの有効期限は10分です。\nお心当たりのない場合は、第三者がお客様のアカウントにパスキーを登録しようとしている可能性があります。コードを誰にも伝えず、パスワードを変更してください。`,
-  }),
-  passkeyAdded: (name: string | null): Message => ({
-    subject: "【カザハナ証券】パスキーが登録されました",
-    text: `お客様のアカウントにパスキー${passkeyLabel(name)}が登録されました。次回から、このパスキーでログインできます。\n\nお心当たりのない場合は、ただちにパスワードを変更し、アカウント設定からこのパスキーを削除してください。`,
-  }),
-  passkeyRemoved: (name: string | null): Message => ({
-    subject: "【カザハナ証券】パスキーが削除されました",
-    text: `お客様のアカウントからパスキー${passkeyLabel(name)}が削除されました。このパスキーではログインできなくなりました。\n\nお心当たりのない場合は、ただちにパスワードを変更してください。`,
-  }),
-  passkeySuspended: (name: string | null): Message => ({
-    subject: "【カザハナ証券】パスキーの利用を停止しました",
-    text: `お客様のパスキー${passkeyLabel(name)}で、複製された認証器からと疑われるログインがありました（署名カウンターが増えていません）。安全のため、このパスキーの利用を停止しました。\n\nパスワードでログインし、アカウント設定からこのパスキーを削除して、登録し直してください。お心当たりのない場合は、パスワードも変更してください。`,
   }),
   smsCode: (code: string): Message => ({
     subject: "SMS認証コード",

@@ -22,7 +22,8 @@ export type ProblemType =
   | "credential_exists"
   | "cloned_authenticator"
   | "reauthentication_required"
-  | "email_code_required";
+  | "email_code_required"
+  | "new_devices_suspended";
 
 /** The one error of the identity API: thrown deep in a handler, answered as `{type, detail}` by onError. */
 export class Problem extends Error {
@@ -87,6 +88,17 @@ export const problems = {
     new Problem(409, "setup_pending", "An SMS code of this setup was sent moments ago; enter it, or retry later.", {
       "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
     }),
+  /**
+   * Logins from devices the account does not know are refused for a while: too many wrong or mailed device codes
+   * for the account (contract/limits.ts `deviceCodeWrongAccount`, `sendLimits.deviceCodeAccount`).
+   */
+  newDevicesSuspended: (retryAfterMs: number) =>
+    new Problem(
+      429,
+      "new_devices_suspended",
+      "Too many device codes were wrong or mailed for this account; sign in from a known device or with a passkey, or retry later.",
+      { "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+    ),
   /** RFC 9110 §10.2.3: Retry-After in whole seconds, rounded up. */
   tooManyRequests: (detail: string, retryAfterMs: number) =>
     new Problem(429, "too_many_requests", detail, {

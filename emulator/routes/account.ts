@@ -16,6 +16,7 @@ import { redirect } from "./authorizationFlow";
 import { type BearerGrant, requireAccount } from "./bearer";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
+import { endEverythingElse } from "./revocation";
 
 type EmulatorContext = Context<EmulatorHono>;
 
@@ -92,7 +93,11 @@ account.patch("/auth/v1/user/password", async (c) => {
   const problem = passwordProblem(body.new_password, client.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
   users.update(user.username, { passwordHash: await hashPassword(body.new_password), forceChangePassword: false });
-  sendNotice(c, user.email, noticeCatalogue.passwordChanged(noticeChange(c, grant)));
+  // Noticed before the other devices are forgotten: the notice names the asking browser's device as the account knew it.
+  const facts = noticeChange(c, grant);
+  // docs/devices.md, "A changed password": the asking browser stays signed in; everything else ends.
+  endEverythingElse(c, user.username, { browserSession: grant.browserSession, device: grant.device });
+  sendNotice(c, user.email, noticeCatalogue.passwordChanged(facts, "others"));
   return c.json({});
 });
 

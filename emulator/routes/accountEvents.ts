@@ -13,8 +13,23 @@ import type { EmulatorHono } from "./context";
 type EmulatorContext = Context<EmulatorHono>;
 
 // What the API does around sign-ins and account changes (docs/devices.md): the device policy, the sign-in history,
-// the devices an account knows, and the notices. A login without the site's `context` comes from a site that does
-// not know that contract: it is neither confirmed, recorded nor noticed, and binds no device.
+// the devices an account knows, and the notices. A login without the site's `context` names no device: on an
+// account held to the contract (every account but one seeded without it) it is a new device's, confirmed by a
+// mailed code, recorded and noticed as 「不明な端末」; on any other it is neither, and binds no device.
+
+/** What a login without `context` is seen as: no device, no place. */
+const unknownWhereabouts: Whereabouts = { browser: "その他", os: "その他", country: null, region: null };
+
+/** The device and place a sign-in of `user` is recorded with; undefined when it is not recorded at all. */
+export function signInWhereabouts(user: User, context: LoginContext | undefined): Whereabouts | undefined {
+  if (context !== undefined) return whereaboutsOf(context);
+  return user.deviceContract ? unknownWhereabouts : undefined;
+}
+
+/** What a notice of a sign-in names: its context's device and place, or 「不明な端末」 and 「不明」 for none. */
+export function noticedWhereabouts(context: LoginContext | undefined): Whereabouts | undefined {
+  return context && whereaboutsOf(context);
+}
 
 /** The facts a notice names, for a change or a sign-in through `clientId`'s brand. */
 export function noticeFacts(
@@ -36,9 +51,14 @@ export function grantWhereabouts(c: EmulatorContext, grant: BearerGrant): Wherea
   return c.var.services.devices.ofDigest(grant.user.username, grant.device);
 }
 
-/** docs/devices.md, "The policy": whether this password login must confirm its device with a mailed code. */
-export function needsDeviceConfirmation(c: EmulatorContext, username: string, context: LoginContext): boolean {
+/**
+ * docs/devices.md, "The policy": whether this password login must confirm its device with a mailed code. A login
+ * without `context` on an account held to the contract names no device, so it is a new device's.
+ */
+export function needsDeviceConfirmation(c: EmulatorContext, user: User, context: LoginContext | undefined): boolean {
+  if (context === undefined) return user.deviceContract;
   const { devices, signIns } = c.var.services;
+  const { username } = user;
   const recent = signIns.recentSuccesses(username, context.country, c.var.now);
   return asksDeviceConfirmation(context, {
     deviceKnown: context.device !== undefined && devices.ofDigest(username, context.device) !== undefined,
@@ -47,7 +67,7 @@ export function needsDeviceConfirmation(c: EmulatorContext, username: string, co
   });
 }
 
-/** A sign-in that carried `context`, accepted or refused, goes into the account's history. */
+/** A sign-in, accepted or refused, goes into the account's history (when it is recorded at all, above). */
 export function recordSignIn(
   c: EmulatorContext,
   user: User,
@@ -56,18 +76,20 @@ export function recordSignIn(
   context: LoginContext | undefined,
   result: "success" | "refused",
 ): void {
-  if (context === undefined) return;
+  const seen = signInWhereabouts(user, context);
+  if (seen === undefined) return;
   const { devices, signIns } = c.var.services;
-  const device = context.device === undefined ? undefined : devices.ofDigest(user.username, context.device);
+  const digest = context?.device;
+  const device = digest === undefined ? undefined : devices.ofDigest(user.username, digest);
   signIns.record({
     username: user.username,
     at: c.var.now,
     method,
-    ...whereaboutsOf(context),
+    ...seen,
     serviceId: findClient(clientId)?.serviceId ?? null,
     result,
     deviceId: device?.id ?? null,
-    digest: context.device ?? null,
+    digest: digest ?? null,
   });
 }
 
@@ -83,13 +105,14 @@ export function completedSignIn(
   context: LoginContext | undefined,
   options: { notice: boolean; deviceConfirmed?: boolean },
 ): void {
-  if (context === undefined) return;
-  if (context.device !== undefined)
-    c.var.services.devices.bind(user.username, context.device, whereaboutsOf(context), c.var.now, randomToken(12));
+  const seen = signInWhereabouts(user, context);
+  if (seen === undefined) return;
+  if (context?.device !== undefined)
+    c.var.services.devices.bind(user.username, context.device, seen, c.var.now, randomToken(12));
   recordSignIn(c, user, clientId, method, context, "success");
   if (!options.notice) return;
   const how = { signIn: method, deviceConfirmed: options.deviceConfirmed ?? false };
-  sendNotice(c, user.email, noticeCatalogue.signIn(noticeFacts(c, clientId, how, whereaboutsOf(context))));
+  sendNotice(c, user.email, noticeCatalogue.signIn(noticeFacts(c, clientId, how, noticedWhereabouts(context))));
 }
 
 /** A wrong password has just locked a login's device (or every unknown one) out: the account is told. */

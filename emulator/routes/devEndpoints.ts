@@ -51,6 +51,12 @@ const seedUserSchema = z.object({
    * Chrome on Windows in Tokyo, first and last used now.
    */
   knownDevices: z.array(deviceDigestSchema).max(20).default([]),
+  /**
+   * false: the account is held to no devices contract, as on an API that does not have it (docs/devices.md, "A login
+   * without context"): a login without `context` is neither confirmed, recorded nor noticed. For the tests of a site
+   * whose DEVICE_CONFIRMATION is off.
+   */
+  deviceContract: z.boolean().default(true),
 });
 
 function describeUser(user: User) {
@@ -101,6 +107,7 @@ devEndpoints.post("/__emulator/users", async (c) => {
     phone: body.mfa !== "none" && "sms" in body.mfa ? body.mfa.sms : null,
     forceChangePassword: body.forceChangePassword,
     transferInProgress: body.transferInProgress,
+    deviceContract: body.deviceContract,
   });
   if (body.passkey) {
     const { passkeys } = c.var.services;

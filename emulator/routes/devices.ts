@@ -105,28 +105,29 @@ devices.post("/auth/v1/user/devices/signout-others", async (c) => {
   // Checked before anything else, so that a stale sign-in learns nothing (as deleting a passkey).
   requireRecentLogin(c, grant);
   const digest = requestDigest(c, true);
-  // Every other device, and the sessions of logins that named none: only the asking browser stays signed in.
+  // Every other device, and the sessions of logins that named none: only the asking browser stays signed in. The
+  // devices signed out are forgotten too, so that a relayed login cannot come back on them without a new code.
   signOut(c, grant, (device) => device !== digest);
   noticeSignOut(c, grant, { allOthers: true });
+  const { devices: store } = c.var.services;
+  for (const device of store.listOf(grant.user.username))
+    if (device.digest !== digest) store.forget(grant.user.username, device.id);
   return c.body(null, 204);
 });
 
-devices.post("/auth/v1/user/devices/:id/signout", async (c) => {
+/**
+ * Signing a device out forgets it, as deleting it does: its next sign-in is a new device's, confirmed by a mailed
+ * code. Noticed first: the asking browser may be the one forgotten, and the notice names it.
+ */
+async function signOutAndForget(c: EmulatorContext): Promise<Response> {
   const grant = await requireAccount(c);
   requireRecentLogin(c, grant);
   const device = ownDevice(c, grant);
   signOut(c, grant, (digest) => digest === device.digest);
-  noticeSignOut(c, grant, { device, forgotten: false });
-  return c.body(null, 204);
-});
-
-devices.delete("/auth/v1/user/devices/:id", async (c) => {
-  const grant = await requireAccount(c);
-  requireRecentLogin(c, grant);
-  const device = ownDevice(c, grant);
-  signOut(c, grant, (digest) => digest === device.digest);
-  // Noticed first: the asking browser may be the one forgotten, and the notice names it.
-  noticeSignOut(c, grant, { device, forgotten: true });
+  noticeSignOut(c, grant, { device });
   c.var.services.devices.forget(grant.user.username, device.id);
   return c.body(null, 204);
-});
+}
+
+devices.post("/auth/v1/user/devices/:id/signout", signOutAndForget);
+devices.delete("/auth/v1/user/devices/:id", signOutAndForget);

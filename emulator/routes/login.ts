@@ -4,8 +4,8 @@ import { type SignInMethod, signInMethods } from "../contract/authentication";
 import { resumeUrl } from "../contract/authorizationRequest";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
-import { sendLimits } from "../contract/limits";
-import { type LoginContext, loginContextSchema, whereaboutsOf } from "../contract/loginContext";
+import { deviceCodeWrongAccount, newDevicesSuspendedNotice, sendLimits } from "../contract/limits";
+import { type LoginContext, loginContextSchema } from "../contract/loginContext";
 import { mailCatalogue, noticeCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { Problem, problems } from "../contract/problem";
@@ -18,15 +18,18 @@ import {
   completedSignIn,
   maskedAddress,
   needsDeviceConfirmation,
+  noticedWhereabouts,
   noticeFacts,
   noticeLock,
   recordSignIn,
   sendNotice,
+  signInWhereabouts,
 } from "./accountEvents";
 import { acceptLogin, endBrowserSession } from "./authorizationFlow";
 import { bearerGrant } from "./bearer";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
+import { endEverythingElse } from "./revocation";
 
 type EmulatorContext = Context<EmulatorHono>;
 
@@ -56,19 +59,25 @@ const loginSchema = z.discriminatedUnion("flow", [
   z.object({ ...common, flow: z.literal("mfa_totp"), username, session, code }),
   z.object({ ...common, flow: z.literal("mfa_sms"), username, session, code }),
   z.object({ ...common, flow: z.literal("new_password"), username, session, password: z.string().min(1).max(1024) }),
-  z.object({ ...common, flow: z.literal("device_confirmation"), username, session, code, context: loginContextSchema }),
+  z.object({ ...common, flow: z.literal("device_confirmation"), username, session, code }),
 ]);
 
 /** A password login's way so far, as the history names it; a passkey login never comes this way. */
 type PasswordSignIn = Exclude<SignInMethod, "passkey">;
 
-/** Where a login stands between its steps: its challenge and client, whose, and what the site said of the browser. */
+/**
+ * Where a login stands between its steps: its challenge and client, whose, what the site said of the browser, and
+ * what it has passed so far (the session data of tickets.ts `login_session`).
+ */
 interface LoginInProgress {
   challenge: string;
   clientId: string;
   user: User;
   remember: boolean;
   context: LoginContext | undefined;
+  method: PasswordSignIn;
+  deviceConfirmed: boolean;
+  passwordLeaked: boolean;
 }
 
 export const login = new Hono<EmulatorHono>();
@@ -114,22 +123,21 @@ login.post("/auth/v1/login", async (c) => {
     if (lockout.isLocked(user, digest, now)) throw refused();
     if (!(await verifyPassword(body.password, user.passwordHash))) {
       const lock = lockout.recordFailure(user, digest, now);
-      if (lock !== undefined && context !== undefined)
-        noticeLock(c, user, request.clientId, lock, whereaboutsOf(context));
+      if (lock !== undefined && signInWhereabouts(user, context) !== undefined)
+        noticeLock(c, user, request.clientId, lock, noticedWhereabouts(context));
       throw refused();
     }
     lockout.recordSuccess(user, digest);
-    // Kept on the account, as an administrator's forced change is: a login left at the new-password step, and the
-    // next one from a site that did not check, still has to change it.
-    if (body.password_leaked && !user.forceChangePassword) users.update(user.username, { forceChangePassword: true });
-    const remember = body.remember ?? false;
-    const checked = body.password_leaked ? { ...user, forceChangePassword: true } : user;
     return nextStep(c, {
       challenge: body.login_challenge,
       clientId: request.clientId,
-      user: checked,
-      remember,
+      user,
+      remember: body.remember ?? false,
       context,
+      method: "password",
+      deviceConfirmed: false,
+      // Carried, not written: the account learns that its password must change only once every factor has passed.
+      passwordLeaked: body.password_leaked ?? false,
     });
   }
 
@@ -151,20 +159,25 @@ login.post("/auth/v1/login", async (c) => {
     user,
     remember: pending.remember,
     context: body.context ?? pending.context,
+    method: pending.method,
+    deviceConfirmed: pending.deviceConfirmed ?? false,
+    passwordLeaked: pending.passwordLeaked ?? false,
   };
 
   if (body.flow === "device_confirmation") {
-    // Always so (the session's `next` is the flow, above); said again for the session's `method`.
-    if (pending.next !== "device_confirmation") throw problems.challengeNotFound("session");
+    // Wrong codes count against the account too: past its limit even the right code is refused, in every session.
+    refuseWhileNewDevicesSuspended(c, progress);
     const mailed = tickets.find("device_code", body.session, now);
     if (mailed.status !== "valid" || !sameCode(mailed.data.code, body.code)) {
       tickets.recordWrongCode("login_session", body.session);
-      recordSignIn(c, user, request.clientId, pending.method, progress.context, "refused");
+      c.var.services.sendLog.log("device_code_wrong", user.username, now);
+      recordSignIn(c, user, request.clientId, progress.method, progress.context, "refused");
+      refuseWhileNewDevicesSuspended(c, progress, { recorded: true });
       throw problems.invalidCode();
     }
     tickets.consume("device_code", body.session, now);
     tickets.consume("login_session", body.session, now);
-    return acceptPasswordLogin(c, progress, pending.method, true);
+    return nextStep(c, { ...progress, deviceConfirmed: true });
   }
 
   if (body.flow === "new_password") {
@@ -172,10 +185,11 @@ login.post("/auth/v1/login", async (c) => {
     if (problem !== undefined) throw problems.invalidRequest(problem);
     users.update(user.username, { passwordHash: await hashPassword(body.password), forceChangePassword: false });
     tickets.consume("login_session", body.session, now);
-    const whereabouts = progress.context && whereaboutsOf(progress.context);
-    const facts = noticeFacts(c, request.clientId, { change: "forced_password" }, whereabouts);
-    sendNotice(c, user.email, noticeCatalogue.passwordChanged(facts));
-    return nextStep(c, { ...progress, user: { ...user, forceChangePassword: false } });
+    // A changed password ends every other session and forgets every other device, as a change made signed in does.
+    endEverythingElse(c, user.username, { device: progress.context?.device });
+    const facts = noticeFacts(c, request.clientId, { change: "forced_password" }, noticedWhereabouts(progress.context));
+    sendNotice(c, user.email, noticeCatalogue.passwordChanged(facts, "others"));
+    return nextStep(c, { ...progress, user: { ...user, forceChangePassword: false }, passwordLeaked: false });
   }
   const method = body.flow === "mfa_totp" ? "password_totp" : "password_sms";
   if (!secondFactorMatches(c, user, body.flow, body.session, body.code)) {
@@ -186,7 +200,7 @@ login.post("/auth/v1/login", async (c) => {
     throw problems.invalidCode();
   }
   tickets.consume("login_session", body.session, now);
-  return completeLogin(c, progress, method);
+  return nextStep(c, { ...progress, method });
 });
 
 /**
@@ -198,15 +212,63 @@ function sameDevice(before: LoginContext | undefined, now: LoginContext | undefi
 }
 
 /**
- * The password and every other step are done. A login that carries the site's context is then held to the device
- * policy (docs/devices.md): from a device or a country the account does not know, a code mailed to the account
- * completes it instead.
+ * docs/devices.md, "The step order": the password, then the second factor, then (from a device or country the
+ * account does not know) the code mailed to the account, then a new password where one is due, and only then is the
+ * login accepted. Nothing on the account changes before every factor has passed: a stranger with the password alone
+ * can neither set a new one nor make the owner's device known.
  */
-function completeLogin(c: EmulatorContext, progress: LoginInProgress, method: PasswordSignIn): Response {
-  const { context, user } = progress;
-  if (context !== undefined && needsDeviceConfirmation(c, user.username, context))
-    return startDeviceConfirmation(c, progress, context, method);
-  return acceptPasswordLogin(c, progress, method, false);
+function nextStep(c: EmulatorContext, progress: LoginInProgress): Response {
+  const { user } = progress;
+  if (progress.method === "password" && user.mfaType !== "none")
+    return issueStep(c, progress, user.mfaType === "totp" ? "mfa_totp" : "mfa_sms");
+  if (!progress.deviceConfirmed && needsDeviceConfirmation(c, user, progress.context))
+    return startDeviceConfirmation(c, progress);
+  if (user.forceChangePassword || progress.passwordLeaked) {
+    // Kept on the account from here, as an administrator's forced change is: a login left at the new-password step,
+    // and the next one from a site that did not check, still has to change it.
+    if (!user.forceChangePassword) c.var.services.users.update(user.username, { forceChangePassword: true });
+    return issueStep(c, progress, "new_password");
+  }
+  return acceptPasswordLogin(c, progress);
+}
+
+/** The session of the login's next step (and the SMS of an SMS step). */
+function issueStep(
+  c: EmulatorContext,
+  progress: LoginInProgress,
+  next: "mfa_totp" | "mfa_sms" | "new_password",
+): Response {
+  const { tickets } = c.var.services;
+  const { user } = progress;
+  const now = c.var.now;
+  const session = tickets.issue(
+    "login_session",
+    randomToken(),
+    sessionData(progress, next),
+    now + lifetimes.loginSession,
+  );
+  if (next === "mfa_sms" && user.phone !== null) {
+    const smsCode = sixDigitCode();
+    tickets.issue("sms_login_code", session, { code: smsCode }, now + lifetimes.smsCode);
+    c.var.services.outbox.send("sms", user.phone, mailCatalogue.smsCode(smsCode), now, { code: smsCode });
+  }
+  return c.json({ additional_flow: { next, session } }, 201);
+}
+
+function sessionData(
+  progress: LoginInProgress,
+  next: TicketKinds["login_session"]["next"],
+): TicketKinds["login_session"] {
+  return {
+    challenge: progress.challenge,
+    username: progress.user.username,
+    remember: progress.remember,
+    context: progress.context,
+    next,
+    method: progress.method,
+    deviceConfirmed: progress.deviceConfirmed,
+    passwordLeaked: progress.passwordLeaked,
+  };
 }
 
 /**
@@ -216,15 +278,13 @@ function completeLogin(c: EmulatorContext, progress: LoginInProgress, method: Pa
  * instead of the bearer" (docs/passkeys.md, "Enrolment after a password sign-in"): the site holds no bearer here, the
  * app gets the code. A password login never claims `phr`.
  */
-function acceptPasswordLogin(
-  c: EmulatorContext,
-  progress: LoginInProgress,
-  method: PasswordSignIn,
-  deviceConfirmed: boolean,
-): Response {
+function acceptPasswordLogin(c: EmulatorContext, progress: LoginInProgress): Response {
   const { tickets } = c.var.services;
-  const { user, context } = progress;
-  completedSignIn(c, user, progress.clientId, method, context, { notice: true, deviceConfirmed });
+  const { user, context, method } = progress;
+  completedSignIn(c, user, progress.clientId, method, context, {
+    notice: true,
+    deviceConfirmed: progress.deviceConfirmed,
+  });
   const login = signInMethods[method];
   const redirectTo = acceptLogin(c, progress.challenge, user.username, progress.remember, login, context?.device);
   const ticket = tickets.issue(
@@ -239,30 +299,61 @@ function acceptPasswordLogin(
   );
 }
 
-/** docs/devices.md: a session for the code, the code mailed, and the masked address it went to. */
-function startDeviceConfirmation(
+/**
+ * While the account's new devices are suspended (too many wrong device codes within the window), a login that needs
+ * a device code is refused: 429 `new_devices_suspended`, and the account is told once a window. `recorded`: the
+ * refusal is already in the history (a wrong code that reached the limit).
+ */
+function refuseWhileNewDevicesSuspended(
   c: EmulatorContext,
   progress: LoginInProgress,
-  context: LoginContext,
-  method: PasswordSignIn,
-): Response {
+  options: { recorded?: boolean } = {},
+): void {
+  const { user } = progress;
+  const wrong = c.var.services.sendLog.check("device_code_wrong", user.username, deviceCodeWrongAccount, c.var.now);
+  if (!wrong.allowed) refuseNewDevice(c, progress, wrong.retryAfterMs, options);
+}
+
+function refuseNewDevice(
+  c: EmulatorContext,
+  progress: LoginInProgress,
+  retryAfterMs: number,
+  options: { recorded?: boolean } = {},
+): never {
+  const { user, context, clientId } = progress;
+  if (!options.recorded) recordSignIn(c, user, clientId, progress.method, context, "refused");
+  const once = c.var.services.sendLog.take(
+    "new_devices_suspended_notice",
+    user.username,
+    newDevicesSuspendedNotice,
+    c.var.now,
+  );
+  if (once.allowed) {
+    const facts = noticeFacts(c, clientId, { signIn: progress.method }, noticedWhereabouts(context));
+    sendNotice(c, user.email, noticeCatalogue.newDevicesSuspended(facts, retryAfterMs));
+  }
+  throw problems.newDevicesSuspended(retryAfterMs);
+}
+
+/**
+ * docs/devices.md: a session for the code, the code mailed, and the masked address it went to. The account's own
+ * limits come first: its wrong codes, then its mails (contract/limits.ts), every session together.
+ */
+function startDeviceConfirmation(c: EmulatorContext, progress: LoginInProgress): Response {
   const { tickets, sendLog } = c.var.services;
   const { user } = progress;
+  const now = c.var.now;
+  refuseWhileNewDevicesSuspended(c, progress);
+  const mail = sendLog.take("device_code_account", user.username, sendLimits.deviceCodeAccount, now);
+  if (!mail.allowed) refuseNewDevice(c, progress, mail.retryAfterMs);
   const session = tickets.issue(
     "login_session",
     randomToken(),
-    {
-      challenge: progress.challenge,
-      username: user.username,
-      remember: progress.remember,
-      context,
-      next: "device_confirmation",
-      method,
-    },
-    c.var.now + lifetimes.deviceConfirmation,
+    sessionData(progress, "device_confirmation"),
+    now + lifetimes.deviceConfirmation,
   );
-  sendLog.take("device_code", session, sendLimits.deviceCode, c.var.now);
-  mailDeviceCode(c, session, user, progress.clientId, context, method);
+  sendLog.take("device_code", session, sendLimits.deviceCode, now);
+  mailDeviceCode(c, session, user, progress.clientId, progress.context, progress.method);
   return c.json(
     { additional_flow: { next: "device_confirmation", session, destination: maskedAddress(user.email) } },
     201,
@@ -275,12 +366,12 @@ function mailDeviceCode(
   session: string,
   user: User,
   clientId: string,
-  context: LoginContext,
+  context: LoginContext | undefined,
   method: PasswordSignIn,
 ): void {
   const deviceCode = sixDigitCode();
   c.var.services.tickets.issue("device_code", session, { code: deviceCode }, c.var.now + lifetimes.deviceConfirmation);
-  const facts = noticeFacts(c, clientId, { signIn: method }, whereaboutsOf(context));
+  const facts = noticeFacts(c, clientId, { signIn: method }, noticedWhereabouts(context));
   sendNotice(c, user.email, noticeCatalogue.deviceCode(facts, deviceCode), { code: deviceCode });
 }
 
@@ -291,17 +382,26 @@ login.post("/auth/v1/login/device/resend", async (c) => {
   const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
   const pending = requireLive(tickets, "login_session", body.session, now, "session");
   const user = users.byUsername(pending.username);
-  if (
-    pending.challenge !== body.login_challenge ||
-    pending.next !== "device_confirmation" ||
-    pending.context === undefined ||
-    user === undefined
-  )
+  if (pending.challenge !== body.login_challenge || pending.next !== "device_confirmation" || user === undefined)
     throw problems.challengeNotFound("session");
-  const decision = sendLog.take("device_code", body.session, sendLimits.deviceCode, now);
+  const progress: LoginInProgress = {
+    challenge: body.login_challenge,
+    clientId: request.clientId,
+    user,
+    remember: pending.remember,
+    context: pending.context,
+    method: pending.method,
+    deviceConfirmed: false,
+    passwordLeaked: pending.passwordLeaked ?? false,
+  };
+  const perSession = sendLog.check("device_code", body.session, sendLimits.deviceCode, now);
   // The code mailed last stays the valid one.
-  if (!decision.allowed)
-    throw problems.tooManyRequests("Three codes were mailed for this session; sign in again.", decision.retryAfterMs);
+  if (!perSession.allowed)
+    throw problems.tooManyRequests("Three codes were mailed for this session; sign in again.", perSession.retryAfterMs);
+  refuseWhileNewDevicesSuspended(c, progress);
+  const perAccount = sendLog.take("device_code_account", user.username, sendLimits.deviceCodeAccount, now);
+  if (!perAccount.allowed) refuseNewDevice(c, progress, perAccount.retryAfterMs);
+  sendLog.log("device_code", body.session, now);
   // The new code gets its full 10 minutes, and the session with it; the wrong codes it took still count.
   tickets.renew("login_session", body.session, now + lifetimes.deviceConfirmation);
   mailDeviceCode(c, body.session, user, request.clientId, pending.context, pending.method);
@@ -323,33 +423,6 @@ function secondFactorMatches(
   if (sms.status === "missing" || !sameCode(sms.data.code, code)) return false;
   tickets.consume("sms_login_code", session, c.var.now);
   return true;
-}
-
-/** A new password comes before the second factor; with neither left the login is complete. */
-function nextStep(c: EmulatorContext, progress: LoginInProgress): Response {
-  const { tickets } = c.var.services;
-  const { user } = progress;
-  const now = c.var.now;
-  let next: "mfa_totp" | "mfa_sms" | "new_password" | undefined;
-  if (user.forceChangePassword) next = "new_password";
-  else if (user.mfaType === "totp") next = "mfa_totp";
-  else if (user.mfaType === "sms") next = "mfa_sms";
-  if (next === undefined) return completeLogin(c, progress, "password");
-
-  const data: TicketKinds["login_session"] = {
-    challenge: progress.challenge,
-    username: user.username,
-    next,
-    remember: progress.remember,
-    context: progress.context,
-  };
-  const session = tickets.issue("login_session", randomToken(), data, now + lifetimes.loginSession);
-  if (next === "mfa_sms" && user.phone !== null) {
-    const smsCode = sixDigitCode();
-    tickets.issue("sms_login_code", session, { code: smsCode }, now + lifetimes.smsCode);
-    c.var.services.outbox.send("sms", user.phone, mailCatalogue.smsCode(smsCode), now, { code: smsCode });
-  }
-  return c.json({ additional_flow: { next, session } }, 201);
 }
 
 login.get("/auth/v1/logout", async (c) => {

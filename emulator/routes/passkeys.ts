@@ -3,8 +3,8 @@ import { z } from "zod";
 import { type Acr, loginMethods } from "../contract/authentication";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
-import { loginContextSchema } from "../contract/loginContext";
-import { mailCatalogue } from "../contract/mailCatalogue";
+import { loginContextSchema, whereaboutsOf } from "../contract/loginContext";
+import { mailCatalogue, type NoticeFacts, noticeCatalogue } from "../contract/mailCatalogue";
 import {
   ceremonyTimeoutMs,
   challengeBytes,
@@ -20,7 +20,7 @@ import { type Ceremony, counterWentBack, verifyAssertion, verifyRegistration } f
 import type { Passkey } from "../state/passkeys";
 import { redeemCode, requireLive } from "../state/tickets";
 import type { User } from "../state/users";
-import { completedSignIn } from "./accountEvents";
+import { completedSignIn, grantWhereabouts, noticeFacts, sendNotice } from "./accountEvents";
 import { acceptLogin } from "./authorizationFlow";
 import { type BearerGrant, requireAccount, requireRecentLogin } from "./bearer";
 import type { EmulatorHono } from "./context";
@@ -121,6 +121,17 @@ async function registrant(c: EmulatorContext): Promise<Registrant> {
   return { user, acr: found.data.acr, emailProven: found.data.emailProven === true, ticket };
 }
 
+/**
+ * Who added or removed a passkey, as the notice names it (docs/devices.md, "Notices"): the bearer token's brand and
+ * the device its login came from, as other changes. An enrolment ticket records neither its login's client nor its
+ * device, so a passkey added with one is noticed under the provider's name, from 「不明な端末」.
+ */
+function passkeyChangeFacts(c: EmulatorContext, grant: BearerGrant | undefined): NoticeFacts {
+  const how = { change: "signed_in" } as const;
+  if (grant === undefined) return noticeFacts(c, undefined, how, undefined);
+  return noticeFacts(c, grant.client.id, how, grantWhereabouts(c, grant));
+}
+
 function describePasskey(passkey: Passkey) {
   return {
     id: passkey.id,
@@ -199,9 +210,9 @@ passkeys.post(`${base}/attestation/options`, async (c) => {
 });
 
 passkeys.post(`${base}/attestation/result`, async (c) => {
-  const { user, ticket } = await registrant(c);
+  const { user, ticket, grant } = await registrant(c);
   const body = await jsonBody(c.req.raw, attestationResultSchema);
-  const { tickets, passkeys: store, outbox } = c.var.services;
+  const { tickets, passkeys: store } = c.var.services;
   const now = c.var.now;
   const found = tickets.find("passkey_registration", body.session, now);
   // Another user's session is as unknown to this one as a session never issued, and stays its owner's.
@@ -252,7 +263,7 @@ passkeys.post(`${base}/attestation/result`, async (c) => {
     tickets.consume("passkey_enrolment", ticket, now);
   }
   store.insert(passkey);
-  outbox.send("email", user.email, mailCatalogue.passkeyAdded(passkey.name), now, {});
+  sendNotice(c, user.email, noticeCatalogue.passkeyAdded(passkeyChangeFacts(c, grant), passkey.name));
   return ok(c, { credential: describePasskey(passkey) }, 201);
 });
 
@@ -280,7 +291,7 @@ passkeys.post(`${base}/assertion/options`, async (c) => {
 
 passkeys.post(`${base}/assertion/result`, async (c) => {
   const body = await jsonBody(c.req.raw, assertionResultSchema);
-  const { tickets, passkeys: store, users, outbox } = c.var.services;
+  const { tickets, passkeys: store, users } = c.var.services;
   const now = c.var.now;
   const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
   const found = tickets.find("passkey_assertion", body.session, now);
@@ -318,7 +329,11 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
   if (counterWentBack(passkey.counter, verdict.value.counter)) {
     store.suspend(passkey.id);
     const owner = users.byUsername(passkey.username);
-    if (owner !== undefined) outbox.send("email", owner.email, mailCatalogue.passkeySuspended(passkey.name), now, {});
+    // Noticed as the attempt that gave the copy away: its login challenge's brand, and its device and place when the
+    // call carried `context`.
+    const whereabouts = body.context === undefined ? undefined : whereaboutsOf(body.context);
+    const facts = noticeFacts(c, request.clientId, { signIn: "passkey" }, whereabouts);
+    if (owner !== undefined) sendNotice(c, owner.email, noticeCatalogue.passkeySuspended(facts, passkey.name));
     throw failed(problems.clonedAuthenticator());
   }
   const user = users.byUsername(passkey.username);
@@ -359,10 +374,10 @@ passkeys.patch(`${base}/:id`, async (c) => {
 passkeys.delete(`${base}/:id`, async (c) => {
   const grant = await requireAccount(c);
   requireRecentLogin(c, grant);
-  const { passkeys: store, outbox } = c.var.services;
+  const { passkeys: store } = c.var.services;
   const passkey = store.ofAccount(grant.user.username, c.req.param("id"));
   if (passkey === undefined) throw problems.notFound("passkey");
   store.remove(passkey.id);
-  outbox.send("email", grant.user.email, mailCatalogue.passkeyRemoved(passkey.name), c.var.now, {});
+  sendNotice(c, grant.user.email, noticeCatalogue.passkeyRemoved(passkeyChangeFacts(c, grant), passkey.name));
   return ok(c, {});
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
+import { loginContextSchema } from "../contract/loginContext";
 import { mailCatalogue, noticeCatalogue } from "../contract/mailCatalogue";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { problems } from "../contract/problem";
@@ -12,6 +13,7 @@ import { redeemCode } from "../state/tickets";
 import { noticeFacts, sendNotice } from "./accountEvents";
 import type { EmulatorHono } from "./context";
 import { jsonBody } from "./requestBody";
+import { endEverythingElse } from "./revocation";
 
 const clientId = z.string().min(1).max(128);
 const loginId = z.string().min(1).max(256);
@@ -67,6 +69,8 @@ passwordReset.post("/auth/v1/password/confirm", async (c) => {
       username: loginId,
       new_password: z.string().min(1).max(1024),
       code: z.string().max(32),
+      // docs/devices.md: the resetting browser, so that the account keeps it if it knew it already.
+      context: loginContextSchema.optional(),
     }),
   );
   const client = findClient(body.client_id);
@@ -84,8 +88,13 @@ passwordReset.post("/auth/v1/password/confirm", async (c) => {
     transferInProgress: false,
   });
   c.var.services.lockout.clear(user.username);
-  // No login and no bearer: the device is not known, only the brand the reset link was for.
-  const facts = noticeFacts(c, client.id, { change: "password_reset" }, undefined);
-  sendNotice(c, user.email, noticeCatalogue.passwordChanged(facts));
+  // The resetting browser as the account knew it (noticed before the others are forgotten), else 「不明な端末」.
+  const digest = body.context?.device;
+  const known = digest === undefined ? undefined : c.var.services.devices.ofDigest(user.username, digest);
+  // docs/devices.md, "A changed password": a reset ends every session and token of the account, and forgets every
+  // device but the resetting browser when the account already knew it.
+  endEverythingElse(c, user.username, { device: known?.digest });
+  const facts = noticeFacts(c, client.id, { change: "password_reset" }, known);
+  sendNotice(c, user.email, noticeCatalogue.passwordChanged(facts, "all"));
   return c.json({}, 201);
 });

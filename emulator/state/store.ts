@@ -16,7 +16,8 @@ const schema = [
     transfer_in_progress INTEGER NOT NULL,
     failed_attempts INTEGER NOT NULL,
     locked_until INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL,
+    device_contract INTEGER NOT NULL DEFAULT 1
   )`,
   `CREATE TABLE IF NOT EXISTS tickets (
     kind TEXT NOT NULL,
@@ -118,6 +119,7 @@ const schema = [
 /** Columns added after their table first shipped: state kept by an older emulator (`.wrangler/state`) gains them. */
 const addedColumns: [table: string, column: string, definition: string][] = [
   ["tickets", "failures", "INTEGER NOT NULL DEFAULT 0"],
+  ["users", "device_contract", "INTEGER NOT NULL DEFAULT 1"],
 ];
 
 export function migrate(sql: SqlStorage): void {

@@ -30,19 +30,22 @@ export interface TicketKinds {
     device?: string | undefined;
   };
   /**
-   * A login's next step after the password. `context` is the site's login context of the password step
-   * (docs/devices.md): every later step is held to its device. A device confirmation knows what the login has
-   * achieved so far (`method`).
+   * A login's next step after the password, in the order of docs/devices.md ("The step order"): the second factor,
+   * the device's code, a new password. `context` is the site's login context of the password step: every later step
+   * is held to its device. `method` is what the login has passed so far, `deviceConfirmed` whether its device code
+   * was right, `passwordLeaked` whether the site found the password on the leaked list (it must change once every
+   * factor has passed; nothing on the account changes before).
    */
   login_session: {
     challenge: string;
     username: string;
     remember: boolean;
     context?: LoginContext | undefined;
-  } & (
-    | { next: "mfa_totp" | "mfa_sms" | "new_password" }
-    | { next: "device_confirmation"; method: Exclude<SignInMethod, "passkey"> }
-  );
+    next: "mfa_totp" | "mfa_sms" | "device_confirmation" | "new_password";
+    method: Exclude<SignInMethod, "passkey">;
+    deviceConfirmed?: boolean;
+    passwordLeaked?: boolean;
+  };
   sms_login_code: { code: string };
   /** The mailed code of a device confirmation, by its login `session`; a resend replaces it. */
   device_code: { code: string };
@@ -260,6 +263,17 @@ export class Tickets {
       )
       .toArray();
     for (const row of pending) if (isRevoked(row.device ?? undefined)) this.consume("login_verifier", row.id, now);
+  }
+
+  /** The logins of this account between their steps (but `except`): they go, and their codes with them. */
+  revokeLoginSessions(username: string, except: string | undefined, now: number): void {
+    this.sql.exec(
+      `UPDATE tickets SET used_at = ? WHERE kind = 'login_session' AND used_at IS NULL
+        AND json_extract(data, '$.username') = ? AND id <> ?`,
+      now,
+      username,
+      except ?? "",
+    );
   }
 
   /**

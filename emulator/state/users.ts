@@ -14,6 +14,12 @@ export interface User {
   failedAttempts: number;
   lockedUntil: number;
   createdAt: number;
+  /**
+   * docs/devices.md, "A login without context": the API holds this account to the devices contract, so a login that
+   * carries no `context` is a new device's. Off only for an account seeded as an API without the contract keeps it
+   * (a site whose DEVICE_CONFIRMATION is off sends no context, and such an API asks nothing of it).
+   */
+  deviceContract: boolean;
 }
 
 interface UserRow extends Record<string, SqlStorageValue> {
@@ -30,6 +36,7 @@ interface UserRow extends Record<string, SqlStorageValue> {
   failed_attempts: number;
   locked_until: number;
   created_at: number;
+  device_contract: number;
 }
 
 function fromRow(row: UserRow): User {
@@ -47,6 +54,7 @@ function fromRow(row: UserRow): User {
     failedAttempts: row.failed_attempts,
     lockedUntil: row.locked_until,
     createdAt: row.created_at,
+    deviceContract: row.device_contract === 1,
   };
 }
 
@@ -64,6 +72,7 @@ const columns: Record<keyof User, string> = {
   failedAttempts: "failed_attempts",
   lockedUntil: "locked_until",
   createdAt: "created_at",
+  deviceContract: "device_contract",
 };
 
 function toColumnValue(value: User[keyof User]): SqlStorageValue {
@@ -86,6 +95,7 @@ export function newUser(username: string, email: string, passwordHash: string, n
     failedAttempts: 0,
     lockedUntil: 0,
     createdAt: now,
+    deviceContract: true,
   };
 }
 

@@ -2,7 +2,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { decodeJwt, SignJWT } from "jose";
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
+import { passwordLockout } from "../../emulator/contract/limits";
 import { loadSigningKey } from "../../emulator/crypto/signingKey";
+import { TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { contextOf, digestOf, loginFrom, seedWithDevices, tokensFrom } from "./deviceContext";
 import {
   accessTokenFor,
@@ -10,6 +12,7 @@ import {
   bearer,
   call,
   fileState,
+  latestLink,
   latestMail,
   login,
   outbox,
@@ -187,22 +190,24 @@ describe("PATCH user/password: wrong current passwords count like wrong login pa
   const change = (token: string, password: string) =>
     send("PATCH", "/auth/v1/user/password", token, { password, new_password: "An0ther-Pass" });
   const signsIn = async (password: string) => (await login((await startLogin()).challenge, email, password)).status;
+  // The tokens and logins here come from the test device, which the account knows: its own counter locks 15 minutes.
+  const knownDeviceLock = passwordLockout.knownDeviceLock + 1000;
 
-  it("locks unknown devices after 5 wrong ones, for the change and the login alike, answering as a wrong password", async () => {
+  it("locks the token's device after 5 wrong ones, for the change and the login alike, answering as a wrong password", async () => {
     const token = await signedIn();
     for (let count = 1; count <= 5; count += 1)
       await expectProblem(await change(token, badPassword), 400, "invalid_password");
     // Locked: the right password gets the wrong-password answer, and the login from an unknown device is locked too.
     await expectProblem(await change(token, strongPassword), 400, "invalid_password");
     expect(await signsIn(strongPassword)).toBe(401);
-    await setClock(31_000);
+    await setClock(knownDeviceLock);
     expect((await change(token, strongPassword)).status).toBe(200);
     expect(await signsIn("An0ther-Pass")).toBe(201);
   });
 
   it("counts them on the device the token's login came from, when the account knows it", async () => {
     const known = digestOf("known");
-    await seedWithDevices({ email, knownDevices: [known] });
+    await seedWithDevices({ email, knownDevices: [known, TEST_DEVICE_DIGEST] });
     const fromKnown = (await tokensFrom(email, contextOf(known))).access_token;
     const fromElsewhere = await accessTokenFor(email);
     for (let count = 1; count <= 5; count += 1) {
@@ -219,7 +224,7 @@ describe("PATCH user/password: wrong current passwords count like wrong login pa
     const token = await signedIn();
     for (let count = 1; count <= 5; count += 1) expect(await signsIn(badPassword)).toBe(401);
     await expectProblem(await change(token, strongPassword), 400, "invalid_password");
-    await setClock(31_000);
+    await setClock(knownDeviceLock);
     expect((await change(token, strongPassword)).status).toBe(200);
     // Without the reset these would be the 6th to 9th wrong passwords in a row, and the login locked.
     for (let count = 1; count <= 4; count += 1) {
@@ -259,7 +264,7 @@ describe("mail sent on a signed-in user's request: per account", () => {
       429,
       "too_many_requests",
     );
-    expect(await outbox(email)).toHaveLength(3);
+    expect((await outbox(email)).filter((mail) => mail.link)).toHaveLength(3);
     await setClock(10 * 60_000 + 1000);
     expect((await send("PATCH", "/auth/v1/user/email", token, { new_email: "moved@example.jp" })).status).toBe(200);
   });
@@ -315,9 +320,9 @@ describe("PATCH user/email", () => {
 
     expect((await send("PATCH", "/auth/v1/user/email", token, { new_email: newEmail })).status).toBe(200);
     expect([await signsIn(email), await signsIn(newEmail), await profileEmail()]).toEqual([true, false, email]);
-    expect(resultOf(await call((await latestMail(email)).link ?? ""))).toBe("sent_to_new_email");
+    expect(resultOf(await call(await latestLink(email)))).toBe("sent_to_new_email");
     expect([await signsIn(email), await signsIn(newEmail), await profileEmail()]).toEqual([true, false, email]);
-    expect(resultOf(await call((await latestMail(newEmail)).link ?? ""))).toBe("completed");
+    expect(resultOf(await call(await latestLink(newEmail)))).toBe("completed");
     expect([await signsIn(email), await signsIn(newEmail), await profileEmail()]).toEqual([false, true, newEmail]);
   });
 

@@ -159,9 +159,33 @@ describe("the login context", () => {
 });
 
 describe("the policy", () => {
-  it("asks nothing of a login without context, from any device (a site that does not know the contract)", async () => {
-    await seedWithDevices({ email });
-    await accepted(await login((await startLogin()).challenge, email));
+  it("takes a login without context for a new device's: a mailed code, then a row and a notice of 「不明な端末」", async () => {
+    await seedWithDevices({ email, knownDevices: [known] });
+    const { challenge, verifier } = await startLogin();
+    const none = { context: undefined };
+    const { session } = await confirmationAsked(await login(challenge, email, undefined, undefined, none));
+    const code = await mailedCode();
+    expect((await latestMail(email)).text).toContain("端末: 不明な端末");
+    const confirmed = await postJson("/auth/v1/login", {
+      login_challenge: challenge,
+      flow: "device_confirmation",
+      username: email,
+      session,
+      code,
+    });
+    const { access_token: token } = await finishLogin(await accepted(confirmed), verifier);
+    const signIn = await latestMail(email);
+    expect(signIn.subject).toContain("ログインのお知らせ");
+    expect(signIn.text).toContain("端末: 不明な端末");
+    const rows = await call("/auth/v1/user/signins", { headers: bearer(token) });
+    expect(((await rows.json()) as { signins: unknown[] }).signins).toMatchObject([
+      { method: "password", result: "success", browser: "その他", os: "その他", country: null, device_id: null },
+    ]);
+  });
+
+  it("asks nothing of a login without context to an account held to no devices contract", async () => {
+    await seedWithDevices({ email, deviceContract: false });
+    await accepted(await login((await startLogin()).challenge, email, undefined, undefined, { context: undefined }));
     expect(await outbox(email)).toEqual([]);
   });
 
@@ -180,7 +204,7 @@ describe("the policy", () => {
     }
   });
 
-  it("asks after the second factor and after a new password, not before", async () => {
+  it("asks after the second factor and before a new password, which comes last", async () => {
     await seedWithDevices({ email, mfa: { totp: TOTP_SECRET }, forceChangePassword: true });
     const { challenge } = await startLogin();
     const step = async (body: Record<string, unknown>) => {
@@ -188,13 +212,23 @@ describe("the policy", () => {
       expect(response.status).toBe(201);
       return ((await response.json()) as { additional_flow: { next: string; session: string } }).additional_flow;
     };
-    const password = await step({ flow: "email_password", password: strongPassword, context: contextOf(unknown) });
-    expect(password.next).toBe("new_password");
-    const newPassword = await step({ flow: "new_password", session: password.session, password: "N3w-Passw0rd" });
-    expect(newPassword.next).toBe("mfa_totp");
+    const context = contextOf(unknown);
+    const password = await step({ flow: "email_password", password: strongPassword, context });
+    expect(password.next).toBe("mfa_totp");
     const code = new TOTP({ secret: TOTP_SECRET }).generate();
-    const totp = await step({ flow: "mfa_totp", session: newPassword.session, code, context: contextOf(unknown) });
+    const totp = await step({ flow: "mfa_totp", session: password.session, code, context });
     expect(totp.next).toBe("device_confirmation");
+    const device = await step({
+      flow: "device_confirmation",
+      session: totp.session,
+      code: await mailedCode(),
+      context,
+    });
+    expect(device.next).toBe("new_password");
+    // Until the last step the old password is the account's, and the device is not yet known.
+    expect(await goesStraightThrough(contextOf(unknown))).toBe(false);
+    const newPassword = { flow: "new_password", session: device.session, password: "N3w-Passw0rd", context };
+    await accepted(await postJson("/auth/v1/login", { login_challenge: challenge, username: email, ...newPassword }));
   });
 
   it("holds the later steps to the password step's device", async () => {
@@ -374,17 +408,9 @@ describe("the confirmation", () => {
     await expectProblem(await confirmDevice(challenge, session, code), 410, "challenge_expired");
   });
 
-  it("needs the context, and a session of its own flow", async () => {
+  it("needs a session of its own flow", async () => {
     const { challenge, session } = await stoppedLogin();
     const code = await mailedCode();
-    const withoutContext = await postJson("/auth/v1/login", {
-      login_challenge: challenge,
-      flow: "device_confirmation",
-      username: email,
-      session,
-      code,
-    });
-    await expectProblem(withoutContext, 400, "invalid_request");
     const asTotp = await postJson("/auth/v1/login", {
       login_challenge: challenge,
       flow: "mfa_totp",

@@ -3,20 +3,19 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GUNGNIR, TOTP_SECRET } from "../support/vocabulary";
 import { contextOf, digestOf, finishLogin, loginFrom, seedWithDevices, tokensFrom } from "./deviceContext";
 import {
-  accessTokenFor,
   authorizeUrl,
   bearer,
   call,
   exchangeCode,
   follow,
   latestMail,
+  login,
   pkcePair,
   postJson,
   refresh,
   resetEmulator,
   setClock,
   startLogin,
-  tokensFor,
 } from "./emulatorClient";
 
 // docs/devices.md: the sign-in history, the devices and signing them out.
@@ -86,10 +85,13 @@ async function profileStatus(token: string): Promise<number> {
   return (await get("/auth/v1/user/profile", token)).status;
 }
 
-/** A login from a device the account does not know, completed with the mailed code: its tokens. */
-async function confirmedFrom(device: string, context = contextOf(device)) {
+/**
+ * A login from a device the account does not know, completed with the mailed code: its tokens. `context` undefined:
+ * a login that names no device at all.
+ */
+async function confirmedFrom(device: string | undefined, context = device && contextOf(device)) {
   const { challenge, verifier } = await startLogin();
-  const asked = (await (await loginFrom(challenge, email, context)).json()) as {
+  const asked = (await (await login(challenge, email, undefined, undefined, { context })).json()) as {
     additional_flow: { session: string };
   };
   const confirmed = await postJson("/auth/v1/login", {
@@ -139,7 +141,7 @@ describe("GET /auth/v1/user/signins", () => {
       code: deviceCode === "000000" ? "111111" : "000000",
       context: osaka,
     });
-    // 5. a login without context leaves no row
+    // 5. a login without context is an unknown device's, with no place
     await postJson("/auth/v1/login", {
       login_challenge: (await startLogin()).challenge,
       flow: "email_password",
@@ -149,12 +151,14 @@ describe("GET /auth/v1/user/signins", () => {
 
     const rows = await signIns(token, laptop);
     expect(rows.map(({ method, result, region }) => ({ method, result, region }))).toEqual([
+      { method: "password", result: "refused", region: null },
       { method: "password_totp", result: "refused", region: "Osaka" },
       { method: "password_totp", result: "success", region: "Tokyo" },
       { method: "password_totp", result: "refused", region: "Tokyo" },
       { method: "password", result: "refused", region: "Tokyo" },
     ]);
-    const [, success, , wrongPassword] = rows;
+    expect(rows[0]).toMatchObject({ browser: "その他", os: "その他", country: null, device_id: null });
+    const [, , success, , wrongPassword] = rows;
     const [laptopDevice, ...others] = await devices(token);
     expect(others).toEqual([]);
     expect(success).toMatchObject({
@@ -186,21 +190,22 @@ describe("GET /auth/v1/user/signins", () => {
 
   it("keeps 90 days", async () => {
     await seedWithDevices({ email, knownDevices: [laptop] });
-    await tokensFrom(email, contextOf(laptop));
+    const signIn = async () => (await tokensFrom(email, contextOf(laptop))).access_token;
+    await signIn();
     await setClock(90 * day - minute);
-    expect(await signIns(await accessTokenFor(email))).toHaveLength(1);
+    expect(await signIns(await signIn())).toHaveLength(2);
     await setClock(90 * day + minute);
-    const { access_token: token } = await tokensFrom(email, contextOf(laptop));
-    const rows = await signIns(token);
-    expect(rows).toHaveLength(1);
-    expect(Date.parse(rows[0]?.at ?? "")).toBeGreaterThan(Date.now() + 90 * day);
+    const rows = await signIns(await signIn());
+    // The first is 90 days and a minute old now: gone.
+    expect(rows).toHaveLength(2);
+    expect(rows.every((row) => Date.parse(row.at) > Date.now() + 89 * day)).toBe(true);
   });
 
   it("needs a good bearer token with user.write, and a well-formed Device-Digest", async () => {
-    await seedWithDevices({ email });
+    await seedWithDevices({ email, knownDevices: [laptop] });
     await expectProblem(await call("/auth/v1/user/signins"), 401, "unauthorized");
     await expectProblem(await call("/auth/v1/user/devices"), 401, "unauthorized");
-    const token = await accessTokenFor(email);
+    const { access_token: token } = await tokensFrom(email, contextOf(laptop));
     await expectProblem(await get("/auth/v1/user/signins", token, "not-a-digest"), 400, "invalid_request");
     await expectProblem(await get("/auth/v1/user/devices", token, "not-a-digest"), 400, "invalid_request");
   });
@@ -225,7 +230,7 @@ describe("GET /auth/v1/user/devices", () => {
 
   it("moves a device's last use and whereabouts on with each sign-in, and keeps its first use", async () => {
     await seedWithDevices({ email, knownDevices: [laptop] });
-    const [seeded] = await devices(await accessTokenFor(email));
+    const [seeded] = await devices((await tokensFrom(email, contextOf(laptop))).access_token);
     await setClock(2 * minute);
     const { access_token: token } = await tokensFrom(email, contextOf(laptop, { region: "Kanagawa" }));
     const [moved] = await devices(token);
@@ -264,11 +269,12 @@ describe("signing devices out", () => {
     expect(new URL(again.headers.get("location") ?? "").searchParams.get("login_challenge")).not.toBeNull();
     expect(await profileStatus(onLaptop.access_token)).toBe(200);
     expect((await refresh(onLaptop.refresh_token)).status).toBe(200);
+    // Signed out is forgotten: gone from the list, and the phone's next sign-in is confirmed by a mailed code.
     const list = await devices(onLaptop.access_token, laptop);
-    expect(list.find((device) => device.id === phoneId)?.signed_in).toBe(false);
-    // Signed out, not forgotten: the phone signs in again without a code.
+    expect(list.map((device) => device.id)).toEqual([expect.any(String)]);
+    expect(list.map((device) => device.id)).not.toContain(phoneId);
     const back = await loginFrom((await startLogin()).challenge, email, contextOf(phone));
-    expect(await back.json()).toMatchObject({ redirect_to: expect.any(String) });
+    expect(await back.json()).toMatchObject({ additional_flow: { next: "device_confirmation" } });
   });
 
   it("revokes what a device's session had not yet exchanged: an authorization code", async () => {
@@ -284,7 +290,7 @@ describe("signing devices out", () => {
 
   it("signs out every other device, and the sessions of logins that named none, but not this one", async () => {
     const { onLaptop, onPhone } = await twoDevices();
-    const withoutContext = await tokensFor(email);
+    const withoutContext = await confirmedFrom(undefined);
     await expectProblem(
       await revoke("POST", "/auth/v1/user/devices/signout-others", onLaptop.access_token),
       400,
@@ -297,6 +303,12 @@ describe("signing devices out", () => {
     expect((await refresh(withoutContext.refresh_token)).status).toBe(400);
     expect(await profileStatus(onLaptop.access_token)).toBe(200);
     expect((await refresh(onLaptop.refresh_token)).status).toBe(200);
+    // The others are forgotten: the phone's next sign-in is confirmed again, the laptop's is not.
+    expect((await devices(onLaptop.access_token, laptop)).map((device) => device.this_device)).toEqual([true]);
+    const phoneAgain = await loginFrom((await startLogin()).challenge, email, contextOf(phone));
+    expect(await phoneAgain.json()).toMatchObject({ additional_flow: { next: "device_confirmation" } });
+    const laptopAgain = await loginFrom((await startLogin()).challenge, email, contextOf(laptop));
+    expect(await laptopAgain.json()).toMatchObject({ redirect_to: expect.any(String) });
   });
 
   it("forgets a device: signed out, gone from the list, and its next sign-in is confirmed again", async () => {
@@ -330,8 +342,8 @@ describe("signing devices out", () => {
   it("answers 404 not_found for another account's device, and leaves it alone", async () => {
     const { onPhone, phoneId } = await twoDevices();
     const other = "other@example.jp";
-    await seedWithDevices({ email: other });
-    const stranger = await accessTokenFor(other);
+    await seedWithDevices({ email: other, knownDevices: [laptop] });
+    const stranger = (await tokensFrom(other, contextOf(laptop))).access_token;
     for (const [method, path] of [
       ["POST", `/auth/v1/user/devices/${phoneId}/signout`],
       ["DELETE", `/auth/v1/user/devices/${phoneId}`],

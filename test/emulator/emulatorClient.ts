@@ -6,6 +6,7 @@ import type { EmulatorEnv } from "../../emulator/env";
 import emulator from "../../emulator/index";
 import { sampleClientIds } from "../../themes/data/clients";
 import { emulatorClient, PASSWORD } from "../support/emulatorClient";
+import { TEST_DEVICE_DIGEST } from "../support/testDevice";
 
 /** The site's origin as the emulator sees it when no X-Forwarded-* headers come along (SITE_ORIGIN). */
 export const site = "http://localhost:5173";
@@ -73,6 +74,8 @@ export async function setClock(offsetMs: number): Promise<void> {
 export const seedUser = dev.seed;
 export const outbox = dev.outbox;
 export const latestMail = dev.latest;
+/** The newest link mailed: a sign-in's notice, which may come after it, carries none. */
+export const latestLink = dev.latestLink;
 
 /** SPEC §7 register: a sign-up for an address on a login challenge. */
 export function register(challenge: string, email: string, password = strongPassword): Promise<Response> {
@@ -138,8 +141,21 @@ export async function startLogin(
 }
 
 /**
+ * What the site says of the test device (test/support/testDevice.ts), which every seeded account knows: Chrome on
+ * Windows in Tokyo, as the seed lists it. The API holds every account to the devices contract (docs/devices.md), so a
+ * login is sent with it unless a test says otherwise (`extra: { context: … }`, or `context: undefined` for none).
+ */
+export const testDeviceContext = {
+  device: TEST_DEVICE_DIGEST,
+  browser: "Chrome",
+  os: "Windows",
+  country: "JP",
+  region: "Tokyo",
+} as const;
+
+/**
  * The password step; `deviceId` is the site's device_id (SPEC §3), absent unless a test needs one; `extra` adds
- * fields to the body (the login context of docs/devices.md).
+ * fields to the body (the login context of docs/devices.md: the test device's unless it says otherwise).
  */
 export async function login(
   challenge: string,
@@ -154,6 +170,7 @@ export async function login(
     username,
     password,
     remember: false,
+    context: testDeviceContext,
     ...(deviceId === undefined ? {} : { device_id: deviceId }),
     ...extra,
   });

@@ -130,8 +130,9 @@ describe("wrong passwords: counted per account and device", () => {
 
   async function attempt(device: string | undefined, password = strongPassword): Promise<Response> {
     const { challenge } = await startLogin();
+    // No device: a login that names none (a new device's, to an account held to the devices contract).
     return device === undefined
-      ? login(challenge, email, password)
+      ? login(challenge, email, password, undefined, { context: undefined })
       : loginFrom(challenge, email, contextOf(device), password);
   }
 

@@ -80,16 +80,18 @@ describe("flow email_password", () => {
   it("locks unknown devices for 30 seconds after 5 wrong passwords in a row, with the same answer", async () => {
     await seedUser({ email });
     const { challenge } = await startLogin();
+    // A login that names no device is an unknown device's.
+    const unknown = (password?: string) => login(challenge, email, password, undefined, { context: undefined });
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      await expectProblem(await login(challenge, email, "Wrong-pass1!"), 401, "invalid_credentials");
+      await expectProblem(await unknown("Wrong-pass1!"), 401, "invalid_credentials");
     }
     const user = (await (await call(`/__emulator/users/${email}`)).json()) as { lockedUntil: string | null };
     expect(user.lockedUntil).not.toBeNull();
-    await expectProblem(await login(challenge, email), 401, "invalid_credentials", "Incorrect username or password.");
+    await expectProblem(await unknown(), 401, "invalid_credentials", "Incorrect username or password.");
     await setClock(29_000);
-    await expectProblem(await login(challenge, email), 401, "invalid_credentials");
+    await expectProblem(await unknown(), 401, "invalid_credentials");
     await setClock(31_000);
-    expect((await login(challenge, email)).status).toBe(201);
+    expect((await unknown()).status).toBe(201);
   });
 
   it("counts only wrong passwords in a row", async () => {
@@ -304,27 +306,34 @@ describe("flow new_password", () => {
     expect((await login((await startLogin()).challenge, email, "N3w-Passw0rd")).status).toBe(201);
   });
 
-  it("asks for a new password when the site says the right password is leaked, and keeps asking until it changes", async () => {
+  it("asks for a new password when the site says the right password is leaked, only after the second factor, and keeps asking until it changes", async () => {
     await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     const leaked = { password_leaked: true };
-    const { challenge } = await startLogin();
-    expect((await additionalFlow(await login(challenge, email, undefined, undefined, leaked))).next).toBe(
-      "new_password",
-    );
     const account = async () => (await (await call(`/__emulator/users/${email}`)).json()) as Record<string, unknown>;
+    const { challenge } = await startLogin();
+    const first = await additionalFlow(await login(challenge, email, undefined, undefined, leaked));
+    // A stranger with the password alone gets no further than the second factor, and changes nothing.
+    expect(first.next).toBe("mfa_totp");
+    expect((await account()).forceChangePassword).toBe(false);
+    const totp = { login_challenge: challenge, flow: "mfa_totp", username: email, session: first.session };
+    const second = await additionalFlow(await loginFlow({ ...totp, code: totpCode() }));
+    expect(second.next).toBe("new_password");
     expect((await account()).forceChangePassword).toBe(true);
     // Left at that step, the next login (even one that says nothing of the list) still has to change it.
     const again = await startLogin();
-    const { next, session } = await additionalFlow(await login(again.challenge, email));
-    expect(next).toBe("new_password");
+    const next = await additionalFlow(await login(again.challenge, email));
+    const third = await additionalFlow(
+      await loginFlow({ ...totp, login_challenge: again.challenge, session: next.session, code: totpCode(30_000) }),
+    );
+    expect(third.next).toBe("new_password");
     const changed = await loginFlow({
       login_challenge: again.challenge,
       flow: "new_password",
       username: email,
-      session,
+      session: third.session,
       password: "N3w-Passw0rd",
     });
-    expect((await additionalFlow(changed)).next).toBe("mfa_totp");
+    expect(await changed.json()).toHaveProperty("redirect_to");
     expect((await account()).forceChangePassword).toBe(false);
   });
 
@@ -343,31 +352,28 @@ describe("flow new_password", () => {
     await expectProblem(malformed, 400, "invalid_request");
   });
 
-  it("goes on to the second factor after the new password", async () => {
+  it("comes after the second factor: the password stays until every factor has passed", async () => {
     await seedUser({ email, forceChangePassword: true, mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();
     const first = await additionalFlow(await login(challenge, email));
+    expect(first.next).toBe("mfa_totp");
+    // The new-password flow on the second factor's session is another step's: refused, nothing written.
+    const early = { login_challenge: challenge, flow: "new_password", username: email, password: "N3w-Passw0rd" };
+    await expectProblem(await loginFlow({ ...early, session: first.session }), 404, "challenge_not_found");
     const second = await additionalFlow(
       await loginFlow({
         login_challenge: challenge,
-        flow: "new_password",
+        flow: "mfa_totp",
         username: email,
         session: first.session,
-        password: "N3w-Passw0rd",
+        code: totpCode(),
       }),
     );
-    expect(second.next).toBe("mfa_totp");
-    expect(
-      (
-        await loginFlow({
-          login_challenge: challenge,
-          flow: "mfa_totp",
-          username: email,
-          session: second.session,
-          code: totpCode(),
-        })
-      ).status,
-    ).toBe(201);
+    expect(second.next).toBe("new_password");
+    expect((await login((await startLogin()).challenge, email)).status).toBe(201);
+    const accepted = await loginFlow({ ...early, session: second.session });
+    expect(await accepted.json()).toHaveProperty("redirect_to");
+    await expectProblem(await login((await startLogin()).challenge, email), 401, "invalid_credentials");
   });
 
   it("skips the symbol rule for liqueur-lemon", async () => {
@@ -459,9 +465,9 @@ describe("later steps name the user (SPEC §7 login body)", () => {
 });
 
 describe("outbox stays quiet", () => {
-  it("sends nothing for a plain password login", async () => {
+  it("sends nothing for a plain password login but its notice", async () => {
     await seedUser({ email });
     await login((await startLogin()).challenge, email);
-    expect(await outbox(email)).toEqual([]);
+    expect((await outbox(email)).map((item) => item.subject)).toEqual([expect.stringContaining("ログインのお知らせ")]);
   });
 });

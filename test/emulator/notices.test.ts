@@ -3,10 +3,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { OutboxItem } from "../../emulator/state/outbox";
 import { rawBrands } from "../../themes/data/brands";
 import { sampleClientIds } from "../../themes/data/clients";
+import { TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR } from "../support/vocabulary";
 import { contextOf, digestOf, finishLogin, loginFrom, seedWithDevices, tokensFrom } from "./deviceContext";
 import {
-  accessTokenFor,
   bearer,
   call,
   follow,
@@ -30,6 +30,7 @@ beforeEach(resetEmulator);
 const email = "notices@example.jp";
 const laptop = digestOf("laptop");
 const phone = digestOf("phone");
+const tablet = digestOf("tablet");
 
 /** A link, a scheme, or text a mail reader would make one of (`evil.example`). */
 const linkLike = /https?:|\/\/|www\.|[a-z0-9-]+\.[a-z]{2,}/i;
@@ -157,15 +158,17 @@ describe("sign-in notices", () => {
     });
   });
 
-  it("sends none for a login without context, nor for a sign-up, which the customer has just done", async () => {
-    await seedWithDevices({ email });
-    await accessTokenFor(email);
+  it("sends none for a login without context to an account held to no devices contract, nor for a sign-up, which the customer has just done", async () => {
+    await seedWithDevices({ email, deviceContract: false });
+    const { challenge } = await startLogin();
+    const accepted = await login(challenge, email, undefined, undefined, { context: undefined });
+    expect(await accepted.json()).toHaveProperty("redirect_to");
     expect(await outbox(email)).toEqual([]);
     const newcomer = "newcomer@example.jp";
-    const { challenge } = await startLogin({ view: "signUp" });
-    const { username } = (await (await register(challenge, newcomer)).json()) as { username: string };
+    const signUp = (await startLogin({ view: "signUp" })).challenge;
+    const { username } = (await (await register(signUp, newcomer)).json()) as { username: string };
     const confirmed = await postJson("/auth/v1/register/confirm", {
-      login_challenge: challenge,
+      login_challenge: signUp,
       username,
       code: (await latestMail(newcomer)).code,
       context: contextOf(phone),
@@ -198,14 +201,18 @@ describe("the lock notice", () => {
     expect(mail?.text).toContain("パスワードを再設定");
   });
 
-  it("tells when a known device is locked out for 15 minutes, and nothing for logins without context", async () => {
+  it("tells when a known device is locked out for 15 minutes, and when logins that name no device lock the unknown ones", async () => {
     await seedWithDevices({ email, knownDevices: [laptop] });
     for (let count = 1; count <= 5; count += 1)
       await loginFrom((await startLogin()).challenge, email, contextOf(laptop), "Wrong-pass1!");
     const [mail] = await notices(email, "アカウントをロックしました");
     expect(mail?.text).toContain("この端末からのログインを15分間停止しました");
-    for (let count = 1; count <= 5; count += 1) await login((await startLogin()).challenge, email, "Wrong-pass1!");
-    expect(await notices(email, "アカウントをロックしました")).toHaveLength(1);
+    for (let count = 1; count <= 5; count += 1)
+      await login((await startLogin()).challenge, email, "Wrong-pass1!", undefined, { context: undefined });
+    const locks = await notices(email, "アカウントをロックしました");
+    expect(locks).toHaveLength(2);
+    expect(locks[0]?.text).toContain("お客様がログインしたことのない端末からのログインを30秒間停止しました");
+    expect(locks[0]?.text).toContain("端末: 不明な端末");
   });
 });
 
@@ -294,7 +301,7 @@ describe("change notices", () => {
   });
 
   it("tells the old address and the new of an address changed by the mailed links", async () => {
-    await seedWithDevices({ email });
+    await seedWithDevices({ email, knownDevices: [TEST_DEVICE_DIGEST] });
     const { access_token: token } = await tokensFor(email, { client: GUNGNIR.clientId });
     const moved = "linked@example.jp";
     await send("PATCH", "/auth/v1/user/email", token, { new_email: moved });
@@ -329,13 +336,14 @@ describe("change notices", () => {
     expect(mail.text).toContain("「認証アプリ」");
   });
 
-  it("tells of a device signed out, the others signed out, and a device forgotten", async () => {
-    await seedWithDevices({ email, knownDevices: [laptop, phone] });
+  it("tells of a device forgotten, a device signed out and the others signed out, each forgotten", async () => {
+    await seedWithDevices({ email, knownDevices: [laptop, phone, tablet] });
     await tokensFrom(email, contextOf(phone, { browser: "Samsung Internet", os: "Android" }));
+    await tokensFrom(email, contextOf(tablet, { browser: "Safari", os: "iOS" }));
     const { access_token: token } = await tokensFrom(email, contextOf(laptop));
     const list = await call("/auth/v1/user/devices", { headers: { ...bearer(token), "device-digest": laptop } });
-    const { devices } = (await list.json()) as { devices: { id: string; this_device: boolean }[] };
-    const phoneId = devices.find((device) => !device.this_device)?.id;
+    const { devices } = (await list.json()) as { devices: { id: string; browser: string }[] };
+    const idOf = (browser: string) => devices.find((device) => device.browser === browser)?.id;
     const expected = {
       title: "端末をログアウトしました",
       method: "ログイン中の設定変更",
@@ -349,13 +357,17 @@ describe("change notices", () => {
       expectNotice(mail, expected);
       return mail.text;
     };
-    expect(await revoke("POST", `/auth/v1/user/devices/${phoneId}/signout`)).toContain(
-      "Samsung Internet（Android）をログアウトしました。",
+    const forgotten =
+      "この端末の記憶も削除したため、次にこの端末からログインするときは、メールでお送りする確認コードが必要です。";
+    expect(await revoke("DELETE", `/auth/v1/user/devices/${idOf("Safari")}`)).toContain(
+      `Safari（iOS）をログアウトしました。${forgotten}`,
+    );
+    expect(await revoke("POST", `/auth/v1/user/devices/${idOf("Samsung Internet")}/signout`)).toContain(
+      `Samsung Internet（Android）をログアウトしました。${forgotten}`,
     );
     expect(await revoke("POST", "/auth/v1/user/devices/signout-others", { "device-digest": laptop })).toContain(
-      "すべての端末をログアウトしました",
+      "すべての端末をログアウトしました。これらの端末の記憶も削除したため",
     );
-    expect(await revoke("DELETE", `/auth/v1/user/devices/${phoneId}`)).toContain("この端末の記憶も削除したため");
   });
 });
 

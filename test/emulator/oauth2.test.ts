@@ -22,6 +22,7 @@ import {
   startLogin,
   strongPassword,
   type TokenResponse,
+  testDeviceContext,
   tokensFor,
 } from "./emulatorClient";
 
@@ -183,7 +184,13 @@ describe("the authorization-code flow", () => {
     const loginChallenge = new URL(start.headers.get("location") ?? "").searchParams.get("login_challenge") ?? "";
     const accepted = await postJson(
       "/auth/v1/login",
-      { login_challenge: loginChallenge, flow: "email_password", username: email, password: strongPassword },
+      {
+        login_challenge: loginChallenge,
+        flow: "email_password",
+        username: email,
+        password: strongPassword,
+        context: testDeviceContext,
+      },
       { headers: forwarded },
     );
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
@@ -202,6 +209,7 @@ describe("the authorization-code flow", () => {
       username: email,
       password: strongPassword,
       remember: true,
+      context: testDeviceContext,
     });
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     expect((await follow(redirect_to)).response.headers.get("set-cookie")).toContain("Max-Age=86400");

@@ -527,7 +527,7 @@ describe("the signature counter", () => {
     expect(authenticator.counterOf(credentialId)).toBe(1);
     const copy = authenticator.clone();
     const { access_token: token } = await passkeySignIn(authenticator);
-    expect(await outbox(email)).toHaveLength(2);
+    const before = (await outbox(email)).length;
 
     const { loginChallenge: challenge, session, request } = await assertionCeremony();
     await expectFailure(
@@ -537,7 +537,7 @@ describe("the signature counter", () => {
     );
     expect(await listed(token)).toMatchObject([{ id: credentialId, suspended: true }]);
     const mails = await outbox(email);
-    expect(mails).toHaveLength(3);
+    expect(mails).toHaveLength(before + 1);
     expect(mails[0]?.subject).toBe("【カザハナ証券】パスキーの利用を停止しました");
 
     // the original is suspended too (the passkey is), with no second mail
@@ -547,7 +547,7 @@ describe("the signature counter", () => {
       403,
       "cloned_authenticator",
     );
-    expect(await outbox(email)).toHaveLength(3);
+    expect(await outbox(email)).toHaveLength(before + 1);
   });
 
   it("refuses a counter that goes back", async () => {
@@ -640,7 +640,7 @@ describe("the mailed code a registration needs after a password sign-in", () => 
     const refused = await passkeyCall("POST", "/registration/code", token);
     await expectFailure(refused, 429, "too_many_requests");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await outbox(email)).toHaveLength(3);
+    expect((await outbox(email)).filter((mail) => mail.code)).toHaveLength(3);
     // another account has its own allowance
     await mailedCode((await passwordTokens(otherEmail)).access_token, otherEmail);
     await answer(await creationOptions(token, { email_code: codes[2] }), 200);

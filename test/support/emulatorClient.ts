@@ -26,6 +26,8 @@ export interface SeedUser {
    * unless a test says otherwise: `[]` makes every browser a new device to the account.
    */
   knownDevices?: string[];
+  /** false: the account is held to no devices contract (a site whose DEVICE_CONFIRMATION is off); true unless said. */
+  deviceContract?: boolean;
 }
 
 /** The seeded account's state, as `GET /__emulator/users/:emailOrUsername` reads it out. */

@@ -105,15 +105,15 @@ describe("the new-device confirmation (docs/devices.md)", () => {
     await expectAppGetsCode(journey, await journey.postForm(DEVICE_PATH, { code }));
   });
 
-  it("follows the forced new password", async () => {
+  it("comes before the forced new password, which is the last step", async () => {
     const email = address("forced");
     await emulator.seed({ email, forceChangePassword: true, knownDevices: [] });
     const journey = new Journey();
-    expectRedirect(await signIn(journey, email), "/changePasswordInForceChangePassword");
-    const forced = await journey.postForm("/changePasswordInForceChangePassword", { newPassword: NEW_PASSWORD });
-    expectRedirect(forced, DEVICE_PATH);
+    expectRedirect(await signIn(journey, email), DEVICE_PATH);
     const code = await expectDeviceScreen(journey, email);
-    await expectAppGetsCode(journey, await journey.postForm(DEVICE_PATH, { code }));
+    expectRedirect(await journey.postForm(DEVICE_PATH, { code }), "/changePasswordInForceChangePassword");
+    const forced = await journey.postForm("/changePasswordInForceChangePassword", { newPassword: NEW_PASSWORD });
+    await expectAppGetsCode(journey, forced);
   });
 
   it("goes on as any completed password login: a browser that can make a passkey is offered one", async () => {
@@ -349,7 +349,8 @@ describe("the login context (docs/devices.md)", () => {
 
   it("is not sent while DEVICE_CONFIRMATION is off: no step, no credential, even for a device the account never used", async () => {
     const email = address("off");
-    await emulator.seed({ email, knownDevices: [] });
+    // An account of an identity API without the contract: a login without context is asked nothing.
+    await emulator.seed({ email, knownDevices: [], deviceContract: false });
     // A login whose body carried a context would fail: this fault proves none was sent.
     await emulator.fault({ pathPattern: "/auth/v1/login", bodyIncludes: '"context"', status: 500, times: 5 });
     const journey = new Journey({ device: "new", env: { DEVICE_CONFIRMATION: "off" } });

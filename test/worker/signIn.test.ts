@@ -400,19 +400,17 @@ describe("POST /changePasswordInForceChangePassword", () => {
     await expectLoginAccepted(await signIn(next, "force.signin@example.com", "N3wPassw0rd!"), next.journey);
   });
 
-  it("goes on to the second factor when the account has one", async () => {
+  it("comes after the second factor when the account has one: the password stands until every factor passed", async () => {
     await emulator.seed({ email: "force.totp@example.com", forceChangePassword: true, mfa: { totp: TOTP_SECRET } });
     const screen = await openSignIn();
-    expectRedirect(await signIn(screen, "force.totp@example.com"), "/changePasswordInForceChangePassword");
+    expectRedirect(await signIn(screen, "force.totp@example.com"), "/signIn/mfa");
+    expect((await screen.journey.sealed("signIn"))?.mfa?.type).toBe("TOTP");
     expectRedirect(
-      await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }),
-      "/signIn/mfa",
-    );
-    const state = await screen.journey.sealed("signIn");
-    expect(state?.forceChangePassword).toBeUndefined();
-    expect(state?.mfa?.type).toBe("TOTP");
-    await expectLoginAccepted(
       await screen.journey.postForm("/signIn/mfa", { mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() }),
+      "/changePasswordInForceChangePassword",
+    );
+    await expectLoginAccepted(
+      await screen.journey.postForm("/changePasswordInForceChangePassword", { newPassword: "N3wPassw0rd!" }),
       screen.journey,
     );
   });

@@ -1,12 +1,13 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context";
-import { logEvent, newRequestLog, outcomeOfStatus } from "../log";
+import { logEvent, loggedRequestPath, newRequestLog, outcomeOfStatus } from "../log";
 import { deployEnvironment } from "../render";
 
 /**
  * One JSON line per request: request id, environment, brand, route, status, outcome, the upstream
  * calls with their latency, the rate-limit decision and the duration. The path is logged without its query,
- * which may hold codes, challenges or addresses.
+ * which may hold codes, challenges or addresses, and the range route's without the password prefix
+ * (`/password/range/{prefix}`, loggedRequestPath).
  *
  * @example app.use(requestLog())
  */
@@ -23,7 +24,7 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
       brand: c.get("brand")?.id,
       route: log.route,
       method: c.req.method,
-      path: c.req.path,
+      path: loggedRequestPath(c.req.path),
       status,
       outcome: log.outcome ?? outcomeOfStatus(status),
       rateLimit: log.rateLimit,

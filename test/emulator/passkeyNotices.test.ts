@@ -1,0 +1,234 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { OutboxItem } from "../../emulator/state/outbox";
+import { rawBrands } from "../../themes/data/brands";
+import { type CreationOptionsJSON, type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { ASTRA, GUNGNIR } from "../support/vocabulary";
+import { contextOf, digestOf, seedWithDevices, tokensFrom } from "./deviceContext";
+import { bearer, call, latestMail, login, outbox, postJson, resetEmulator, site, startLogin } from "./emulatorClient";
+
+// docs/devices.md, "Notices": a passkey added, removed or suspended is noticed as every change is: the brand, the
+// time in Japan, the method, the device and the place, and no URL; the passkey's name is quoted plain.
+
+beforeEach(resetEmulator);
+
+const email = "passkey-notices@example.jp";
+const laptop = digestOf("laptop");
+const phone = digestOf("phone");
+const base = "/auth/v1/passkeys";
+const scope = "openid user.write";
+
+/** A link, a scheme, or text a mail reader would make one of (`evil.example`). */
+const linkLike = /https?:|\/\/|www\.|[a-z0-9-]+\.[a-z]{2,}/i;
+
+/** Up to 64 characters of what someone typed: a domain, a bidi override (U+202E), a phone number, a URL. */
+const hostileName = "evil.example \u202E+81 90-1234-5678 https://x.test";
+/** What a notice may quote of it: letters, digits, spaces, hyphens (docs/devices.md, "Notices"). */
+const plainName = "evil example 81 90-1234-5678 https x test";
+
+function brandOf(serviceId: string) {
+  const brand = rawBrands.find((candidate) => candidate.id === serviceId);
+  if (brand === undefined) throw new Error(`no brand ${serviceId}`);
+  return brand;
+}
+
+/** `2026年11月26日 17:33（日本時間）` for the time the outbox says the mail went out. */
+function japanTime(sentAt: string): string {
+  const local = new Date(Date.parse(sentAt) + 9 * 60 * 60 * 1000);
+  const two = (value: number) => String(value).padStart(2, "0");
+  return `${local.getUTCFullYear()}年${local.getUTCMonth() + 1}月${local.getUTCDate()}日 ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}（日本時間）`;
+}
+
+interface Expected {
+  title: string;
+  /** The brand's name in the subject; its support line is checked when the brand is one of the brand data's. */
+  serviceId?: string;
+  brandName?: string;
+  method: string;
+  device: string;
+  place: string;
+}
+
+/** A notice with its facts, what to do in words, and nothing a reader could follow. */
+function expectNotice(mail: OutboxItem | undefined, expected: Expected): OutboxItem {
+  if (mail === undefined) throw new Error(`no notice ${expected.title}`);
+  const brand = expected.serviceId === undefined ? undefined : brandOf(expected.serviceId);
+  expect(mail.subject).toBe(`【${brand?.displayName ?? expected.brandName}】${expected.title}`);
+  expect(mail.text).toContain(`日時: ${japanTime(mail.sentAt)}`);
+  expect(mail.text).toContain(`方法: ${expected.method}`);
+  expect(mail.text).toContain(`端末: ${expected.device}`);
+  expect(mail.text).toContain(`場所: ${expected.place}`);
+  expect(mail.text).toContain("お心当たりのない場合");
+  expect(mail.text).toContain("パスワードを変更");
+  if (brand !== undefined) {
+    const { support } = brand;
+    expect(mail.text).toContain(
+      support.advisorManaged
+        ? "ご担当のアドバイザーまでご連絡ください"
+        : support.tel === undefined
+          ? `${support.callCenterName}までご連絡ください`
+          : `${support.callCenterName}（電話 ${support.tel}、受付時間 ${support.businessHour}）までお電話ください`,
+    );
+  }
+  expect(`${mail.subject}\n${mail.text}`).not.toMatch(linkLike);
+  expect(mail.text).not.toContain("\u202E");
+  expect(mail.link).toBeNull();
+  return mail;
+}
+
+function passkeyCall(method: string, path: string, authorization: string, body?: unknown): Promise<Response> {
+  const headers = { authorization };
+  return body === undefined
+    ? call(`${base}${path}`, { method, headers })
+    : postJson(`${base}${path}`, body, { method, headers });
+}
+
+async function ok<T>(response: Response, status: number): Promise<T> {
+  const body = (await response.json()) as T;
+  expect(response.status, JSON.stringify(body)).toBe(status);
+  return body;
+}
+
+/** Registers a passkey named `name` on `authorization` (a password sign-in's: a mailed code first). */
+async function register(
+  authorization: string,
+  name?: string,
+): Promise<{ authenticator: SoftAuthenticator; id: string }> {
+  await ok(await passkeyCall("POST", "/registration/code", authorization), 201);
+  const { code } = await latestMail(email);
+  const { session, ...creation } = await ok<CreationOptionsJSON & { session: string }>(
+    await passkeyCall("POST", "/attestation/options", authorization, { email_code: code }),
+    200,
+  );
+  const authenticator = new SoftAuthenticator({ origin: site });
+  const credential = await authenticator.register(creation);
+  const { credential: listed } = await ok<{ credential: { id: string } }>(
+    await passkeyCall("POST", "/attestation/result", authorization, {
+      session,
+      ...(name === undefined ? {} : { name }),
+      ...credential,
+    }),
+    201,
+  );
+  return { authenticator, id: listed.id };
+}
+
+/** A password sign-in through GUNGNIR from the account's known laptop (Chrome, Windows, Tokyo): its bearer. */
+async function signedInOnLaptop(): Promise<string> {
+  await seedWithDevices({ email, knownDevices: [laptop] });
+  const { access_token } = await tokensFrom(email, contextOf(laptop), { client: GUNGNIR.clientId, scope });
+  return bearer(access_token).authorization ?? "";
+}
+
+/** A passkey sign-in attempt through `client`, with `context` when given: the assertion result's response. */
+async function passkeyAttempt(
+  authenticator: SoftAuthenticator,
+  client: string,
+  context?: ReturnType<typeof contextOf>,
+): Promise<Response> {
+  const { challenge } = await startLogin({ client, scope });
+  const { session, ...request } = await ok<RequestOptionsJSON & { session: string }>(
+    await postJson(`${base}/assertion/options`, { login_challenge: challenge }),
+    200,
+  );
+  return postJson(`${base}/assertion/result`, {
+    login_challenge: challenge,
+    session,
+    ...(context === undefined ? {} : { context }),
+    ...(await authenticator.authenticate(request)),
+  });
+}
+
+describe("passkey notices", () => {
+  it("tells of a passkey added, with the brand, time, device and place, and its name quoted plain", async () => {
+    const authorization = await signedInOnLaptop();
+    await register(authorization, hostileName);
+    const mail = expectNotice(await latestMail(email), {
+      title: "パスキーが登録されました",
+      serviceId: GUNGNIR.serviceId,
+      method: "ログイン中の設定変更",
+      device: "Chrome（Windows）",
+      place: "日本 Tokyo",
+    });
+    expect(mail.text).toContain(`パスキー「${plainName}」が登録されました`);
+    expect(mail.text).toContain("このパスキーを削除");
+    for (const character of [".", "/", ":", "+"]) expect(mail.text.split("\n")[0]).not.toContain(character);
+  });
+
+  it("tells of a passkey removed, as the change it is, and quotes a name that filters to nothing as none", async () => {
+    const authorization = await signedInOnLaptop();
+    const { id } = await register(authorization, hostileName);
+    const removed = await passkeyCall("DELETE", `/${id}`, authorization);
+    expect(removed.status).toBe(200);
+    const mail = expectNotice(await latestMail(email), {
+      title: "パスキーが削除されました",
+      serviceId: GUNGNIR.serviceId,
+      method: "ログイン中の設定変更",
+      device: "Chrome（Windows）",
+      place: "日本 Tokyo",
+    });
+    expect(mail.text).toContain(`パスキー「${plainName}」が削除されました`);
+
+    const other = await register(authorization, "../..");
+    await ok(await passkeyCall("DELETE", `/${other.id}`, authorization), 200);
+    const nameless = await latestMail(email);
+    expect(nameless.text).toContain("アカウントからパスキーが削除されました");
+    expect(nameless.text).not.toContain("「」");
+  });
+
+  it("tells of a passkey suspended, as the sign-in attempt that gave the copy away: its brand, device and place", async () => {
+    const authorization = await signedInOnLaptop();
+    const { authenticator } = await register(authorization, hostileName);
+    const copy = authenticator.clone();
+    const iphone = contextOf(phone, { browser: "Safari", os: "iOS", country: "US", region: "California" });
+    expect((await passkeyAttempt(authenticator, ASTRA.clientId, contextOf(laptop))).status).toBe(201);
+    // the copy's counter has not grown past the original's
+    expect((await passkeyAttempt(copy, ASTRA.clientId, iphone)).status).toBe(403);
+    const [mail] = (await outbox(email)).filter((item) => item.subject.endsWith("パスキーの利用を停止しました"));
+    expectNotice(mail, {
+      title: "パスキーの利用を停止しました",
+      serviceId: ASTRA.serviceId,
+      method: "パスキー",
+      device: "Safari（iOS）",
+      place: "アメリカ合衆国 California",
+    });
+    expect(mail?.text).toContain(`パスキー「${plainName}」で、複製された認証器からと疑われるログインがありました`);
+    expect(mail?.text).toContain("パスワードでログインし");
+  });
+
+  it("names no device or place for a suspension whose attempt carried no context", async () => {
+    const authorization = await signedInOnLaptop();
+    const { authenticator } = await register(authorization);
+    const copy = authenticator.clone();
+    expect((await passkeyAttempt(authenticator, GUNGNIR.clientId, contextOf(laptop))).status).toBe(201);
+    expect((await passkeyAttempt(copy, GUNGNIR.clientId)).status).toBe(403);
+    const mail = expectNotice(await latestMail(email), {
+      title: "パスキーの利用を停止しました",
+      serviceId: GUNGNIR.serviceId,
+      method: "パスキー",
+      device: "不明な端末",
+      place: "不明",
+    });
+    expect(mail.text).toContain("アカウントのパスキーで、複製された認証器");
+  });
+
+  it("names the provider and no device for a passkey added with a password login's enrolment ticket", async () => {
+    // The ticket records neither its login's client nor its device (emulator/routes/passkeys.ts).
+    await seedWithDevices({ email, knownDevices: [laptop] });
+    const { challenge } = await startLogin({ client: GUNGNIR.clientId, scope });
+    const accepted = await ok<{ passkey_enrolment?: { ticket: string } }>(
+      await login(challenge, email, undefined, undefined, { context: contextOf(laptop) }),
+      201,
+    );
+    const ticket = accepted.passkey_enrolment?.ticket;
+    if (ticket === undefined) throw new Error("no enrolment ticket");
+    await register(`PasskeyEnrolment ${ticket}`, hostileName);
+    const mail = expectNotice(await latestMail(email), {
+      title: "パスキーが登録されました",
+      brandName: brandOf("client").providerName,
+      method: "ログイン中の設定変更",
+      device: "不明な端末",
+      place: "不明",
+    });
+    expect(mail.text).toContain(`パスキー「${plainName}」が登録されました`);
+  });
+});
