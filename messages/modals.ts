@@ -179,6 +179,17 @@ export const modals = {
     // The rate-limit bindings' period (wrangler.toml).
     retryAfterSeconds: 60,
   },
+  /**
+   * docs/devices.md: the identity API refuses logins from devices the account does not know for a while (too many
+   * wrong or mailed device codes for the account). Known devices and passkeys still sign in.
+   */
+  newDevicesSuspended: {
+    title: "新しい端末からのログインを停止しています",
+    body: "確認コードの誤りまたは送信が続いたため、このアカウントへの新しい端末からのログインを一時的に停止しています。これまでにログインしたことのある端末か、パスキーでログインしてください。停止は1時間以内に自動的に解除されます。",
+    closable: true,
+    after: "close",
+    status: 429,
+  },
   transferElsewhere: {
     title: "新規登録はできません",
     body: ({ providerName, earlierServiceName }) =>

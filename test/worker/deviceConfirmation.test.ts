@@ -169,6 +169,35 @@ describe("the new-device confirmation (docs/devices.md)", () => {
     await expectModal(await journey.postForm(DEVICE_PATH, { code }), 400, "parameterError");
   });
 
+  it("shows new devices suspended when the account's wrong codes reach the upstream's limit; a known device signs in", async () => {
+    // Two new browsers of a guesser with the password, five wrong codes each (ten for the account).
+    const email = address("guessed");
+    await emulator.seed({ email });
+    const [first, second] = [new Journey({ device: "new" }), new Journey({ device: "new" })];
+    for (const guesser of [first, second]) expectRedirect(await signIn(guesser, email), DEVICE_PATH);
+    const code = await emulator.latestCode(email);
+    const answers: number[] = [];
+    for (const guesser of [first, second])
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const answer = await guesser.postForm(
+          DEVICE_PATH,
+          { code: wrongCodeFor(code) },
+          { env: { RL_CODE_BY_SUBJECT: UNLIMITED } },
+        );
+        answers.push(answer.status);
+        if (answers.length === 10) await expectModal(answer, 429, "newDevicesSuspended");
+        else await answer.body?.cancel();
+      }
+    expect(answers).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 401, 429]);
+    // A third new browser is refused at the password, before any code is mailed.
+    const mailed = (await emulator.outbox(email)).filter((mail) => mail.code).length;
+    await expectModal(await signIn(new Journey({ device: "new" }), email), 429, "newDevicesSuspended");
+    expect((await emulator.outbox(email)).filter((mail) => mail.code)).toHaveLength(mailed);
+    // The owner's browser, a device the account knows, still gets in.
+    const owner = new Journey();
+    await expectAppGetsCode(owner, await signIn(owner, email));
+  });
+
   it("asks to start again when the confirmation session has expired", async () => {
     const { email, journey } = await atDeviceStep("late");
     const code = await emulator.latestCode(email);

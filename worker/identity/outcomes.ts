@@ -16,6 +16,8 @@ export function isSystemTransfer(outcome: CallResult<unknown>): boolean {
 export function modalForFailure(outcome: CallResult<unknown>): ModalKey {
   if (outcome.ok) return "unexpectedError";
   if (outcome.problem.type === "maintenance" || outcome.status === 503) return "maintenance";
+  // Too many device codes for the account, every session together: new devices wait, known ones sign in.
+  if (outcome.problem.type === "new_devices_suspended") return "newDevicesSuspended";
   // The identity provider's own attempt caps (resends, mails): the same words as the edge's limits.
   if (outcome.problem.type === "too_many_requests" || outcome.status === 429) return "tooManyAttempts";
   if (outcome.problem.type === "challenge_not_found" || outcome.problem.type === "challenge_expired") return "retry";
