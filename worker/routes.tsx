@@ -52,7 +52,7 @@ import {
   resetPassword,
 } from "./routes/resetPassword";
 import { restartAuthorization } from "./routes/restart";
-import { forgetStep, securityQuery, showSecurity, signOutOthersStep, signOutStep } from "./routes/security";
+import { forgetStep, showSecurity, signOutOthersStep, signOutStep } from "./routes/security";
 import { passkeyOptions, signIn, signInPasskey } from "./routes/signIn";
 import { resendDeviceCode, signInDevice } from "./routes/signInDevice";
 import { signInMfa } from "./routes/signInMfa";
@@ -177,7 +177,7 @@ export const routeTable: readonly RouteEntry[] = [
   form("/passkeys/add", "passkeysAdd", addStep, { rateLimit: "credential" }),
   // The user's sign-ins and devices (docs/devices.md): signing a device out or forgetting this one needs a recent
   // sign-in, and counts as a credential try of the signed-in user.
-  endpoint("/security", "security", { query: securityQuery }, showSecurity),
+  endpoint("/security", "security", {}, showSecurity),
   form("/security/signout", "securitySignOut", signOutStep, { rateLimit: "credential" }),
   form("/security/signout-others", "securitySignOutOthers", signOutOthersStep, { rateLimit: "credential" }),
   form("/security/forget", "securityForget", forgetStep, { rateLimit: "credential" }),

@@ -205,13 +205,13 @@ describe("/security: signing devices out (docs/devices.md)", () => {
     });
     const logged = await loggedDuring(async () => {
       const unknown = await journey.postForm("/security/signout", { id: "device-9999" });
-      expect(unknown.headers.get("location")).toBe("/security?result=unknownDevice");
+      expect(unknown.headers.get("location")).toBe("/security");
     });
     // Logs name the call's route, not the device.
     expect(logged).toContain("POST /auth/v1/user/devices/{id}/signout");
     expect(logged).not.toContain("device-9999");
     await listsFromFixture();
-    const page = await journey.request("/security?result=unknownDevice");
+    const page = await journey.request("/security");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("端末が見つかりません");
   });
@@ -272,9 +272,12 @@ describe("/security against the identity API's own history and devices (docs/dev
     const { here, other, html } = await signedInTwice();
     const [id] = signOutIds(html);
     const posted = await here.postForm("/security/signout", { id: id ?? "" });
-    expect(posted.headers.get("location")).toBe("/security?result=signedOut");
-    const result = await (await here.request("/security?result=signedOut")).text();
+    expect(posted.headers.get("location")).toBe("/security");
+    const result = await (await here.request("/security")).text();
     expect(result).toContain("端末をログアウトしました");
+    expect(result).toContain("ログアウトした端末は登録も解除され");
+    // The result is shown once: the list again without it.
+    expect(await (await here.request("/security")).text()).not.toContain("端末をログアウトしました");
     expect(signOutIds(result)).toEqual([]);
     // Signed out is forgotten: the device leaves the list (its rows in the history stay).
     expect(rowsUnder(result, "ログインした端末").some((row) => row.includes("Osaka"))).toBe(false);
@@ -285,8 +288,8 @@ describe("/security against the identity API's own history and devices (docs/dev
   it("signs every other device out and keeps this one", async () => {
     const { here, other } = await signedInTwice();
     const posted = await here.postForm("/security/signout-others", {});
-    expect(posted.headers.get("location")).toBe("/security?result=othersSignedOut");
-    expect(await (await here.request("/security?result=othersSignedOut")).text()).toContain(
+    expect(posted.headers.get("location")).toBe("/security");
+    expect(await (await here.request("/security")).text()).toContain(
       "他のすべての端末をログアウトしました",
     );
     expectStepUp(await other.request("/security"));
@@ -296,12 +299,16 @@ describe("/security against the identity API's own history and devices (docs/dev
   it("forgets this device: signed out here, the credential cookie dropped, and its next sign-in is confirmed", async () => {
     const { email, journey } = await signedInAtSecurity();
     const posted = await journey.postForm("/security/forget", {});
-    expect(posted.headers.get("location")).toBe("/security?result=forgotten");
+    expect(posted.headers.get("location")).toBe("/security");
     expect(journey.has(DEVICE_CREDENTIAL_COOKIE)).toBe(false);
     expect(await journey.sealed("tokens")).toBeUndefined();
-    const result = await journey.request("/security?result=forgotten");
+    const result = await journey.request("/security");
     expect(result.status).toBe(200);
     expect(await result.text()).toContain("この端末の登録を解除しました");
+    // Shown once, to the browser that did it: the next GET is signed out, and no query shows it to anyone.
+    expect(await (await journey.request("/security")).text()).not.toContain("この端末の登録を解除しました");
+    const stranger = await new Journey().request("/security?result=forgotten");
+    expect(await stranger.text()).not.toContain("この端末の登録を解除しました");
     // The test device is no longer this account's: signing in from it again asks for the mailed code.
     const again = new Journey();
     const { response } = await reachLoginScreen(again, GUNGNIR, "security");
@@ -315,8 +322,8 @@ describe("/security against the identity API's own history and devices (docs/dev
     const [id] = signOutIds(owner.html);
     const { journey } = await signedInAtSecurity();
     const stolen = await journey.postForm("/security/signout", { id: id ?? "" });
-    expect(stolen.headers.get("location")).toBe("/security?result=unknownDevice");
-    const page = await journey.request("/security?result=unknownDevice");
+    expect(stolen.headers.get("location")).toBe("/security");
+    const page = await journey.request("/security");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("端末が見つかりません");
     expect((await owner.other.request("/security")).status).toBe(200);

@@ -24,9 +24,9 @@ import {
 import { failure } from "../identity/outcomes";
 import { errorPage, parameterProblem, renderPage } from "../render";
 import { type FormSchema, type FormStep, formStep, type ScreenLoader } from "../routeKinds";
-import { clearSealed } from "../session/cookies";
+import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import { deviceDigest, devicesOn } from "../session/deviceCredential";
-import type { TokenState } from "../session/state";
+import type { securityResults, TokenState } from "../session/state";
 
 // docs/devices.md "On the site: /security" (view `security`, after /callback): the account's sign-ins and devices,
 // asked of the upstream on every request with the bearer token of the tokens cookie and this browser's
@@ -43,12 +43,8 @@ const RESULTS = {
   othersSignedOut: "otherDevicesSignedOut",
   forgotten: "deviceForgotten",
   unknownDevice: "deviceNotFound",
-} as const;
+} as const satisfies Record<(typeof securityResults)[number], string>;
 type Result = keyof typeof RESULTS;
-
-export const securityQuery = z.object({
-  result: z.optional(z.enum(Object.keys(RESULTS) as [Result, ...Result[]])),
-});
 
 const text = screens.security;
 const timeFormat = new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "long", timeStyle: "short" });
@@ -87,13 +83,22 @@ const needsStepUp = (outcome: CallResult<unknown>) =>
   !outcome.unavailable &&
   (outcome.status === 401 || outcome.problem.type === "reauthentication_required");
 
-const backToList = (c: AppContext, result: Result) => c.redirect(`${SECURITY_PATH}?result=${result}`, 303);
+/** Back to the list, its result kept for the next GET of this browser alone (a flash cookie, not the query). */
+async function backToList(c: AppContext, result: Result): Promise<Response> {
+  await writeSealed(c, "securityResult", { result });
+  return c.redirect(SECURITY_PATH, 303);
+}
 
-/** GET /security: the lists, every time from the upstream; 404 while the devices contract is off here. */
-export async function showSecurity(c: AppContext, query: z.infer<typeof securityQuery>): Promise<Response> {
+/**
+ * GET /security: the lists, every time from the upstream, with the result of the form this browser just posted (once);
+ * 404 while the devices contract is off here.
+ */
+export async function showSecurity(c: AppContext): Promise<Response> {
   if (!devicesOn(c.env)) return renderPage(c, <NotFound />, { status: 404 });
+  const result = (await readSealed(c, "securityResult"))?.result;
+  if (result) clearSealed(c, "securityResult");
   // This device was forgotten, and with it signed out: the result alone, with no list to ask for.
-  if (query.result === "forgotten") return renderPage(c, <DeviceForgotten />, { modal: RESULTS.forgotten });
+  if (result === "forgotten") return renderPage(c, <DeviceForgotten />, { modal: RESULTS.forgotten });
   const tokens = await freshTokens(c);
   if (tokens === "absent") return parameterProblem(c);
   if (tokens === "expired") return stepUp(c, "security");
@@ -120,7 +125,7 @@ export async function showSecurity(c: AppContext, query: z.infer<typeof security
       }}
     />
   );
-  return renderPage(c, page, query.result ? { modal: RESULTS[query.result], status: 200 } : {});
+  return renderPage(c, page, result ? { modal: RESULTS[result], status: 200 } : {});
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   passkeyRegistrationSchema,
   registerEmailStateSchema,
   resetLinkSchema,
+  securityResultSchema,
   signInSessionSchema,
   signUpPasskeySchema,
   signUpSessionSchema,
@@ -56,6 +57,9 @@ export const sealedCookies = {
   },
   // docs/passkeys.md "Passkey first": the sign-up's ticket lives 10 minutes upstream.
   signUpPasskey: { name: "sign-up-passkey", schema: signUpPasskeySchema, maxAgeSeconds: 10 * 60, sameSite: "Strict" },
+  // docs/devices.md "On the site: /security": a form's result, for the one GET its redirect leads to. A flash rather
+  // than a query, so that a link cannot show 「この端末の登録を解除しました」 to anyone who did not do it.
+  securityResult: { name: "security-result", schema: securityResultSchema, maxAgeSeconds: 60, sameSite: "Strict" },
   // docs/devices.md: the device credential lives as long as a browser keeps a cookie. Lax: it must come with the
   // app's start, a navigation another app or site begins.
   deviceCredential: {

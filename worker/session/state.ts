@@ -117,3 +117,7 @@ export const deviceCredentialSchema = z.object({
   issuedAt: z.number().check(z.refine((issuedAt) => Date.now() - issuedAt < DEVICE_CREDENTIAL_LIFETIME_MS)),
 });
 export type DeviceCredential = z.infer<typeof deviceCredentialSchema>;
+
+/** What a /security form did, shown once by the GET its redirect leads to, in the browser that did it; then cleared. */
+export const securityResults = ["signedOut", "othersSignedOut", "forgotten", "unknownDevice"] as const;
+export const securityResultSchema = z.object({ result: z.enum(securityResults) });
