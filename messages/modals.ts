@@ -242,9 +242,10 @@ export const modals = {
     status: 200,
   },
   // SPEC §2/§4 results of a completed action: not closable, one way on.
+  // docs/devices.md "A changed password": a reset ends every session and token of the account.
   passwordReset: {
     title: "パスワードを変更しました",
-    body: "新しいパスワードでログインしてください。",
+    body: "ほかの端末はすべてログアウトしました。新しいパスワードでログインしてください。パスキーは変更されていません。ログイン後にパスキーの一覧でご確認ください。",
     closable: false,
     after: "app",
     status: 200,
@@ -274,7 +275,23 @@ export const modals = {
     actionLabel: "メールを送信し直す",
     status: 400,
   },
-  passwordChanged: { title: "パスワードを変更しました", body: "", closable: false, after: "serviceTop", status: 200 },
+  // docs/devices.md "A changed password": every other browser is signed out and must confirm itself again.
+  passwordChanged: {
+    title: "パスワードを変更しました",
+    body: "ほかの端末はすべてログアウトしました。",
+    closable: false,
+    after: "serviceTop",
+    status: 200,
+  },
+  /** The same, where the brand has passkeys: a passkey is not a password and stays, so the way on is their list. */
+  passwordChangedCheckPasskeys: {
+    title: "パスワードを変更しました",
+    body: "ほかの端末はすべてログアウトしました。パスキーは変更されていません。心当たりのないパスキーがないか、一覧でご確認ください。",
+    closable: false,
+    after: "next",
+    actionLabel: "パスキーを確認する",
+    status: 200,
+  },
   emailCodeConfirmed: {
     title: "確認コードを確認しました",
     body: "",

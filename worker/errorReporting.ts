@@ -52,8 +52,11 @@ function scrubUrl(url: string): string {
   return `${origin}${scrubPath(path)}`;
 }
 
-/** A URL anywhere in a text, or a path at its start or after a space (`GET /password/range/…`), not `Mozilla/5.0`. */
-const URL_IN_TEXT = /\b[a-z][a-z\d+.-]*:\/\/[^\s"'<>]*|(?<![^\s(])\/[^\s"'<>]*/gi;
+/**
+ * A URL anywhere in a text, or a path at its start or after a space (`GET /password/range/…`), not `Mozilla/5.0`; a
+ * sentence's punctuation after it is not its own.
+ */
+const URL_IN_TEXT = /(?:\b[a-z][a-z\d+.-]*:\/\/|(?<![^\s(])\/)(?:[^\s"'<>]*[^\s"'<>,.;:!?)])?/gi;
 const scrubText = (text: string) => text.replace(URL_IN_TEXT, scrubUrl).replace(EMAIL, "[email]");
 
 /** Masks addresses and ids in an event's texts and drops what a request could carry of the user's. */

@@ -99,16 +99,19 @@ describe("change password (SPEC §2 ChangePassword)", () => {
     expect(html.match(new RegExp(`aria-label="${common.showPassword}"`, "g"))?.length).toBe(2);
   });
 
-  it("changes it with the bearer token: a modal that cannot be closed, back to the service top", async () => {
+  it("changes it with the bearer token: a modal that cannot be closed, saying every other device is signed out, on to the passkeys", async () => {
     const email = unique("pw.change");
     const journey = await signedIn("passwordChange", email);
     const response = await change(journey, PASSWORD);
     expect(response.status).toBe(200);
     const html = await response.text();
     const modal = openModal(html);
-    expect(modal).toContain(modals.passwordChanged.title);
+    expect(modal).toContain(modals.passwordChangedCheckPasskeys.title);
+    expect(modal).toContain("ほかの端末はすべてログアウトしました");
     expect(modal).not.toContain('method="dialog"');
-    expect(modal).toContain(`href="${SERVICE_TOP}"`);
+    // A passkey is not a password: it stays, and the customer is taken to the list to check it.
+    expect(modal).toContain('href="/passkeys"');
+    expect(modal).not.toContain(`href="${SERVICE_TOP}"`);
     expectNoSecrets(html, [PASSWORD, NEW_PASSWORD]);
     expect(await signsIn(email, NEW_PASSWORD)).toBe(true);
     expect(await signsIn(email, PASSWORD)).toBe(false);

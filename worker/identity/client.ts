@@ -252,12 +252,23 @@ export function passwordForgot(c: AppContext, clientId: string, username: string
   });
 }
 
-/** SPEC §7 password/confirm: the mailed link's code and username set the new password. */
-export function passwordConfirm(c: AppContext, clientId: string, username: string, newPassword: string, code: string) {
+/**
+ * SPEC §7 password/confirm: the mailed link's code and username set the new password. `context` (docs/devices.md,
+ * "A changed password"): the resetting browser, which the account keeps when it already knew it; every other
+ * device is forgotten.
+ */
+export function passwordConfirm(
+  c: AppContext,
+  clientId: string,
+  username: string,
+  newPassword: string,
+  code: string,
+  context: LoginContext | undefined,
+) {
   return callIdentity(c, {
     method: "POST",
     path: "/auth/v1/password/confirm",
-    json: { client_id: clientId, username, new_password: newPassword, code },
+    json: { client_id: clientId, username, new_password: newPassword, code, ...contextField(context) },
     success: [201],
     response: z.unknown(),
   });

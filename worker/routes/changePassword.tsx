@@ -1,6 +1,8 @@
 import { z } from "zod/mini";
 import { ChangePassword } from "../../pages/ChangePassword";
+import { PASSKEYS_PATH } from "../../pages/Passkeys";
 import { accountFailure, accountSubject } from "../flow/account";
+import { passkeyPolicy } from "../flow/passkeys";
 import { signedInScreen } from "../flow/signedIn";
 import { ruleField } from "../formFields";
 import { changePassword as changePasswordCall } from "../identity/client";
@@ -29,8 +31,12 @@ export const changePassword = formStep({
       newPassword: form.newPassword,
       deviceId: deviceId(c),
     });
-    // SPEC §2: a modal that cannot be closed, whose one way on is the service top.
-    if (outcome.ok) return show({ modal: "passwordChanged" });
+    // SPEC §2: a modal that cannot be closed, whose one way on is the service top; where the brand has passkeys, their
+    // list, since a changed password leaves them as they were (docs/devices.md "A changed password").
+    if (outcome.ok) {
+      if (passkeyPolicy(c.env, c.get("brand")) === "off") return show({ modal: "passwordChanged" });
+      return show({ modal: { key: "passwordChangedCheckPasskeys", href: PASSKEYS_PATH } });
+    }
     if (outcome.problem.type === "invalid_password") {
       return show({ form: { values: {}, errors: { currentPassword: "password.incorrect" } }, status: 401 });
     }

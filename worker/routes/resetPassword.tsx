@@ -6,6 +6,7 @@ import { ResetPasswordSendMail } from "../../pages/ResetPasswordSendMail";
 import { registeredRedirectUris, serviceIdForClientId } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { forgetAuthRequest } from "../flow/forgetAuthRequest";
+import { loginContext } from "../flow/loginContext";
 import { ruleField } from "../formFields";
 import { type CallResult, passwordConfirm, passwordForgot } from "../identity/client";
 import { failure, isRefusal } from "../identity/outcomes";
@@ -188,7 +189,15 @@ function newPassword(variant: NewPasswordVariant) {
         identities: [state.username],
       }),
       submit: async (c, { state, form, show }) => {
-        const outcome = await passwordConfirm(c, state.client_id, state.username, form.newPassword, state.code);
+        const context = await loginContext(c);
+        const outcome = await passwordConfirm(
+          c,
+          state.client_id,
+          state.username,
+          form.newPassword,
+          state.code,
+          context,
+        );
         if (outcome.ok) {
           await forgetLink(c, state);
           const done = variant === "forgotPassword" ? "passwordReset" : "passwordInitiated";
