@@ -95,8 +95,9 @@ const QUERY_ATTRIBUTES = new Set(["url.query", "http.query", "url.fragment", "ht
  * attributes dropped. `server.address` and the other attributes without a path stay.
  */
 function scrubSpan(span: StreamedSpan): StreamedSpan {
-  span.name = scrubText(span.name);
-  const attributes = span.attributes as Record<string, unknown>;
+  // The SDK sends a span unchanged when this throws: nothing here may (a span without attributes, say).
+  span.name = scrubText(span.name ?? "");
+  const attributes: Record<string, unknown> = span.attributes ?? {};
   for (const [name, value] of Object.entries(attributes)) {
     if (QUERY_ATTRIBUTES.has(name)) delete attributes[name];
     else if (typeof value === "string") attributes[name] = scrubText(value);

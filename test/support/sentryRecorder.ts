@@ -30,7 +30,6 @@ export async function sentryRecorder(request: Request, workers?: Workers): Promi
   }
   if (/^\/api\/\d+\/envelope\/?$/.test(url.pathname)) {
     recorded.push(await request.text());
-    (await import("node:fs")).appendFileSync("/tmp/envelopes.log", `${recorded.at(-1)}\n=====\n`);
     return Response.json({ id: "recorded" });
   }
   return new Response("not found", { status: 404 });

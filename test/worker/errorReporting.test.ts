@@ -135,8 +135,7 @@ describe("error reporting", { timeout: 30_000 }, () => {
 describe("the SDK's options", () => {
   it("collects nothing of a request: production's streamed spans never pass beforeSend", () => {
     // Without this the SDK put every POST's body, a sign-in's password included, on the span of its request (seen on
-    // workerd with a production build; a span in a shared test isolate does not reliably reach the recorder, so the
-    // options are checked here).
+    // workerd with a production build). test/worker/traces.test.ts sends real spans and searches them.
     const production = sentryOptions({ ...env, APP_ENV: "prod", SENTRY_DSN: SENTRY_TEST_DSN } as Env);
     expect(production?.dataCollection).toEqual({
       userInfo: false,
@@ -144,6 +143,46 @@ describe("the SDK's options", () => {
       httpHeaders: false,
       httpBodies: [],
       urlQueryParams: false,
+    });
+  });
+
+  it("scrub every span: no query, the known ids by their place, any other id-like segment as {id}", () => {
+    const production = sentryOptions({ ...env, APP_ENV: "prod", SENTRY_DSN: SENTRY_TEST_DSN } as Env);
+    expect(production?.traceLifecycle).toBe("stream");
+    const span = production?.beforeSendSpan?.({
+      trace_id: "0".repeat(32),
+      span_id: "0".repeat(16),
+      name: "GET /password/range/ABCDE",
+      start_timestamp: 0,
+      status: "ok",
+      is_segment: true,
+      attributes: {
+        // A device id without a digit, and one with: the first is an id by its place alone.
+        "url.full": "https://id-api.example/auth/v1/user/devices/deviceWithoutDigits/signout?token=t0ken",
+        "http.url": "https://id-api.example/auth/v1/user/devices/3f2b1c9e-0d4a-4b8e-9a3c-5e6f7a8b9c0d",
+        "url.path": "/auth/v1/passkeys/AbCdEfGhIjKlMnOpQrStUv",
+        "http.target": "/range/ABCDE?x=1",
+        "url.query": "login_challenge=abc",
+        "server.address": "id-api.example",
+        "http.route": "/gungnir-aurora/consent",
+        note: "GET /.well-known/openid-configuration and /mfa/setup/TOTP, /users/hanako@example.jp/x99",
+        "user_agent.original": "Mozilla/5.0 (X11; Linux x86_64)",
+        typed: { value: "https://signin.test/callback?code=c0de", type: "string" },
+        "http.response.status_code": 200,
+      },
+    });
+    expect(span?.name).toBe("GET /password/range/{prefix}");
+    expect(span?.attributes).toEqual({
+      "url.full": "https://id-api.example/auth/v1/user/devices/{id}/signout",
+      "http.url": "https://id-api.example/auth/v1/user/devices/{id}",
+      "url.path": "/auth/v1/passkeys/{id}",
+      "http.target": "/range/{prefix}",
+      "server.address": "id-api.example",
+      "http.route": "/gungnir-aurora/consent",
+      note: "GET /.well-known/openid-configuration and /mfa/setup/TOTP, /users/{id}/{id}",
+      "user_agent.original": "Mozilla/5.0 (X11; Linux x86_64)",
+      typed: { value: "https://signin.test/callback", type: "string" },
+      "http.response.status_code": 200,
     });
   });
 

@@ -1,5 +1,7 @@
 import { TOTP } from "otpauth";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { RANGE_PREFIX_LENGTH, sha1Hex } from "../../forms/pwnedRange";
+import { logEvent } from "../../worker/log";
 import { GUNGNIR, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
@@ -186,6 +188,24 @@ describe("structured logs", () => {
       { call: "GET /range", status: 200, ms: expect.any(Number) },
       { call: "POST /auth/v1/login", status: 401, ms: expect.any(Number) },
     ]);
+  });
+
+  it("name the leaked-password range route without its prefix, on the request's line and any other with a path", async () => {
+    // docs/security.md "Leaked passwords": the prefix narrows down a password being typed.
+    const prefix = (await sha1Hex(PASSWORD)).slice(0, RANGE_PREFIX_LENGTH);
+    const journey = new Journey();
+    await (await journey.request(`/password/range/${prefix}`)).text();
+    // A rate-limit refusal or an error the site answered logs the request's path too: the same guard names it.
+    logEvent("warn", "rate_limited", { path: `/password/range/${prefix}` });
+    const logged = lines();
+    const entries = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => entry.event === "request")).toEqual([
+      expect.objectContaining({ route: "passwordRange", path: "/password/range/{prefix}" }),
+    ]);
+    expect(entries.filter((entry) => entry.event === "rate_limited")).toEqual([
+      expect.objectContaining({ path: "/password/range/{prefix}" }),
+    ]);
+    for (const line of logged) expect(line, "a log line holds the prefix").not.toContain(prefix);
   });
 
   it("name the route that answered, a redirect's outcome, and a page's modal", async () => {
