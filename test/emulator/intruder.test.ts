@@ -136,9 +136,18 @@ describe("a new password due at sign-in (leaked, or forced)", () => {
   it("comes after every factor: a stranger with the leaked password alone changes nothing", async () => {
     await seedWithDevices({ email, knownDevices: [laptop], mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();
-    const stopped = await loginFrom(challenge, email, contextOf(intruder), strongPassword);
+    const stopped = await postJson("/auth/v1/login", {
+      login_challenge: challenge,
+      flow: "email_password",
+      username: email,
+      password: strongPassword,
+      password_leaked: true,
+      context: contextOf(intruder),
+    });
     const first = (await stopped.json()) as { additional_flow: { next: string; session: string } };
     expect(first.additional_flow.next).toBe("mfa_totp");
+    const account = async () => (await (await call(`/__emulator/users/${email}`)).json()) as Record<string, unknown>;
+    expect((await account()).forceChangePassword).toBe(false);
     // Whatever the stranger sends as a new password on that session is refused, and the owner's password stands.
     const early = await postJson("/auth/v1/login", {
       login_challenge: challenge,
