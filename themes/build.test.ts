@@ -242,8 +242,8 @@ describe("the association files", () => {
   });
 
   test("a shared app appears once, its brands' fingerprints joined", () => {
-    const a = "AA:".repeat(31) + "AA";
-    const b = "BB:".repeat(31) + "BB";
+    const a = `${"AA:".repeat(31)}AA`;
+    const b = `${"BB:".repeat(31)}BB`;
     const files = associationFiles([
       {
         id: "x-one",

@@ -290,7 +290,7 @@ function acceptPasswordLogin(c: EmulatorContext, progress: LoginInProgress): Res
   const ticket = tickets.issue(
     "passkey_enrolment",
     randomToken(),
-    { username: user.username, acr: login.acr },
+    { username: user.username, acr: login.acr, clientId: progress.clientId, device: context?.device },
     c.var.now + lifetimes.passkeyEnrolment,
   );
   return c.json(

@@ -98,7 +98,7 @@ function ceremonyAt(c: EmulatorContext, challenge: string): Ceremony {
  */
 type Registrant = { user: User; acr: Acr; emailProven?: boolean } & (
   | { grant: BearerGrant; ticket?: undefined }
-  | { grant?: undefined; ticket: string }
+  | { grant?: undefined; ticket: string; clientId: string | undefined; device: string | undefined }
 );
 
 /**
@@ -118,18 +118,20 @@ async function registrant(c: EmulatorContext): Promise<Registrant> {
   const user = found.status === "valid" ? users.byUsername(found.data.username) : undefined;
   // An unknown, expired or used ticket answers exactly as a bad bearer token.
   if (found.status !== "valid" || user === undefined) throw problems.unauthorized();
-  return { user, acr: found.data.acr, emailProven: found.data.emailProven === true, ticket };
+  const { acr, emailProven, clientId, device } = found.data;
+  return { user, acr, emailProven: emailProven === true, ticket, clientId, device };
 }
 
 /**
- * Who added or removed a passkey, as the notice names it (docs/devices.md, "Notices"): the bearer token's brand and
- * the device its login came from, as other changes. An enrolment ticket records neither its login's client nor its
- * device, so a passkey added with one is noticed under the provider's name, from 「不明な端末」.
+ * Who added or removed a passkey, as the notice names it (docs/devices.md, "Notices"): the brand and the device of
+ * the login behind the bearer token, or behind the enrolment ticket, as other changes.
  */
-function passkeyChangeFacts(c: EmulatorContext, grant: BearerGrant | undefined): NoticeFacts {
+function passkeyChangeFacts(c: EmulatorContext, by: BearerGrant | Registrant): NoticeFacts {
   const how = { change: "signed_in" } as const;
-  if (grant === undefined) return noticeFacts(c, undefined, how, undefined);
-  return noticeFacts(c, grant.client.id, how, grantWhereabouts(c, grant));
+  if ("client" in by) return noticeFacts(c, by.client.id, how, grantWhereabouts(c, by));
+  if (by.grant !== undefined) return passkeyChangeFacts(c, by.grant);
+  const device = by.device === undefined ? undefined : c.var.services.devices.ofDigest(by.user.username, by.device);
+  return noticeFacts(c, by.clientId, how, device);
 }
 
 function describePasskey(passkey: Passkey) {
@@ -210,7 +212,8 @@ passkeys.post(`${base}/attestation/options`, async (c) => {
 });
 
 passkeys.post(`${base}/attestation/result`, async (c) => {
-  const { user, ticket, grant } = await registrant(c);
+  const by = await registrant(c);
+  const { user, ticket } = by;
   const body = await jsonBody(c.req.raw, attestationResultSchema);
   const { tickets, passkeys: store } = c.var.services;
   const now = c.var.now;
@@ -263,7 +266,7 @@ passkeys.post(`${base}/attestation/result`, async (c) => {
     tickets.consume("passkey_enrolment", ticket, now);
   }
   store.insert(passkey);
-  sendNotice(c, user.email, noticeCatalogue.passkeyAdded(passkeyChangeFacts(c, grant), passkey.name));
+  sendNotice(c, user.email, noticeCatalogue.passkeyAdded(passkeyChangeFacts(c, by), passkey.name));
   return ok(c, { credential: describePasskey(passkey) }, 201);
 });
 

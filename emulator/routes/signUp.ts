@@ -114,7 +114,13 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
   const ticket = tickets.issue(
     "passkey_enrolment",
     randomToken(),
-    { username: user.username, acr: loginMethods.password.acr, emailProven: true },
+    {
+      username: user.username,
+      acr: loginMethods.password.acr,
+      emailProven: true,
+      clientId: request.clientId,
+      device: body.context?.device,
+    },
     c.var.now + lifetimes.passkeyEnrolment,
   );
   return c.json(

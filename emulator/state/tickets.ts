@@ -104,7 +104,14 @@ export interface TicketKinds {
    * that issued it, and "a password login never claims `phr`" (docs/passkeys.md). `emailProven`: a sign-up's ticket,
    * issued as the mailed sign-up code was confirmed, stands in for the registration code; a login's never does.
    */
-  passkey_enrolment: { username: string; acr: Exclude<Acr, "phr">; emailProven?: boolean };
+  passkey_enrolment: {
+    username: string;
+    acr: Exclude<Acr, "phr">;
+    emailProven?: boolean;
+    /** The login's client and device (its credential's digest), which the 「パスキーが登録されました」 notice names. */
+    clientId?: string;
+    device?: string | undefined;
+  };
 }
 
 /** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */

@@ -704,7 +704,9 @@ export const JOURNEYS: Record<string, Journey> = {
       await page.fill("#field-currentPassword", PASSWORD);
       await page.fill("#field-newPassword", NEW_PASSWORD);
       await submit(page, { button: "変更する" });
-      expect(await hrefOf(page, "dialog[open]", "サービスのトップへ戻る")).toBe(SERVICE_TOP);
+      // Every other device is signed out; passkeys stay, and the way on is their list.
+      expect(await page.text("dialog[open]")).toContain("ほかの端末はすべてログアウトしました");
+      expect(await hrefOf(page, "dialog[open]", "パスキーを確認する")).toBe("/passkeys");
       await changedPasswordSignsInAfterModal(run, login);
     },
   },

@@ -211,8 +211,7 @@ describe("passkey notices", () => {
     expect(mail.text).toContain("アカウントのパスキーで、複製された認証器");
   });
 
-  it("names the provider and no device for a passkey added with a password login's enrolment ticket", async () => {
-    // The ticket records neither its login's client nor its device (emulator/routes/passkeys.ts).
+  it("names the brand and device of the login whose enrolment ticket added the passkey", async () => {
     await seedWithDevices({ email, knownDevices: [laptop] });
     const { challenge } = await startLogin({ client: GUNGNIR.clientId, scope });
     const accepted = await ok<{ passkey_enrolment?: { ticket: string } }>(
@@ -224,10 +223,10 @@ describe("passkey notices", () => {
     await register(`PasskeyEnrolment ${ticket}`, hostileName);
     const mail = expectNotice(await latestMail(email), {
       title: "パスキーが登録されました",
-      brandName: brandOf("client").providerName,
+      serviceId: GUNGNIR.serviceId,
       method: "ログイン中の設定変更",
-      device: "不明な端末",
-      place: "不明",
+      device: "Chrome（Windows）",
+      place: "日本 Tokyo",
     });
     expect(mail.text).toContain(`パスキー「${plainName}」が登録されました`);
   });

@@ -289,9 +289,7 @@ describe("/security against the identity API's own history and devices (docs/dev
     const { here, other } = await signedInTwice();
     const posted = await here.postForm("/security/signout-others", {});
     expect(posted.headers.get("location")).toBe("/security");
-    expect(await (await here.request("/security")).text()).toContain(
-      "他のすべての端末をログアウトしました",
-    );
+    expect(await (await here.request("/security")).text()).toContain("他のすべての端末をログアウトしました");
     expectStepUp(await other.request("/security"));
     expect((await here.request("/security")).status).toBe(200);
   });
