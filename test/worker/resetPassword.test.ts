@@ -628,6 +628,25 @@ describe("POST /{serviceId}/forgotPassword", () => {
     expect(await signsIn("reset.me@example.com", PASSWORD)).toBe(401);
   });
 
+  it("names the resetting browser to the upstream: the account keeps it, and every other browser is asked for a code", async () => {
+    const { journey, link } = await mailedReset("reset.keeps@example.com");
+    const opened = await openLink(journey, link);
+    const response = await journey.submitFrom(opened.page, link.pathname, {
+      ...hiddenFields(opened.html),
+      newPassword: NEW_PASSWORD,
+    });
+    const html = await expectModal(response, 200, "passwordReset", NO_NAMES);
+    expect(messageModal(html)).toContain("ほかの端末はすべてログアウトしました");
+    const signInFrom = async (browser: Journey) => {
+      await reachLoginScreen(browser, GUNGNIR, "signIn");
+      const form = { client_id: GUNGNIR.clientId, username: "reset.keeps@example.com", password: NEW_PASSWORD };
+      return (await browser.postForm("/signIn", form)).headers.get("location");
+    };
+    // The resetting browser (the test device, known before) signs straight in; a browser that never reset is new.
+    expect(await signInFrom(journey)).not.toBe("/signIn/device");
+    expect(await signInFrom(new Journey({ device: "new" }))).toBe("/signIn/device");
+  });
+
   it("takes the way back to the app from the client, never from the request", async () => {
     const { journey, link } = await mailedReset("no.redirect@example.com");
     const response = await journey.request(
