@@ -125,7 +125,7 @@ async function signOutAndForget(c: EmulatorContext): Promise<Response> {
   const device = ownDevice(c, grant);
   signOut(c, grant, (digest) => digest === device.digest);
   noticeSignOut(c, grant, { device });
-  // c.var.services.devices.forget(grant.user.username, device.id);
+  c.var.services.devices.forget(grant.user.username, device.id);
   return c.body(null, 204);
 }
 
