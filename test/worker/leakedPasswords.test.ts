@@ -1,9 +1,10 @@
+import { TOTP } from "otpauth";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import { sha1Hex } from "../../forms/pwnedRange";
 import { fieldMessages } from "../../messages/ja";
 import type { ModalKey } from "../../messages/modals";
 import { escapeHtml, expectModal, expectNoSecrets, expectRedirect } from "../support/expectations";
-import { GUNGNIR, PASSWORD } from "../support/vocabulary";
+import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, type SiteFetchOptions } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
@@ -315,6 +316,34 @@ describe("sign-in with a password on the list", () => {
     const { foreign } = await journey.follow(chosen);
     expect(foreign?.searchParams.get("code")).toMatch(/.+/);
     expect(await marked(email)).toBe(false);
+  });
+
+  it("asks the second factor first: a stranger with the password alone reaches no new-password step and changes nothing", async () => {
+    const email = unique("stranger");
+    const listed = freshPassword();
+    await emulator.leakPassword(listed);
+    await emulator.seed({ email, password: listed, mfa: { totp: TOTP_SECRET } });
+    const stranger = new Journey({ device: "new" });
+    await (await reachLoginScreen(stranger, GUNGNIR, "signIn")).response.body?.cancel();
+    const login = await stranger.postForm("/signIn", {
+      client_id: GUNGNIR.clientId,
+      username: email,
+      password: listed,
+    });
+    expectRedirect(login, "/signIn/mfa");
+    // The forced step is not this browser's to take: its POST is the parameter problem, and the account is unmarked.
+    const early = await stranger.postForm("/changePasswordInForceChangePassword", { newPassword: freshPassword() });
+    await expectModal(early, 400, "parameterError");
+    expect(await marked(email)).toBe(false);
+    // The owner's password still works (up to the second factor, where the stranger stopped too).
+    const owner = new Journey();
+    await (await reachLoginScreen(owner, GUNGNIR, "signIn")).response.body?.cancel();
+    const again = await owner.postForm("/signIn", { client_id: GUNGNIR.clientId, username: email, password: listed });
+    expectRedirect(again, "/signIn/mfa");
+    // With the code, the owner is asked for the new password, last.
+    const mfaCode = new TOTP({ secret: TOTP_SECRET }).generate();
+    expectRedirect(await owner.postForm("/signIn/mfa", { mfaCode }), "/changePasswordInForceChangePassword");
+    expect(await marked(email)).toBe(true);
   });
 
   it("is refused as any wrong password when it is not the account's, and marks nothing", async () => {
