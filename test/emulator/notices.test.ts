@@ -1,7 +1,6 @@
 import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { OutboxItem } from "../../emulator/state/outbox";
-import { rawBrands } from "../../themes/data/brands";
 import { sampleClientIds } from "../../themes/data/clients";
 import { TEST_DEVICE_DIGEST } from "../support/testDevice";
 import { GUNGNIR } from "../support/vocabulary";
@@ -21,6 +20,7 @@ import {
   strongPassword,
   tokensFor,
 } from "./emulatorClient";
+import { expectNotice } from "./noticeExpectations";
 
 // docs/devices.md, "Notices": every notice names the brand, the time in Japan, the method, the device and the place,
 // says in words what to do if it was not the customer, and carries no URL.
@@ -31,51 +31,6 @@ const email = "notices@example.jp";
 const laptop = digestOf("laptop");
 const phone = digestOf("phone");
 const tablet = digestOf("tablet");
-
-/** A link, a scheme, or text a mail reader would make one of (`evil.example`). */
-const linkLike = /https?:|\/\/|www\.|[a-z0-9-]+\.[a-z]{2,}/i;
-
-function brandOf(serviceId: string) {
-  const brand = rawBrands.find((candidate) => candidate.id === serviceId);
-  if (brand === undefined) throw new Error(`no brand ${serviceId}`);
-  return brand;
-}
-
-/** `2026年11月26日 17:33（日本時間）` for the time the outbox says the mail went out. */
-function japanTime(sentAt: string): string {
-  const local = new Date(Date.parse(sentAt) + 9 * 60 * 60 * 1000);
-  const two = (value: number) => String(value).padStart(2, "0");
-  return `${local.getUTCFullYear()}年${local.getUTCMonth() + 1}月${local.getUTCDate()}日 ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}（日本時間）`;
-}
-
-interface Expected {
-  title: string;
-  serviceId?: string;
-  method: string;
-  device: string;
-  place: string;
-}
-
-/** A notice with its facts, what to do in words, and nothing a reader could follow. */
-function expectNotice(mail: OutboxItem | undefined, expected: Expected): void {
-  if (mail === undefined) throw new Error(`no notice ${expected.title}`);
-  const brand = brandOf(expected.serviceId ?? "client");
-  expect(mail.subject).toBe(`【${brand.displayName}】${expected.title}`);
-  expect(mail.text).toContain(`日時: ${japanTime(mail.sentAt)}`);
-  expect(mail.text).toContain(`方法: ${expected.method}`);
-  expect(mail.text).toContain(`端末: ${expected.device}`);
-  expect(mail.text).toContain(`場所: ${expected.place}`);
-  expect(mail.text).toContain("お心当たりのない場合");
-  expect(mail.text).toContain("パスワードを変更");
-  const { support } = brand;
-  expect(mail.text).toContain(
-    support.advisorManaged
-      ? "ご担当のアドバイザーまでご連絡ください"
-      : `${support.callCenterName}（電話 ${support.tel}、受付時間 ${support.businessHour}）までお電話ください`,
-  );
-  expect(`${mail.subject}\n${mail.text}`).not.toMatch(linkLike);
-  expect(mail.link).toBeNull();
-}
 
 /** The mails to `address` whose subject ends with `title`, newest first. */
 async function notices(address: string, title: string): Promise<OutboxItem[]> {

@@ -1,10 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { OutboxItem } from "../../emulator/state/outbox";
-import { rawBrands } from "../../themes/data/brands";
 import { type CreationOptionsJSON, type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { ASTRA, GUNGNIR } from "../support/vocabulary";
 import { contextOf, digestOf, seedWithDevices, tokensFrom } from "./deviceContext";
 import { bearer, call, latestMail, login, outbox, postJson, resetEmulator, site, startLogin } from "./emulatorClient";
+import { expectNotice } from "./noticeExpectations";
 
 // docs/devices.md, "Notices": a passkey added, removed or suspended is noticed as every change is: the brand, the
 // time in Japan, the method, the device and the place, and no URL; the passkey's name is quoted plain.
@@ -17,63 +16,10 @@ const phone = digestOf("phone");
 const base = "/auth/v1/passkeys";
 const scope = "openid user.write";
 
-/** A link, a scheme, or text a mail reader would make one of (`evil.example`). */
-const linkLike = /https?:|\/\/|www\.|[a-z0-9-]+\.[a-z]{2,}/i;
-
 /** Up to 64 characters of what someone typed: a domain, a bidi override (U+202E), a phone number, a URL. */
 const hostileName = "evil.example \u202E+81 90-1234-5678 https://x.test";
 /** What a notice may quote of it: letters, digits, spaces, hyphens (docs/devices.md, "Notices"). */
 const plainName = "evil example 81 90-1234-5678 https x test";
-
-function brandOf(serviceId: string) {
-  const brand = rawBrands.find((candidate) => candidate.id === serviceId);
-  if (brand === undefined) throw new Error(`no brand ${serviceId}`);
-  return brand;
-}
-
-/** `2026年11月26日 17:33（日本時間）` for the time the outbox says the mail went out. */
-function japanTime(sentAt: string): string {
-  const local = new Date(Date.parse(sentAt) + 9 * 60 * 60 * 1000);
-  const two = (value: number) => String(value).padStart(2, "0");
-  return `${local.getUTCFullYear()}年${local.getUTCMonth() + 1}月${local.getUTCDate()}日 ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}（日本時間）`;
-}
-
-interface Expected {
-  title: string;
-  /** The brand's name in the subject; its support line is checked when the brand is one of the brand data's. */
-  serviceId?: string;
-  brandName?: string;
-  method: string;
-  device: string;
-  place: string;
-}
-
-/** A notice with its facts, what to do in words, and nothing a reader could follow. */
-function expectNotice(mail: OutboxItem | undefined, expected: Expected): OutboxItem {
-  if (mail === undefined) throw new Error(`no notice ${expected.title}`);
-  const brand = expected.serviceId === undefined ? undefined : brandOf(expected.serviceId);
-  expect(mail.subject).toBe(`【${brand?.displayName ?? expected.brandName}】${expected.title}`);
-  expect(mail.text).toContain(`日時: ${japanTime(mail.sentAt)}`);
-  expect(mail.text).toContain(`方法: ${expected.method}`);
-  expect(mail.text).toContain(`端末: ${expected.device}`);
-  expect(mail.text).toContain(`場所: ${expected.place}`);
-  expect(mail.text).toContain("お心当たりのない場合");
-  expect(mail.text).toContain("パスワードを変更");
-  if (brand !== undefined) {
-    const { support } = brand;
-    expect(mail.text).toContain(
-      support.advisorManaged
-        ? "ご担当のアドバイザーまでご連絡ください"
-        : support.tel === undefined
-          ? `${support.callCenterName}までご連絡ください`
-          : `${support.callCenterName}（電話 ${support.tel}、受付時間 ${support.businessHour}）までお電話ください`,
-    );
-  }
-  expect(`${mail.subject}\n${mail.text}`).not.toMatch(linkLike);
-  expect(mail.text).not.toContain("\u202E");
-  expect(mail.link).toBeNull();
-  return mail;
-}
 
 function passkeyCall(method: string, path: string, authorization: string, body?: unknown): Promise<Response> {
   const headers = { authorization };
@@ -138,17 +84,20 @@ async function passkeyAttempt(
   });
 }
 
+/** A passkey added through GUNGNIR from the known laptop, as its notice names it. */
+const addedOnLaptop = {
+  title: "パスキーが登録されました",
+  serviceId: GUNGNIR.serviceId,
+  method: "ログイン中の設定変更",
+  device: "Chrome（Windows）",
+  place: "日本 Tokyo",
+};
+
 describe("passkey notices", () => {
   it("tells of a passkey added, with the brand, time, device and place, and its name quoted plain", async () => {
     const authorization = await signedInOnLaptop();
     await register(authorization, hostileName);
-    const mail = expectNotice(await latestMail(email), {
-      title: "パスキーが登録されました",
-      serviceId: GUNGNIR.serviceId,
-      method: "ログイン中の設定変更",
-      device: "Chrome（Windows）",
-      place: "日本 Tokyo",
-    });
+    const mail = expectNotice(await latestMail(email), addedOnLaptop);
     expect(mail.text).toContain(`パスキー「${plainName}」が登録されました`);
     expect(mail.text).toContain("このパスキーを削除");
     for (const character of [".", "/", ":", "+"]) expect(mail.text.split("\n")[0]).not.toContain(character);
@@ -221,13 +170,7 @@ describe("passkey notices", () => {
     const ticket = accepted.passkey_enrolment?.ticket;
     if (ticket === undefined) throw new Error("no enrolment ticket");
     await register(`PasskeyEnrolment ${ticket}`, hostileName);
-    const mail = expectNotice(await latestMail(email), {
-      title: "パスキーが登録されました",
-      serviceId: GUNGNIR.serviceId,
-      method: "ログイン中の設定変更",
-      device: "Chrome（Windows）",
-      place: "日本 Tokyo",
-    });
+    const mail = expectNotice(await latestMail(email), addedOnLaptop);
     expect(mail.text).toContain(`パスキー「${plainName}」が登録されました`);
   });
 });
