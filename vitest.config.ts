@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { japanesePhrases } from "./messages/vite-plugin";
 import { GENERATED_DOC_MARK } from "./test/support/generatedDocs";
@@ -8,10 +9,11 @@ import { brandDataPlugin } from "./themes/vite-plugin";
 // browser journeys in Debian's Chromium against the built site.
 export default defineConfig({
   test: {
-    // Two files at a time, from every project (vitest's default on two cores is one). No project turns file
+    // Files at a time, from every project: one fewer than the machine's cores, and two at least (vitest's default on
+    // two cores is one): the browser files wait on pages and timers most of the time. No project turns file
     // parallelism off: vitest would run its files one at a time after all the others. Each browser file has the
-    // preview server of its worker, each emulator file its own state (docs/testing.md).
-    maxWorkers: 2,
+    // site of its worker, each emulator file its own state (docs/testing.md).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // A long file starts first, not last alone (test/support/longestFirst.ts).
     sequence: { sequencer: LongestFirst },
     // A passing test's console lines (every request's JSON log line…) are not shown; a failing test's are.

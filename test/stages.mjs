@@ -9,6 +9,7 @@
 // static checks. The time of each vitest project and of the slowest files is printed by test/support/stageTimes.ts.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 
 const staticStages = [
   ["lint", ["npm", "run", "--silent", "lint"]],
@@ -56,11 +57,13 @@ function run(name, [command, ...args], { quiet }) {
 }
 
 const args = process.argv.slice(2);
+// The other lane's vitest workers: one on two cores (the browsers' lane takes the rest), half the cores on more.
+const restWorkers = Math.max(1, Math.floor(availableParallelism() / 2));
 const vitestStages = args.length
   ? [["vitest", ["npx", "vitest", "run", ...args]]]
   : [
       ["vitest: browsers", ["npx", "vitest", "run", "--project", "e2e"]],
-      ["vitest: the rest", ["npx", "vitest", "run", "--project", "!e2e", "--maxWorkers", "1"]],
+      ["vitest: the rest", ["npx", "vitest", "run", "--project", "!e2e", "--maxWorkers", String(restWorkers)]],
     ];
 const [loud, ...quiet] = vitestStages;
 const failed = [];

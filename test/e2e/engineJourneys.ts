@@ -387,6 +387,12 @@ export interface Journey {
    * every other journey's tab holds before its first visit, so that the new-device confirmation is what it is about.
    */
   newDevice?: boolean;
+  /**
+   * A journey about a rule of the server (a limit, a fault, a timing, a list, the order of login steps), which no
+   * engine can get wrong: the rule is proven in workerd by the tests named here ("file › test name"), and the journey
+   * shows it end to end once, in Chromium with script on (docs/testing.md, "Journeys by layer").
+   */
+  serverRule?: { provenIn: readonly string[] };
 }
 
 export const JOURNEYS: Record<string, Journey> = {
@@ -438,7 +444,12 @@ export const JOURNEYS: Record<string, Journey> = {
       await typeInto(page, "#field-password", "Wr0ngPassword!");
       await submitByKey(page);
       expect(await openModalTitle(page)).toBe("ログインIDまたはパスワードが間違っています");
-      await closeServerModalByKeyboard(page);
+      // The focus starts in the server's modal; with script, Escape closes it and puts the focus back on the password.
+      await expectServerModalTakesFocus(page, "field-password");
+      if (!page.javaScript) await closeServerModalByKeyboard(page);
+      // The login ID is kept, the password is not.
+      expect(await fieldValue(page, "#field-username")).toBe(login);
+      expect(await fieldValue(page, "#field-password")).toBe("");
       await typeInto(page, "#field-password", PASSWORD);
       await submitByKey(page);
       expect(await pathOf(page)).toBe("/signIn/mfa");
@@ -525,6 +536,12 @@ export const JOURNEYS: Record<string, Journey> = {
   // The account must change its password because the one typed is on the leaked list (docs/security.md, "Leaked
   // passwords"); the emulator's own forced change (`forceChangePassword`) leads to the same screen, checked in workerd.
   "a password leaked elsewhere must be changed after signing in, then the app opens": {
+    serverRule: {
+      provenIn: [
+        "test/worker/leakedPasswords.test.ts › goes through the forced new password, which refuses a listed one too, before the app",
+        "test/worker/leakedPasswords.test.ts › asks the second factor first: a stranger with the password alone reaches no new-password step and changes nothing",
+      ],
+    },
     async run(run) {
       const { page } = run;
       const login = email(run, "force");
@@ -541,6 +558,11 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "a user in system transfer is refused with the notice; LEMON mails a reset link, GUNGNIR does not": {
+    serverRule: {
+      provenIn: [
+        "test/worker/resetPassword.test.ts › sign-in shows REQUIRE_PASSWORD_INIT and mails the initiation link, whose page sets the password",
+      ],
+    },
     async run(run) {
       const { page } = run;
       for (const [brand, mailsReset] of [
@@ -631,6 +653,11 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "password reset: an unknown address gets the same mail-sent page, and no mail": {
+    serverRule: {
+      provenIn: [
+        "test/worker/resetPassword.test.ts › answers a known and an unknown address with the same response and the same next page",
+      ],
+    },
     async run(run) {
       const login = email(run, "nobody");
       await askForResetMail(run, login);
@@ -639,6 +666,11 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "password reset: a link whose code was changed is invalid, its way on asks for a new mail, the old password works": {
+    serverRule: {
+      provenIn: [
+        "test/worker/resetPassword.test.ts › says a wrong code's link is invalid (400), with a new mail as the way on",
+      ],
+    },
     async run(run) {
       const { page } = run;
       const login = email(run, "tampered");
@@ -659,6 +691,11 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "password reset at its fixed answer time: a slow upstream still gives the mail-sent page, and the mail goes out": {
+    serverRule: {
+      provenIn: [
+        "test/worker/resetPassword.test.ts › answers at the deployed fixed time: known, unknown, failing and slow-upstream addresses, and 0 outside dev",
+      ],
+    },
     async run(run) {
       const login = email(run, "slow");
       await idp(run).seed({ email: login });
@@ -669,6 +706,11 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "password reset: an upstream failure in time shows its modal, a later one leaves the mail-sent page": {
+    serverRule: {
+      provenIn: [
+        "test/worker/resetPassword.test.ts › answers at the deployed fixed time: known, unknown, failing and slow-upstream addresses, and 0 outside dev",
+      ],
+    },
     async run(run) {
       const { page } = run;
       const early = email(run, "maintenance.early");
@@ -826,6 +868,11 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "the 429 page: a wrong password is told and keeps the login ID, the sixth is refused": {
+    serverRule: {
+      provenIn: [
+        "test/worker/rateLimit.test.ts › credential, per subject: the sixth password for one login ID in a minute gets 429, from any address",
+      ],
+    },
     async run(run) {
       const { page } = run;
       const login = email(run, "limited");
@@ -854,6 +901,9 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 
   "an upstream fault shows the modal, and the next try signs in without a second factor": {
+    serverRule: {
+      provenIn: ["test/worker/faultMatrix.test.ts › fault matrix: every upstream call × every fault"],
+    },
     async run(run) {
       const { page } = run;
       const login = email(run, "fault");
@@ -1107,6 +1157,7 @@ export type EngineName = keyof typeof ENGINES;
 /** Whether `engine` registers `journey` for the JavaScript setting. */
 function runsIn(engine: EngineName, journey: Journey, javaScript: boolean): boolean {
   const { capabilities } = ENGINES[engine];
+  if (journey.serverRule) return engine === "Chromium" && javaScript;
   return (
     (javaScript || !journey.scriptOnly) &&
     !(journey.twoTabs && "oneTab" in ENGINES[engine]) &&
