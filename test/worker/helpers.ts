@@ -5,6 +5,7 @@ import type { SealedCookieName, SealedState } from "../../worker/session/cookies
 import { emulatorClient } from "../support/emulatorClient";
 import { formPost, sealedCookie as sealed } from "../support/forms";
 import type { ScreenBrand, ScreenCase } from "../support/screens";
+import { fakeRateLimits, platformRateLimits } from "./rateLimits";
 
 // The workerd layer's way to the site: its fetch handler, at a fixed public origin, with the dev environment's keys.
 
@@ -12,10 +13,25 @@ export const ORIGIN = "https://signin.test";
 
 /** What one request to the site sees beyond the project's environment (test/worker/vitest.config.ts). */
 export interface SiteFetchOptions {
-  /** Vars this request reads instead of the project's: e.g. `SHORT_TIMEOUT`, or the deployed `RESET_ANSWER_MS`. */
+  /** Vars and bindings this request reads instead of the project's: e.g. `SHORT_TIMEOUT`, the deployed
+   * `RESET_ANSWER_MS`, or the platform's rate limits (`withPlatformRateLimits()`). */
   env?: Partial<Env>;
   /** Its execution context, for a test that awaits its `waitUntil` work (`waitOnExecutionContext`). */
   ctx?: ExecutionContext;
+}
+
+/**
+ * The environment a request to the site sees: the project's (the dev environment, test/worker/vitest.config.ts), its
+ * rate-limit bindings the fakes on the test's clock (test/worker/rateLimits.ts: a limit test asserts the exact count
+ * and moves `rateLimitClock` past the period), then the request's own `overrides`.
+ */
+export function projectEnv(overrides?: Partial<Env>): Env {
+  return { ...env, ...fakeRateLimits(), ...overrides };
+}
+
+/** The options of a request that counts on workerd's own rate-limit bindings (wall-clock windows), not the fakes. */
+export function withPlatformRateLimits(): SiteFetchOptions {
+  return { env: platformRateLimits() };
 }
 
 /** The upstream timeout of a request that tests one; every other request keeps the project's (production's 10 s),
@@ -37,7 +53,8 @@ export const PAST_SHORT_TIMEOUT_MS = SHORT_TIMEOUT_MS + 5000;
 
 /**
  * A request to the site as the platform hands it over: the worker's own fetch handler, called in this isolate with
- * the dev environment and a fresh execution context (`waitUntil` work goes on after the answer, as on the edge).
+ * the dev environment (`projectEnv`: its rate limits on the test's clock) and a fresh execution context (`waitUntil`
+ * work goes on after the answer, as on the edge).
  * Not `SELF.fetch`: in @cloudflare/vitest-pool-workers every SELF request costs more than the one before (about
  * 8 ms at first, 60 ms after 200 requests, 350 ms after 1,000; cloudflare/workers-sdk#15446), which made the
  * fault matrix take minutes. Static files are the platform's, not the worker's: tests of them use SELF.
@@ -48,11 +65,7 @@ export async function siteFetch(
   options: SiteFetchOptions = {},
 ): Promise<Response> {
   const request = fromOwnAddress(new Request(input, init)) as Request<unknown, IncomingRequestCfProperties>;
-  const response = await worker.fetch(
-    request,
-    options.env ? { ...env, ...options.env } : env,
-    options.ctx ?? createExecutionContext(),
-  );
+  const response = await worker.fetch(request, projectEnv(options.env), options.ctx ?? createExecutionContext());
   // What fetch() gives a response: the URL it answers (redirects are never followed here).
   Object.defineProperty(response, "url", { value: request.url });
   return response;

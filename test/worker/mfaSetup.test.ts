@@ -4,6 +4,7 @@ import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fieldMessages, screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
+import { RETRY_AFTER_SECONDS } from "../../worker/rateLimit";
 import type { View } from "../../worker/session/authRequest";
 import { type AppBrand, appStart } from "../support/appStart";
 import { escapeHtml, expectModalIn } from "../support/expectations";
@@ -20,6 +21,7 @@ import {
   siteFetch,
 } from "./helpers";
 import { Journey } from "./journey";
+import { rateLimitClock } from "./rateLimits";
 
 // Two-factor setup (SPEC §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
 // the site, against the emulator, as a browser without script posts it (and, where it differs, with script).
@@ -327,22 +329,20 @@ describe("POST /mfa/setup/TOTP", () => {
   });
 
   it("counts codes per signed-in user: a sixth within the minute gets 429 and never reaches the upstream", async () => {
-    // Fixed one-minute windows (docs/testing.md): when a window boundary splits the six codes, the sixth is the
-    // upstream's to take, so a second user, seconds later, tries again in one window.
-    for (let user = 1; user <= 2; user += 1) {
-      const { email, secret, confirm } = await totpPage();
-      for (let attempt = 1; attempt <= 5; attempt += 1) expect((await confirm(wrongFor(secret))).status).toBe(401);
-      const sixth = await confirm(codeFor(secret));
-      if (sixth.status !== 429 && user === 1) {
-        await sixth.body?.cancel();
-        continue;
-      }
-      expect(sixth.status).toBe(429);
-      expect(sixth.headers.get("Retry-After")).toBe("60");
-      expectModalIn(await sixth.text(), "tooManyAttempts");
-      expect(await userMfa(email)).toBe("none");
-      return;
-    }
+    // The rate limits count on the test's clock (docs/testing.md): the sixth, exactly.
+    const { email, secret, confirm } = await totpPage();
+    for (let attempt = 1; attempt <= 5; attempt += 1) expect((await confirm(wrongFor(secret))).status).toBe(401);
+    const sixth = await confirm(codeFor(secret));
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get("Retry-After")).toBe("60");
+    expectModalIn(await sixth.text(), "tooManyAttempts");
+    expect(await userMfa(email)).toBe("none");
+    // Past the period the code reaches the upstream, which ended the pending setup at its fifth wrong code.
+    rateLimitClock.advance(RETRY_AFTER_SECONDS);
+    const later = await confirm(codeFor(secret));
+    expect(later.status).toBe(409);
+    expectModalIn(await later.text(), "mfaSetupExpired");
+    expect(await userMfa(email)).toBe("none");
   });
 
   it("makes no upstream call without a token", async () => {
@@ -437,16 +437,19 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
 
   it("counts sends per signed-in user in the mail class: the fourth within the minute gets 429", async () => {
     const { journey } = await signedIn();
-    const statuses: number[] = [];
-    // Fixed one-minute windows (docs/testing.md): the fourth, or up to the seventh when a window boundary splits them.
-    for (let send = 1; send <= 7 && !statuses.includes(429); send += 1) {
+    const send = async () => {
       const response = await journey.postForm("/mfa/setup/SMS/sendCode", { phoneNumber: PHONE });
       await response.body?.cancel();
-      statuses.push(response.status);
-    }
-    expect(statuses.slice(0, 3)).toEqual([303, 409, 409]);
-    expect(statuses.slice(3, -1).every((status) => status === 409)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
+      return response.status;
+    };
+    // The rate limits count on the test's clock (docs/testing.md): the fourth, exactly.
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt += 1) statuses.push(await send());
+    expect(statuses).toEqual([303, 409, 409, 429]);
+    expect(await emulator.count(`+81${PHONE}`)).toBe(1);
+    // Past the period the send reaches the upstream again: the first SMS is still pending.
+    rateLimitClock.advance(RETRY_AFTER_SECONDS);
+    expect(await send()).toBe(409);
     expect(await emulator.count(`+81${PHONE}`)).toBe(1);
   });
 

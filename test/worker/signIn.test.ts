@@ -440,30 +440,4 @@ describe("every sign-in POST refuses what it must (SPEC §8, ARCHITECTURE §8)",
       expect(await response.text()).toContain(modalMessages.parameterError.title);
     },
   );
-
-  it.each(posts)("POST %s refuses a JSON body (415)", async (path, form) => {
-    const cookie = await sealedCookie("signIn", {
-      loginChallenge: "challenge-0123456789",
-      mfa: { session: "s", type: "TOTP" },
-      forceChangePassword: { session: "s" },
-    });
-    const response = await new Journey().request(path, {
-      method: "POST",
-      body: JSON.stringify(form),
-      headers: { "Content-Type": "application/json", Cookie: cookie },
-    });
-    expect(response.status).toBe(415);
-    expect(await response.text()).toContain(modalMessages.unexpectedError.title);
-  });
-
-  it.each(posts)("POST %s from another origin is refused (403)", async (path, form) => {
-    const cookie = await sealedCookie("signIn", {
-      loginChallenge: "challenge-0123456789",
-      mfa: { session: "s", type: "TOTP" },
-      forceChangePassword: { session: "s" },
-    });
-    const response = await postForm(path, form, [cookie], "https://evil.example");
-    expect(response.status).toBe(403);
-    await response.text();
-  });
 });

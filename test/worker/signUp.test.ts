@@ -379,12 +379,6 @@ describe("every sign-up POST refuses what it must (SPEC §8, ARCHITECTURE §8)",
     ["/signUp/confirmMail", { code: "123456" }],
     ["/signUp/confirmMail/resend", {}],
   ];
-  const fullState = () =>
-    sealedCookie("signUp", {
-      loginChallenge: "challenge-0123456789",
-      email: "someone@example.com",
-      username: "user-1",
-    });
 
   it.each(posts)("POST %s without any state shows the parameter problem (400)", async (path, form) => {
     const html = await expectModal(await postForm(path, form), 400, "parameterError");
@@ -399,20 +393,4 @@ describe("every sign-up POST refuses what it must (SPEC §8, ARCHITECTURE §8)",
       expectNoSecrets(html, ["challenge-0123456789"]);
     },
   );
-
-  it.each(posts)("POST %s refuses a JSON body (415)", async (path, form) => {
-    const response = await new Journey().request(path, {
-      method: "POST",
-      body: JSON.stringify(form),
-      headers: { "Content-Type": "application/json", Cookie: await fullState() },
-    });
-    expect(response.status).toBe(415);
-    expect(await response.text()).toContain(modalMessages.unexpectedError.title);
-  });
-
-  it.each(posts)("POST %s from another origin is refused (403)", async (path, form) => {
-    const response = await postForm(path, form, [await fullState()], "https://evil.example");
-    expect(response.status).toBe(403);
-    expect(response.headers.get("Location")).toBeNull();
-  });
 });

@@ -15,7 +15,9 @@ const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import
 const emulator = await emulatorWorkerOptions();
 // Production's rate limits (the dev environment raises the per-IP ones for a single local address); the tests
 // give each journey its own client address, so only the tests that aim at a limit reach one.
-// Two per-IP limits are lowered so that test/worker/rateLimit.test.ts reaches them in a few dozen requests.
+// Two per-IP limits are lowered so that test/worker/rateLimit.test.ts reaches them in a few dozen requests. The tests'
+// requests count on fakes of these bindings, with these limits and periods, on a clock the test moves
+// (test/worker/rateLimits.ts, provided to them as `workerRateLimits`); one test counts on workerd's own.
 const production = unstable_getMiniflareWorkerOptions(fromRoot("wrangler.toml")).workerOptions.ratelimits;
 const ratelimits = {
   ...production,
@@ -78,8 +80,12 @@ export default defineConfig({
     // project went from 109 s to 45 s alone. The files share no state but the emulator's, where every journey has
     // its own users and client address; a file that spies on console restores it (logs.test.ts, resetPassword.test.ts).
     isolate: false,
+    // One file at a time, whatever the machine: the files share the emulator, whose injected faults (the fault
+    // matrix's every call × fault) a file running beside them would meet.
+    maxWorkers: 1,
     dir: fromRoot("test/worker"),
-    setupFiles: [fromRoot("test/support/phraseBreaks.setup.ts")],
+    setupFiles: [fromRoot("test/support/phraseBreaks.setup.ts"), fromRoot("test/worker/rateLimits.setup.ts")],
+    provide: { workerRateLimits: ratelimits },
     deps: prebundledDeps(PREBUNDLED),
   },
 });
