@@ -1,14 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { defineConfig, loadEnv } from "vite";
-import { CLIENT_ENTRY, islandsManifestPlugin, islandsWithoutPreloadHelper } from "./islands/vite-plugin";
-import { japanesePhrases } from "./messages/vite-plugin";
-import { brandDataPlugin } from "./themes/vite-plugin";
-import { localHttps } from "./worker/localHttps.vite-plugin";
-import { reactStringChunks } from "./worker/reactStringChunks.vite-plugin";
-import { releasePlugin } from "./worker/release.vite-plugin";
-import { serverIslands } from "./worker/serverIslands.vite-plugin";
-import { unreachableCode } from "./worker/unreachableCode.vite-plugin";
+import { CLIENT_ENTRY, islandsManifestPlugin, islandsWithoutPreloadHelper } from "./islands/vite-plugin.ts";
+import { japanesePhrases } from "./messages/vite-plugin.ts";
+import { brandDataPlugin } from "./themes/vite-plugin.ts";
+import { localHttps } from "./worker/localHttps.vite-plugin.ts";
+import { reactStringChunks } from "./worker/reactStringChunks.vite-plugin.ts";
+import { releasePlugin } from "./worker/release.vite-plugin.ts";
+import { serverIslands } from "./worker/serverIslands.vite-plugin.ts";
+import { unreachableCode } from "./worker/unreachableCode.vite-plugin.ts";
 
 const fromRoot = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url));
 

@@ -1,9 +1,9 @@
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { JSDOM } from "jsdom";
 import type { z } from "zod";
-import { markPhrases, markRuns } from "../messages/vite-plugin";
-import { defaultBrand, rawBrands } from "./data/brands";
-import { clients } from "./data/clients";
+import { markPhrases, markRuns } from "../messages/vite-plugin.ts";
+import { defaultBrand, rawBrands } from "./data/brands.ts";
+import { clients } from "./data/clients.ts";
 import {
   type AssociatedApps,
   allowedMfaTypes,
@@ -13,7 +13,7 @@ import {
   rawBrandDataSchema,
   type rawBrandSchema,
   type Support,
-} from "./schema";
+} from "./schema.ts";
 
 const allowedTags = ["a", "br", "strong", "em", "span", "p", "ul", "li"];
 const allowedAttributes = ["class", "href", "target"];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { brandAssetPathPattern, hexColourPattern } from "./cssValues";
+import { brandAssetPathPattern, hexColourPattern } from "./cssValues.ts";
 
 /** The business-hour wordings of SPEC §9, exactly as the support modal shows them. */
 export const businessHours = [

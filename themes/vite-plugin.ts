@@ -1,6 +1,6 @@
 import type { Plugin } from "vite";
-import { buildBrandData, withPhraseBreaks } from "./build";
-import type { BrandData } from "./schema";
+import { buildBrandData, withPhraseBreaks } from "./build.ts";
+import type { BrandData } from "./schema.ts";
 
 const virtualId = "virtual:brand-data";
 const resolvedVirtualId = `\0${virtualId}`;

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workerUploadSize } from "../bench/sizes";
+import { workerUploadSize } from "../bench/workerUpload";
 
 // The production build (no CLOUDFLARE_ENV) must carry no emulator: no binding, no second worker, and
 // `wrangler deploy --dry-run` accepts it. Built into its own folder so the running preview is untouched.

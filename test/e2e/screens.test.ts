@@ -13,7 +13,7 @@ import { forcedColourLosses, layoutLosses, setTextSize, smallTargets, TEXT_SPACI
 // disabled rendering completely, then 320 px wide, at 200 % text and with wider text spacing without losing text
 // (layoutAudit.ts; docs/accessibility.md). Each is checked on the page already loaded. Their pictures are not taken
 // here: a screenshot that nothing compares proves nothing, and `npm run gallery` saves every one to look at
-// (test/gallery/run.ts).
+// (tools/gallery/run.ts).
 
 const baseUrl = siteUrl();
 const axeSource = readFileSync("node_modules/axe-core/axe.min.js", "utf8");

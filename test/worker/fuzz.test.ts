@@ -9,7 +9,7 @@ import { type ScreenState, screenCases } from "../support/screens";
 import { GUNGNIR } from "../support/vocabulary";
 import { ORIGIN, sealedCookie, siteFetch } from "./helpers";
 
-// A fixed-seed sample of the fuzzing that `npm run fuzz` runs at length (test/fuzz/run.ts), and the check that the
+// A fixed-seed sample of the fuzzing that `npm run fuzz` runs at length (tools/fuzz/run.ts), and the check that the
 // route table drives it: a route added to worker/routes.tsx is fuzzed without a hand edit.
 
 async function cookieFor(state: ScreenState): Promise<string> {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
 import { Miniflare, type WorkerOptions } from "miniflare";
@@ -73,6 +73,7 @@ export async function startWorkerd(
   const ratelimits = (options.ratelimits ?? {}) as Record<string, { simple: { limit: number } }>;
   for (const binding of Object.values(ratelimits)) binding.simple.limit = 1e9;
   const worker = join(ROOT, outDir, "signin_site");
+  const chunks = existsSync(join(worker, "assets")) ? readdirSync(join(worker, "assets")) : [];
   let lines = 0;
   const mf = new Miniflare({
     // The inspector only when profiling: with one open, V8 keeps every console message for it.
@@ -85,8 +86,9 @@ export async function startWorkerd(
       {
         ...options,
         name: "signin-site",
-        // The bundle imports its chunks with dynamic specifiers too: every module is listed, the entry first.
-        modules: ["index.js", ...readdirSync(join(worker, "assets")).map((file) => `assets/${file}`)]
+        // A bundle that imports chunks (in `assets/`), with dynamic specifiers too, has every module listed, the entry
+        // first; today's build is one module (vite.config.ts) and has no `assets/`.
+        modules: ["index.js", ...chunks.map((file) => `assets/${file}`)]
           .filter((file) => file.endsWith(".js"))
           .map((file) => ({ type: "ESModule" as const, path: join(worker, file) })),
         modulesRoot: worker,

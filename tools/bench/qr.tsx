@@ -1,15 +1,17 @@
 import { create } from "qrcode/lib/core/qrcode.js";
 import { renderToStaticMarkup } from "react-dom/server";
 import { QrCode, qrSegments, qrSymbol } from "../../pages/layout/QrCode";
+import { SCREEN_TOTP_SECRET } from "../../test/support/screens";
 import { rawBrands } from "../../themes/data/brands";
 import { otpauthUri } from "../../worker/flow/otpauthUri";
-import { SCREEN_TOTP_SECRET } from "../support/screens";
 
 // `npm run bench:qr`: the TOTP setup page's QR code alone, in Node (docs/benchmarks.md). Each variant is
 // timed in rounds taken in turn, so a busy machine slows them alike; per call, the median and the best round.
+// `--smoke` (.ci/run): 2 rounds of 20 calls, so that a QR bench that breaks fails CI.
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+const SMOKE = process.argv.includes("--smoke");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 2 : 15));
+const CALLS = Number(process.env.BENCH_CALLS ?? (SMOKE ? 20 : 200));
 
 const aurora = rawBrands.find((brand) => brand.id === "gungnir-aurora")!;
 const texts = {

@@ -2,12 +2,12 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders } from "
 import type { AddressInfo } from "node:net";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 
-// `vite preview` answers uncompressed: the Cloudflare plugin hands every request to miniflare with fetch(), which
-// decodes whatever workerd compressed. The edge compresses text for the browser (Brotli to a browser that offers
-// it, Chrome does), and under throttled bandwidth the difference is most of a script's download. This proxy sits
-// in front of the preview and compresses as the edge would: Brotli when the browser accepts it, gzip otherwise, for
-// text types only; everything else (images other than SVG, redirects without bodies, 304s) passes as it came.
-// Each chunk the preview streams is flushed at once, so a streamed page still arrives in its pieces.
+// The edge compresses text for the browser (Brotli to a browser that offers it, Chrome does), and under throttled
+// bandwidth the difference is most of a script's download. workerd compresses too, but its compressor holds a
+// streamed page until it ends (test/e2e/workerdSite.ts). This proxy sits in front of the site on workerd, asks it
+// for plain answers and compresses as the edge would: Brotli when the browser accepts it, gzip otherwise, for text
+// types only; everything else (images other than SVG, redirects without bodies, 304s) passes as it came. Each chunk
+// the site streams is flushed at once, so a streamed page still arrives in its pieces.
 
 /** Content types the edge compresses (its default list, for the types this site serves). */
 const COMPRESSIBLE =
@@ -42,7 +42,7 @@ export async function startCompressingProxy(
   const target = new URL(upstream);
   const server = createServer((incoming, outgoing) => {
     const headers: IncomingHttpHeaders = { ...incoming.headers };
-    // The preview would not compress anyway; asking for identity keeps its answer plain for certain.
+    // Asking for identity keeps workerd's answer plain.
     delete headers["accept-encoding"];
     const forward = httpRequest(
       {
@@ -81,7 +81,7 @@ export async function startCompressingProxy(
     );
     forward.on("error", () => {
       if (!outgoing.headersSent) outgoing.writeHead(502, { "content-type": "text/plain" });
-      outgoing.end("the preview did not answer");
+      outgoing.end("the site did not answer");
     });
     incoming.pipe(forward);
   });

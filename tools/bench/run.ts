@@ -2,26 +2,37 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { NATIVE_APP_UA_PRODUCT } from "../../islands/nativeBridgeProtocol";
-import { buildForE2e, startPreview } from "../e2e/server";
-import { emulatorClient, type Fault } from "../support/emulatorClient";
-import { sealedCookieHeader } from "../support/forms";
-import { screenCases } from "../support/screens";
-import { GUNGNIR } from "../support/vocabulary";
-import { workerdEntryBehind } from "../support/workerdEntry";
+import { buildForE2e } from "../../test/e2e/server";
+import { startWorkerdSite } from "../../test/e2e/workerdSite";
+import { emulatorClient, type Fault } from "../../test/support/emulatorClient";
+import { sealedCookieHeader } from "../../test/support/forms";
+import { screenCases } from "../../test/support/screens";
+import { GUNGNIR } from "../../test/support/vocabulary";
 import { benchmarkAddress, closedLoop, type LoadResult } from "./httpLoad";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
 import { pageScripts, productionWorkerSize, reactChunkUrl } from "./sizes";
 
 // `npm run bench`: bytes per screen, in-process SSR time, and throughput of a page and /health against a static
-// file on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test.
+// file on the local workerd. Figures are printed against test/bench/budgets.json; nothing here is a test, but it
+// exits non-zero when a screen is over budget or anything answered other than it should (a journey that failed, a
+// throughput answer that was not 200, a reset that was not 303).
+//
+// `--smoke` (.ci/run): the same, at a size of seconds, so that a bench that breaks fails CI: the fewest SSR samples
+// the budgets allow, 1.5 s of throughput load in one round, one reset of each kind, the journey for 3 s on 8
+// connections. The BENCH_* variables still set each figure.
 
 // npm scripts and vitest both run from the project root.
 const ROOT = process.cwd();
+const SMOKE = process.argv.includes("--smoke");
+/** A BENCH_* variable, else the smoke run's size or the full one's. */
+const knob = (name: string, full: number, smoke: number) => Number(process.env[name] ?? (SMOKE ? smoke : full));
 const budgets = JSON.parse(readFileSync(join(ROOT, "test/bench/budgets.json"), "utf8")) as Record<string, number>;
-const SAMPLES = Math.max(budgets.minSsrSamples ?? 200, Number(process.env.BENCH_SAMPLES ?? 300));
+const SAMPLES = Math.max(budgets.minSsrSamples ?? 200, knob("BENCH_SAMPLES", 300, 0));
 /** The load of the throughput target, as `wrk -t2 -c8 -d8s`: 8 connections, 8 s per URL, here in rounds taking turns. */
-const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 8);
-const LOAD_ROUNDS = Math.max(1, Number(process.env.BENCH_LOAD_ROUNDS ?? 5));
+const LOAD_SECONDS = knob("BENCH_LOAD_SECONDS", 8, 1.5);
+const LOAD_ROUNDS = Math.max(1, knob("BENCH_LOAD_ROUNDS", 5, 1));
+/** The unmeasured load on each URL before the rounds, seconds. */
+const WARM_SECONDS = SMOKE ? 0.5 : 1;
 const CONNECTIONS = 8;
 /** The throughput targets: /health at least 0.9 of the static file's throughput, a full page at least 0.8. */
 const THROUGHPUT_TARGETS = { health: 0.9, page: 0.8 };
@@ -80,9 +91,7 @@ function row(cells: Array<string | number>, widths: number[]): string {
  * its slice of LOAD_SECONDS in every round, the order rotated; a round's ratios compare URLs measured seconds apart,
  * and the median round's ratio is the figure.
  */
-async function throughput(previewUrl: string): Promise<void> {
-  const entry = await workerdEntryBehind(previewUrl);
-  const base = entry ?? previewUrl;
+async function throughput(base: string): Promise<number> {
   const targets = [
     { name: "page", path: `/resetPassword?client_id=${GUNGNIR.clientId}` },
     { name: "health", path: "/health" },
@@ -93,7 +102,7 @@ async function throughput(previewUrl: string): Promise<void> {
   const nextAddress = () => benchmarkAddress(sent++);
   // A second unmeasured first for each URL: the isolate warm, as under steady traffic.
   for (const { path } of targets)
-    await closedLoop(`${base}${path}`, { connections: CONNECTIONS, seconds: 1, nextAddress });
+    await closedLoop(`${base}${path}`, { connections: CONNECTIONS, seconds: WARM_SECONDS, nextAddress });
   const slices = new Map<Name, LoadResult[]>(targets.map(({ name }) => [name, []]));
   const ratios = { health: [] as number[], page: [] as number[] };
   for (let round = 0; round < LOAD_ROUNDS; round++) {
@@ -112,8 +121,9 @@ async function throughput(previewUrl: string): Promise<void> {
     ratios.page.push(rps.page / rps.static);
   }
   console.log(
-    `\nthroughput on the local workerd (${entry ? `its entry socket ${entry}, behind the preview` : `through the preview ${previewUrl}: workerd's own socket was not found`}), closed loop, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per URL in ${LOAD_ROUNDS} rounds taking turns, after 1 s unmeasured, every request from its own client address (the load generator shares the machine's 2 cores):`,
+    `\nthroughput on the local workerd (${base}), closed loop, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per URL in ${LOAD_ROUNDS} rounds taking turns, after ${WARM_SECONDS} s unmeasured, every request from its own client address (the load generator shares the machine's 2 cores):`,
   );
+  let notOk = 0;
   for (const { name, path } of targets) {
     const results = slices.get(name)!;
     const requests = results.reduce((sum, result) => sum + result.requests, 0);
@@ -123,6 +133,7 @@ async function throughput(previewUrl: string): Promise<void> {
     for (const result of results)
       for (const [status, count] of result.unexpected) unexpected.set(status, (unexpected.get(status) ?? 0) + count);
     const errors = [...unexpected].map(([status, count]) => `${count} × ${status || "connection error"}`);
+    for (const count of unexpected.values()) notOk += count;
     console.log(
       `  ${name.padEnd(7)} ${(requests / seconds).toFixed(0).padStart(6)} req/s (rounds ${results.map((result) => result.rps.toFixed(0)).join(", ")})  p50 ${percentile(latencies, 50).toFixed(1)} ms  p99 ${percentile(latencies, 99).toFixed(1)} ms  ${requests} requests, ${results.at(-1)!.bodyBytes} B each, ${errors.length ? `NOT 200: ${errors.join(", ")}` : "all 200"}  ${path}`,
     );
@@ -135,6 +146,7 @@ async function throughput(previewUrl: string): Promise<void> {
       `  ${name} ÷ static: ${ratio.toFixed(2)}, the median round (rounds ${ratios[name].map((r) => r.toFixed(2)).join(", ")}; target ≥ ${target}): ${ratio >= target ? "PASS" : "under target"}`,
     );
   }
+  return notOk;
 }
 
 let upstream: Fault[] = [];
@@ -259,11 +271,15 @@ async function main() {
   );
 
   let journeyErrors = 0;
-  const server = await startPreview(Number(process.env.BENCH_PORT ?? 4329));
+  let noJourney = false;
+  let throughputErrors = 0;
+  let resetErrors = 0;
+  // The build in workerd alone, as the browser tests serve it (test/e2e/workerdSite.ts): no Node proxy in front.
+  const server = await startWorkerdSite(Number(process.env.BENCH_PORT ?? 4329));
   try {
-    await throughput(server.url);
+    throughputErrors = await throughput(server.url);
 
-    const resetSamples = Number(process.env.BENCH_RESET_SAMPLES ?? 20);
+    const resetSamples = knob("BENCH_RESET_SAMPLES", 20, 1);
     const reset = await resetMailTimes(server.url, resetSamples);
     console.log(
       `\nPOST /resetPassword on the local workerd with the emulator, ${resetSamples} known and ${resetSamples} unknown addresses, interleaved (ms):`,
@@ -282,8 +298,9 @@ async function main() {
     console.log(
       `  median known − unknown: ${(median("known") - median("unknown")).toFixed(1)} ms; answers other than 303: ${reset.unexpected}; mails to a known address: ${reset.mailed}`,
     );
-    const journeySeconds = Number(process.env.BENCH_JOURNEY_SECONDS ?? 30);
-    const journeyConnections = Number(process.env.BENCH_JOURNEY_CONNECTIONS ?? 64);
+    resetErrors = reset.unexpected;
+    const journeySeconds = knob("BENCH_JOURNEY_SECONDS", 30, 3);
+    const journeyConnections = knob("BENCH_JOURNEY_CONNECTIONS", 64, 8);
     const journey = await journeyLoad(server.url, GUNGNIR, journeySeconds, journeyConnections);
     console.log(
       `\nsign-in journey (entry → login POST → MFA POST → callback → the app's code) on the local workerd with the emulator, ${journeyConnections} connections, ${journeySeconds} s:`,
@@ -299,12 +316,16 @@ async function main() {
       );
     }
     journeyErrors = journey.errors;
+    noJourney = journey.journeys === 0;
   } finally {
     await server.stop();
   }
   console.log(failures ? `\n${failures} screen(s) over budget` : "\nevery screen within budget");
   if (journeyErrors) console.log(`${journeyErrors} sign-in journey(s) failed under load (must be 0)`);
-  process.exitCode = failures || journeyErrors ? 1 : 0;
+  if (noJourney) console.log("no sign-in journey ended");
+  if (throughputErrors) console.log(`${throughputErrors} throughput answer(s) other than 200 (must be 0)`);
+  if (resetErrors) console.log(`${resetErrors} reset answer(s) other than 303 (must be 0)`);
+  process.exitCode = failures || journeyErrors || noJourney || throughputErrors || resetErrors ? 1 : 0;
 }
 
 await main();

@@ -1,10 +1,10 @@
 import { TOTP } from "otpauth";
-import { type AppBrand, appStart } from "../support/appStart";
-import { CookieJar } from "../support/cookieJar";
-import { devSessionKeys } from "../support/devKeys";
-import { emulatorClient } from "../support/emulatorClient";
-import { testDeviceCookie } from "../support/testDevice";
-import { TOTP_SECRET } from "../support/vocabulary";
+import { type AppBrand, appStart } from "../../test/support/appStart";
+import { CookieJar } from "../../test/support/cookieJar";
+import { devSessionKeys } from "../../test/support/devKeys";
+import { emulatorClient } from "../../test/support/emulatorClient";
+import { testDeviceCookie } from "../../test/support/testDevice";
+import { TOTP_SECRET } from "../../test/support/vocabulary";
 
 // Load on the whole sign-in journey (entry → login POST → MFA POST → callback, to the app's code) on the
 // local workerd with the emulator, many browsers at once. Each browser is a loop with its own cookies and client
@@ -116,11 +116,12 @@ export async function journeyLoad(
     const code = new TOTP({ secret: TOTP_SECRET }).generate();
     const toCallback = await timed(steps.mfa, async () => {
       const mfa = await browser.post("/signIn/mfa", { mfaCode: code });
-      if (mfa.status !== 303) return { status: mfa.status, location: "" };
-      const resumed = await browser.request(mfa.headers.get("Location") ?? "");
-      return { status: resumed.status, location: resumed.headers.get("Location") ?? "" };
+      if (mfa.status !== 303) return { status: mfa.status, at: "/signIn/mfa", location: "" };
+      const at = mfa.headers.get("Location") ?? "";
+      const resumed = await browser.request(at);
+      return { status: resumed.status, at, location: resumed.headers.get("Location") ?? "" };
     });
-    if (!toCallback.location.includes("/callback?")) return fail(`mfa ${toCallback.status}`);
+    if (!toCallback.location.includes("/callback?")) return fail(`mfa ended at ${toCallback.at} ${toCallback.status}`);
     const atApp = await timed(steps.callback, async () => browser.follow(await browser.request(toCallback.location)));
     if (!atApp.foreign?.searchParams.get("code")) return fail(`callback ended at ${atApp.at} ${atApp.status}`);
     journeys++;

@@ -2,13 +2,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { workerUploadSize } from "./sizes";
+import { workerUploadSize } from "../../test/bench/workerUpload";
 
 // `npm run bench:size [-- --files] [-- --top N]`: what the worker's upload is made of. Builds production with a
-// source map (test/bench/vite.sourcemap.config.ts), gives each byte of the bundle to the module the map says it came
+// source map (tools/bench/vite.sourcemap.config.ts), gives each byte of the bundle to the module the map says it came
 // from, and prints, per package (or per file with --files), its raw bytes, its bytes gzipped alone, and what it adds
 // to the gzipped bundle (the bundle's gzip size less that of the bundle without it: the figure a cut saves, near
-// enough). Every figure is gzip level 9, as the budget counts (test/bench/sizes.ts).
+// enough). Every figure is gzip level 9, as the budget counts (test/bench/workerUpload.ts).
 
 const OUT = ".bench-build/size";
 const DEPLOY_POINTER = ".wrangler/deploy/config.json";
@@ -61,15 +61,9 @@ rmSync(OUT, { recursive: true, force: true });
 const pointer = existsSync(DEPLOY_POINTER) ? readFileSync(DEPLOY_POINTER) : undefined;
 const build = spawnSync(
   "npx",
-  ["vite", "build", "--config", "test/bench/vite.sourcemap.config.ts", "--outDir", OUT, "--logLevel", "warn"],
+  ["vite", "build", "--config", "tools/bench/vite.sourcemap.config.ts", "--outDir", OUT, "--logLevel", "warn"],
   {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      CLOUDFLARE_ENV: "",
-      WRANGLER_SEND_METRICS: "false",
-      VITE_CONFIG_NATIVE_IGNORE_WARNING: "true",
-    },
+    env: { ...process.env, NODE_ENV: "production", CLOUDFLARE_ENV: "", WRANGLER_SEND_METRICS: "false" },
     stdio: "inherit",
   },
 );

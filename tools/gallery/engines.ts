@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
-import { until } from "../e2e/enginePage";
-import { firefoxPage, launchFirefox } from "../e2e/firefox";
-import { buildForE2e, startPreview } from "../e2e/server";
-import { startWebKit } from "../e2e/webkit";
-import { type ScreenCase, screenCases } from "../support/screens";
-import { screenCookies } from "../support/screenThemes";
-import { GUNGNIR } from "../support/vocabulary";
+import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../../test/e2e/chromium";
+import { until } from "../../test/e2e/enginePage";
+import { firefoxPage, launchFirefox } from "../../test/e2e/firefox";
+import { buildForE2e } from "../../test/e2e/server";
+import { startWebKit } from "../../test/e2e/webkit";
+import { startWorkerdSite } from "../../test/e2e/workerdSite";
+import { type ScreenCase, screenCases } from "../../test/support/screens";
+import { screenCookies } from "../../test/support/screenThemes";
+import { GUNGNIR } from "../../test/support/vocabulary";
 import { sideBySide } from "./sideBySide";
 
 // `npm run gallery:engines`: every screen of one brand in Chromium, WebKitGTK and Firefox ESR, JavaScript
@@ -34,7 +35,7 @@ async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: str
 async function main(): Promise<void> {
   ensureChromium();
   buildForE2e();
-  const server = await startPreview(PORT, { https: true });
+  const server = await startWorkerdSite(PORT, { https: true });
   const webkit = await startWebKit("webkitgtk");
   const firefox = await launchFirefox();
   const chrome = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });

@@ -1,20 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { type WorkerSize, workerUploadSize } from "../../test/bench/workerUpload";
 
-// The size budgets (test/bench/budgets.json), measured on what is shipped: the production worker upload, and per page the JavaScript
-// a browser fetches, split into the shared React runtime chunk and the page's own island code. Every file is
-// gzipped on its own (level 9), as each travels as its own response.
+// The size budgets (test/bench/budgets.json), measured on what is shipped: the production worker upload (counted by
+// test/bench/workerUpload.ts, as the production build test counts it), and per page the JavaScript a browser fetches,
+// split into the shared React runtime chunk and the page's own island code. Every file is gzipped on its own (level
+// 9), as each travels as its own response.
 
 const ROOT = process.cwd();
 const gzipBytes = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
-
-export interface WorkerSize {
-  files: number;
-  rawBytes: number;
-  gzipBytes: number;
-}
 
 /** Where a build leaves the Cloudflare plugin's pointer to its output, which `vite preview` and wrangler follow. */
 const DEPLOY_POINTER = ".wrangler/deploy/config.json";
@@ -22,7 +18,7 @@ const DEPLOY_POINTER = ".wrangler/deploy/config.json";
 /**
  * Builds production (no CLOUDFLARE_ENV: no emulator, no dev-only code) into its own folder and measures every
  * module wrangler would upload, as `wrangler deploy` counts them (its "Total Upload … gzip"). The build's pointer
- * is put back as it was, so that `vite preview` (`npm run bench -- --no-build`) still serves the last site build.
+ * is put back as it was, so that `vite preview` (`npm run preview`) still serves the last site build.
  */
 export function productionWorkerSize(outDir = ".bench-build/prod"): WorkerSize {
   rmSync(outDir, { recursive: true, force: true });
@@ -38,27 +34,6 @@ export function productionWorkerSize(outDir = ".bench-build/prod"): WorkerSize {
   const size = workerUploadSize(join(outDir, "signin_site"));
   rmSync(outDir, { recursive: true, force: true });
   return size;
-}
-
-/**
- * Every module of a built worker, as wrangler uploads them: its entry and every module beside it, in subfolders too
- * (a chunk the worker imports lands in `assets/`).
- */
-export function workerUploadSize(workerDir: string): WorkerSize {
-  const modules = readdirSync(workerDir, { recursive: true, encoding: "utf8" }).filter((name) =>
-    /\.(m?js|wasm)$/.test(name),
-  );
-  return modules.reduce(
-    (sum, name) => {
-      const bytes = readFileSync(join(workerDir, name));
-      return {
-        files: sum.files + 1,
-        rawBytes: sum.rawBytes + bytes.length,
-        gzipBytes: sum.gzipBytes + gzipBytes(bytes),
-      };
-    },
-    { files: 0, rawBytes: 0, gzipBytes: 0 },
-  );
 }
 
 /** The script and module-preload URLs of a page, as the browser fetches them. */

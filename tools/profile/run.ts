@@ -3,18 +3,18 @@ import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCRIPT_MARKER_COOKIE } from "../../islands/scriptMarker";
-import { buildForE2e } from "../e2e/server";
-import { appStart } from "../support/appStart";
-import type { Fault } from "../support/emulatorClient";
-import { sealedCookieHeader } from "../support/forms";
-import { type ScreenState, screenCases } from "../support/screens";
-import { GUNGNIR } from "../support/vocabulary";
+import { buildForE2e } from "../../test/e2e/server";
+import { appStart } from "../../test/support/appStart";
+import type { Fault } from "../../test/support/emulatorClient";
+import { sealedCookieHeader } from "../../test/support/forms";
+import { type ScreenState, screenCases } from "../../test/support/screens";
+import { GUNGNIR } from "../../test/support/vocabulary";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
 import { load, startWorkerd } from "./workerd";
 
 // `npm run profile` (docs/performance.md): where a request's time goes in the built worker. Two builds of the same
 // source: dist/ (minified, what ships) is timed; .profile-build/ (the same with function names kept) is profiled
-// with V8's sampling profiler and summarised by stage (test/profile/stages.ts). Four parts, each optional:
+// with V8's sampling profiler and summarised by stage (tools/profile/stages.ts). Four parts, each optional:
 //
 //   node-timing      SSR time in Node, in process, as the bench measures it (median, p99) and CPU per request
 //   node-profile     the same requests under the profiler, by stage, and the WebCrypto, rate-limit and log calls
@@ -38,22 +38,30 @@ import { load, startWorkerd } from "./workerd";
 //   --repeats N           profiles per scenario and build, the builds' turns alternating (default 1), added up
 //   --functions           the profiles' top functions too
 //   --summarise f,g       only print the stage tables of saved profiles (.profile-run/profiles/*.cpuprofile)
+//   --smoke               every part at a size of seconds (.ci/run): 1 round, 30 samples, 0.5 s, 100 profiled
+//                         requests, each unless given; so that a profile that breaks fails CI
+//
+// It exits non-zero when a request is answered with another status than its scenario's.
 
 const ROOT = process.cwd();
 /** Frames of this file are the harness (its URL as profiles name it). */
 const HARNESS_FILE = import.meta.url;
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
-const option = (name: string, fallback: number) => {
+const SMOKE = flag("--smoke");
+/** A numeric option, else its smoke run's default under `--smoke`, else its full one. */
+const option = (name: string, fallback: number, smoke = fallback) => {
   const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
+  return at >= 0 ? Number(args[at + 1]) : SMOKE ? smoke : fallback;
 };
 const list = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1]!.split(",") : undefined);
 const PARTS = list("--parts") ?? ["node-timing", "node-profile", "throughput", "workerd-profile"];
 const ONLY = list("--only");
-const SAMPLES = option("--samples", 400);
-const SECONDS = option("--seconds", 3);
-const PROFILE_REQUESTS = option("--profile-requests", 3000);
+const SAMPLES = option("--samples", 400, 30);
+const SECONDS = option("--seconds", 3, 0.5);
+const PROFILE_REQUESTS = option("--profile-requests", 3000, 100);
+/** Answers on workerd with another status than their scenario's (in Node such an answer throws). */
+let wrongAnswers = 0;
 const STATIC_ASSET = `/brands/${GUNGNIR.serviceId}/logo.svg`;
 const INSPECTOR_PORT = Number(process.env.PROFILE_INSPECTOR_PORT ?? 9471);
 /** The unminified builds the profiling parts load and compare (`--profile-builds a,b`). */
@@ -145,7 +153,7 @@ function nodeEnvironment(outDir: string): Record<string, unknown> & { SESSION_KE
   return {
     ...variables(outDir),
     ASSETS: { fetch: async () => new Response("asset", { status: 200 }) },
-    // As the bench's (test/bench/run.ts): the worker's Request itself, not a copy.
+    // As the bench's (tools/bench/run.ts): the worker's Request itself, not a copy.
     IDENTITY: {
       fetch: (input: RequestInfo, init?: RequestInit) =>
         identity(input instanceof Request && !init ? input : new Request(input, init)),
@@ -315,7 +323,7 @@ async function samePages() {
  * read to its end) for each of `--builds`, rounds of `--samples` requests, builds and screens interleaved.
  */
 async function screenTimes() {
-  const rounds = option("--rounds", 7);
+  const rounds = option("--rounds", 7, 1);
   const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
   const sessionKeys = builds[0]!.env.SESSION_KEYS ?? "";
   const screens = [];
@@ -365,7 +373,7 @@ const BUILDS = list("--builds") ?? ["dist"];
 const comparable = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
 
 async function nodeTiming() {
-  const rounds = option("--rounds", 7);
+  const rounds = option("--rounds", 7, 1);
   const builds = await Promise.all(BUILDS.map(async (outDir) => ({ outDir, ...(await inNode(outDir)) })));
   const cases = builds[0]!.cases;
   // Every build answers every scenario with the same page.
@@ -610,7 +618,7 @@ async function onWorkerd(outDir: string, inspectorPort?: number) {
 }
 
 async function throughput() {
-  const rounds = option("--rounds", 5);
+  const rounds = option("--rounds", 5, 1);
   const sites = [];
   for (const outDir of BUILDS) sites.push({ outDir, ...(await onWorkerd(outDir)) });
   try {
@@ -621,7 +629,7 @@ async function throughput() {
     for (const { outDir, site } of sites)
       for (const scenario of all) {
         figures.set(key(outDir, scenario.name), { rps: [], ratio: [], cpu: [], cpuRatio: [] });
-        await load(`${site.url}${scenario.path}`, scenario.cookie, scenario.status, 1);
+        wrongAnswers += (await load(`${site.url}${scenario.path}`, scenario.cookie, scenario.status, 1)).wrong;
       }
     let wrong = 0;
     for (let round = 0; round < rounds; round++) {
@@ -654,6 +662,7 @@ async function throughput() {
       );
     }
     if (wrong) print(`\n${wrong} answers with an unexpected status`);
+    wrongAnswers += wrong;
   } finally {
     for (const { site } of sites) await site.stop();
   }
@@ -673,14 +682,16 @@ async function workerdProfile() {
       for (let repeat = 0; repeat < REPEATS; repeat++) {
         for (const { outDir, site } of repeat % 2 ? [...sites].reverse() : sites) {
           const url = `${site.url}${scenario.path}`;
-          await load(url, scenario.cookie, scenario.status, 1);
+          wrongAnswers += (await load(url, scenario.cookie, scenario.status, 1)).wrong;
           const cpuBefore = site.cpuSeconds();
           const unprofiled = await load(url, scenario.cookie, scenario.status, SECONDS);
+          wrongAnswers += unprofiled.wrong;
           const cpuUs = ((site.cpuSeconds() - cpuBefore) * 1e6) / unprofiled.requests;
           const linesBefore = site.logLines();
           const { result, profile } = await site.profile(SAMPLING_US, () =>
             load(url, scenario.cookie, scenario.status, SECONDS * 2),
           );
+          wrongAnswers += result.wrong;
           logLines.set(outDir, (site.logLines() - linesBefore) / result.requests);
           saveProfile(profileFile("workerd", scenario.name, outDir, repeat), profile, {
             requests: result.requests,
@@ -710,7 +721,7 @@ async function main() {
   installLogSink();
   if (!flag("--no-build")) {
     buildForE2e();
-    buildForE2e("test/profile/vite.config.ts");
+    buildForE2e("tools/profile/vite.config.ts");
   }
   print(
     `variables: ${flag("--bench-env") ? "the bench's (the dev build's)" : "production's on the dev build"}${flag("--sentry") ? ", SENTRY_DSN set" : ""}`,
@@ -721,6 +732,10 @@ async function main() {
   if (PARTS.includes("node-profile")) await nodeProfile();
   if (PARTS.includes("throughput")) await throughput();
   if (PARTS.includes("workerd-profile")) await workerdProfile();
+  if (wrongAnswers) {
+    print(`\n${wrongAnswers} answers on workerd with an unexpected status (must be 0)`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 
-// Summarises a V8 CPU profile of the built worker (test/profile/run.ts) by stage of a request: each sample's time
+// Summarises a V8 CPU profile of the built worker (tools/profile/run.ts) by stage of a request: each sample's time
 // goes to the innermost frame of its stack that belongs to a stage; frames of Node itself (web streams, Headers,
 // WebCrypto's JavaScript side) and of V8 builtins pass their time to the stage that called them. The bundle is
 // unminified (.profile-build/): rolldown marks where each module starts with a `// path` line, so a frame's line

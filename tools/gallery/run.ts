@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
-import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
-import { buildForE2e, type RunningServer, startPreview } from "../e2e/server";
-import { emulatorClient } from "../support/emulatorClient";
-import { SCREEN_THEMES, screenCookies, themeScreens } from "../support/screenThemes";
+import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../../test/e2e/chromium";
+import { buildForE2e, type RunningServer } from "../../test/e2e/server";
+import { startWorkerdSite } from "../../test/e2e/workerdSite";
+import { emulatorClient } from "../../test/support/emulatorClient";
+import { SCREEN_THEMES, screenCookies, themeScreens } from "../../test/support/screenThemes";
 
 // `npm run gallery`: builds the site with the dev environment, serves it on the local workerd, and saves pictures to
 // review before a deploy. Not a test (the browser tests check the same screens: test/e2e/screens.test.ts):
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   try {
-    server = await startPreview(PORT);
+    server = await startWorkerdSite(PORT);
     browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
     if (process.env.CONTACT_SHEET !== "0") await contactSheet(browser, server.url);
     const count = await screens(browser, server.url);

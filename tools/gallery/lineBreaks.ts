@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../e2e/chromium";
-import { buildForE2e, startPreview } from "../e2e/server";
-import { emulatorClient } from "../support/emulatorClient";
-import { screenCases, stepUpSignInCase } from "../support/screens";
-import { screenCookies } from "../support/screenThemes";
-import { GUNGNIR } from "../support/vocabulary";
+import { CHROMIUM_ARGS, ensureChromium, HEADLESS_SHELL_PATH } from "../../test/e2e/chromium";
+import { buildForE2e } from "../../test/e2e/server";
+import { startWorkerdSite } from "../../test/e2e/workerdSite";
+import { emulatorClient } from "../../test/support/emulatorClient";
+import { screenCases, stepUpSignInCase } from "../../test/support/screens";
+import { screenCookies } from "../../test/support/screenThemes";
+import { GUNGNIR } from "../../test/support/vocabulary";
 import { sideBySide } from "./sideBySide";
 
 // `npm run gallery:line-breaks`: Japanese line breaks before and after (docs/accessibility.md, "Japanese line
@@ -53,7 +54,7 @@ async function shots(page: Page): Promise<Buffer[]> {
 async function main(): Promise<void> {
   ensureChromium();
   buildForE2e();
-  const server = await startPreview(PORT);
+  const server = await startWorkerdSite(PORT);
   const browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS, headless: true });
   const upstream = emulatorClient((path, init) => fetch(`${server.url}${path}`, { ...init, redirect: "manual" }));
   const all = [...screenCases(GUNGNIR), stepUpSignInCase(GUNGNIR)];

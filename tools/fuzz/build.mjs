@@ -1,4 +1,4 @@
-// Bundles `npm run fuzz` (test/fuzz/run.ts) for Node. The fuzz reads the route table (worker/routes.tsx), whose
+// Bundles `npm run fuzz` (tools/fuzz/run.ts) for Node. The fuzz reads the route table (worker/routes.tsx), whose
 // modules import the worker build's virtual modules and its `__DEV_ROUTES__` flag: here they are what the dev build
 // has (the emulator's routes, the brand data), and stand-ins where the route table does not need the real thing
 // (the islands' manifest, the release label), since the fuzz reads the table's rows and never renders a page in Node.
@@ -11,7 +11,7 @@ const virtualModules = {
 };
 
 await build({
-  entryPoints: ["test/fuzz/run.ts"],
+  entryPoints: ["tools/fuzz/run.ts"],
   outfile: ".fuzz-build/run.mjs",
   bundle: true,
   platform: "node",

@@ -2,19 +2,19 @@ import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import fc from "fast-check";
+import { buildForE2e } from "../../test/e2e/server";
+import { startWorkerdSite } from "../../test/e2e/workerdSite";
+import { discoverTargets, type Send, siteProperty } from "../../test/fuzz/fuzzing";
+import { sealedCookie } from "../../test/support/forms";
+import { type ScreenState, screenCases } from "../../test/support/screens";
+import { GUNGNIR, PARTNER } from "../../test/support/vocabulary";
 import { routeTable } from "../../worker/routes";
 import type { SealedCookieName } from "../../worker/session/cookies";
-import { buildForE2e, startPreview } from "../e2e/server";
-import { sealedCookie } from "../support/forms";
-import { type ScreenState, screenCases } from "../support/screens";
-import { GUNGNIR, PARTNER } from "../support/vocabulary";
-import { workerdEntryBehind } from "../support/workerdEntry";
-import { discoverTargets, type Send, siteProperty } from "./fuzzing";
 
 // `npm run fuzz`: the fuzzing of test/fuzz/fuzzing.ts at length, against the built site and the emulator on the
 // local workerd. FUZZ_RUNS cases (12,000 unless set), FUZZ_SEED to replay a run (.ci/run derives it from the commit),
-// FUZZ_PORT for the preview's port. Each stage prints its wall time; the last line says how many cases ran and how
-// many failed.
+// FUZZ_PORT for workerd's port. Each stage prints its wall time; the last line says how many cases ran and how many
+// failed.
 
 const ROOT = process.cwd();
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12_000);
@@ -50,22 +50,18 @@ async function sendOnce(url: string, init: RequestInit): Promise<Response> {
 }
 
 /**
- * CPU-seconds so far of the preview's process group (vite preview, workerd and its helpers), found by the preview's
- * command line; undefined without /proc. With this process's own, what a run costs the machine.
+ * CPU-seconds so far of this process's descendants (workerd, which miniflare starts, and its helpers), read from
+ * /proc; undefined without it. With this process's own, what a run costs the machine.
  */
-function previewCpuSeconds(port: number): number | undefined {
+function workerdCpuSeconds(): number | undefined {
   const TICKS = 100;
-  const stats: string[][] = [];
-  let group: string | undefined;
+  const stats = new Map<string, string[]>();
   try {
     for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        // pid (comm) state ppid pgrp …: read after the last ")".
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        stats.push(fields);
-        const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-        if (command.includes("preview") && command.includes(String(port))) group ??= fields[2];
+        // pid (comm) state ppid …: read after the last ")".
+        stats.set(pid, stat.slice(stat.lastIndexOf(")") + 2).split(" "));
       } catch {
         // gone meanwhile
       }
@@ -73,11 +69,21 @@ function previewCpuSeconds(port: number): number | undefined {
   } catch {
     return undefined;
   }
-  if (!group) return undefined;
+  const ours = new Set([String(process.pid)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, fields] of stats)
+      if (!ours.has(pid) && ours.has(fields[1] ?? "")) {
+        ours.add(pid);
+        grew = true;
+      }
+  }
+  ours.delete(String(process.pid));
   // utime, stime, and the reaped children's cutime, cstime (fields 14-17 of stat, 12-15 after the comm).
-  const ticks = stats
-    .filter((fields) => fields[2] === group)
-    .reduce((sum, fields) => sum + [11, 12, 13, 14].reduce((part, index) => part + Number(fields[index] ?? 0), 0), 0);
+  const ticks = [...ours].reduce(
+    (sum, pid) => sum + [11, 12, 13, 14].reduce((part, index) => part + Number(stats.get(pid)?.[index] ?? 0), 0),
+    0,
+  );
   return ticks / TICKS;
 }
 
@@ -104,17 +110,16 @@ async function main(): Promise<number> {
       )
     ).join("; ");
   const port = Number(process.env.FUZZ_PORT ?? 4321);
-  const server = await stage("start", () => startPreview(port));
+  // The build in workerd alone, as the browser tests serve it (test/e2e/workerdSite.ts): no Node proxy in front, as
+  // the edge has none. `vite preview`'s proxy cost as much CPU as the worker, and when the worker answered a huge
+  // upload early (413) it could fail to finish sending it and answer 500 itself.
+  const server = await stage("start", () => startWorkerdSite(port));
   try {
-    // `vite preview` is a Node proxy in front of workerd (test/support/workerdEntry.ts): the cases go to workerd's
-    // own entry socket behind it, as the edge has no such hop. The proxy cost as much CPU as the worker, and when the
-    // worker answered a huge upload early (413) it could fail to finish sending it and answer 500 itself.
-    const entry = process.env.FUZZ_VIA_PREVIEW ? undefined : await workerdEntryBehind(server.url);
-    const site = entry ?? server.url;
-    console.log(`fuzzing ${entry ? "workerd's entry socket" : "through vite preview (no entry socket found)"} ${site}`);
+    const site = server.url;
+    console.log(`fuzzing the build on workerd ${site}`);
     // An answer that never came from the worker is sent again, and counted: a connection workerd closed or reset
     // (it closes one whose request body it did not read, as after an early 413, and a request on it races the
-    // close), or through the proxy a 5xx without X-Request-Id (the proxy failed to finish sending a huge upload).
+    // close), or a 5xx without X-Request-Id (not the worker's answer).
     let transportRetries = 0;
     const send: Send = async (path, init) => {
       for (let attempt = 1; ; attempt++) {
@@ -154,9 +159,9 @@ async function main(): Promise<number> {
     }
     console.log(`transport errors sent again: ${transportRetries}`);
     const { userCPUTime, systemCPUTime } = process.resourceUsage();
-    const previewCpu = previewCpuSeconds(port);
+    const workerdCpu = workerdCpuSeconds();
     console.log(
-      `CPU: ${((userCPUTime + systemCPUTime) / 1e6).toFixed(1)} s this process, ${previewCpu?.toFixed(1) ?? "?"} s the preview and workerd`,
+      `CPU: ${((userCPUTime + systemCPUTime) / 1e6).toFixed(1)} s this process (the fuzzer, and miniflare's side of workerd), ${workerdCpu?.toFixed(1) ?? "?"} s workerd`,
     );
     console.log(`${result.numRuns} cases, ${result.failed ? 1 : 0} failures`);
     return result.failed ? 1 : 0;
