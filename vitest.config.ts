@@ -1,9 +1,9 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
-import { japanesePhrases } from "./messages/vite-plugin";
-import { GENERATED_DOC_MARK } from "./test/support/generatedDocs";
-import LongestFirst from "./test/support/longestFirst";
-import { brandDataPlugin } from "./themes/vite-plugin";
+import { japanesePhrases } from "./messages/vite-plugin.ts";
+import { GENERATED_DOC_MARK } from "./test/support/generatedDocs.ts";
+import LongestFirst from "./test/support/longestFirst.ts";
+import { brandDataPlugin } from "./themes/vite-plugin.ts";
 
 // `npm test` runs every project: unit rules in Node, the site and the emulator inside workerd, and the
 // browser journeys in Debian's Chromium against the built site.

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../test/support/prebundledDeps";
+import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../test/support/prebundledDeps.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 

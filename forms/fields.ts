@@ -1,7 +1,7 @@
 import { fieldLabels } from "../messages/ja";
 import type { FieldRuleName } from "./rules";
 
-// SPEC §3 "Forms": every field of the site by name, with its label, autocomplete, input mode, icon and rule.
+// product §3 "Forms": every field of the site by name, with its label, autocomplete, input mode, icon and rule.
 // Pages and islands share these presets, so an island gets a preset's key and finds its words here.
 
 export interface FieldPreset {
@@ -19,7 +19,7 @@ export interface FieldPreset {
    */
   placeholder?: string;
   maxLength: number;
-  /** Password fields where a password is chosen show the live checklist (SPEC §5). */
+  /** Password fields where a password is chosen show the live checklist (product §5). */
   checklist?: boolean;
 }
 
@@ -73,7 +73,7 @@ export const fieldPresets = {
   password,
   /** The password chosen at sign-up. */
   signUpPassword: { ...password, autoComplete: "new-password", checklist: true },
-  /** A new password on the reset, initiation and forced-change screens: the broken rule is named (SPEC §5). */
+  /** A new password on the reset, initiation and forced-change screens: the broken rule is named (product §5). */
   newPassword: {
     ...password,
     name: "newPassword",
@@ -81,7 +81,7 @@ export const fieldPresets = {
     autoComplete: "new-password",
     checklist: true,
   },
-  /** Change-password forms say only 'Please enter a correct password' (SPEC §5). */
+  /** Change-password forms say only 'Please enter a correct password' (product §5). */
   changedPassword: {
     ...password,
     name: "newPassword",

@@ -16,7 +16,7 @@ import {
   runRule,
 } from "./rules";
 
-describe("password (SPEC §5)", () => {
+describe("password (product §5)", () => {
   it.each([
     ["", BLANK],
     ["Ab1!", "password.length"],

@@ -1,6 +1,6 @@
 import type { FieldMessageKey, PasswordCheck } from "../messages/ja";
 
-// SPEC §5: one set of field rules, run by the worker on every POST and by the islands while typing.
+// product §5: one set of field rules, run by the worker on every POST and by the islands while typing.
 // A rule answers null when the value is fine, else the key of the message to show (see messages/ja.ts).
 
 export const PASSWORD_SYMBOLS = `=+-^$*.[]{}()?"!@#%&/\\,><':;|_~\``;
@@ -9,11 +9,11 @@ export const PASSWORD_MAX_LENGTH_EXCLUSIVE = 256;
 export const CODE_LENGTH = 6;
 export const FIELD_MAX_LENGTH = 256;
 
-/** The blank message: the field is invalid (submit disabled) but nothing is said yet (SPEC §5, empty e-mail). */
+/** The blank message: the field is invalid (submit disabled) but nothing is said yet (product §5, empty e-mail). */
 export const BLANK = "blank" as const;
 export type RuleOutcome = null | typeof BLANK | FieldMessageKey;
 
-/** SPEC §5: one brand's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
+/** product §5: one brand's passwords skip the symbol and allowed-character checks; its brand data says "relaxed". */
 export type PasswordRules = "standard" | "relaxed";
 
 export interface RuleContext {
@@ -51,7 +51,7 @@ export function passwordForChange(value: string, ctx: RuleContext = {}): RuleOut
   return outcome === null || outcome === BLANK ? outcome : "password.incorrect";
 }
 
-// SPEC §5 "{email} with no spaces": one @, a dotted domain, no white space, RFC 5321 length.
+// product §5 "{email} with no spaces": one @, a dotted domain, no white space, RFC 5321 length.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -77,7 +77,7 @@ export function phone(value: string): RuleOutcome {
   return PHONE_PATTERN.test(value) ? null : "phone.invalid";
 }
 
-/** SPEC §5: the phone is sent as +81 followed by the number exactly as typed. */
+/** product §5: the phone is sent as +81 followed by the number exactly as typed. */
 export function phoneForUpstream(value: string): string {
   return `+81${value}`;
 }

@@ -5,7 +5,7 @@ export interface BackButtonProps {
   label: string;
 }
 
-/** SPEC §2/§8: after a parameter problem "history goes back"; without script it is a plain link. */
+/** product §2/§8: after a parameter problem "history goes back"; without script it is a plain link. */
 export default function BackButton({ fallbackHref, label }: BackButtonProps) {
   return (
     <a

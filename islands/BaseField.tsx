@@ -16,10 +16,10 @@ export interface PasswordWords {
 }
 
 /**
- * One form field of SPEC §3, after its preset: a text, e-mail, phone or code field; or a password with its show/hide
+ * One form field of product §3, after its preset: a text, e-mail, phone or code field; or a password with its show/hide
  * toggle and, where a password is chosen (`words.checklist`), what `checklist` renders for the value under the
  * field, with the id the input names, and the checks `refine` adds to the field's rule. Field.tsx gives it the
- * checklist of SPEC §5; the browser's entry takes this field without one, for every field that shows none
+ * checklist of product §5; the browser's entry takes this field without one, for every field that shows none
  * (registry.ts), so that a page without a new password never fetches the checklist's code.
  */
 export function BaseField(

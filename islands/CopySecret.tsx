@@ -11,7 +11,7 @@ export interface CopySecretProps {
 }
 
 /**
- * SPEC §2 MFASetupTOTP "copyable secret key": where script runs, a button that copies the key the page shows.
+ * product §2 MFASetupTOTP "copyable secret key": where script runs, a button that copies the key the page shows.
  * Without script there is no button, and the key selects in one click (CSS user-select: all).
  */
 export default function CopySecret({ secret, keyId, text }: CopySecretProps) {

@@ -5,7 +5,7 @@ import type { FieldProps, Refine } from "./fieldValidation";
 
 export type { PasswordWords };
 
-/** SPEC §5's live checklist of the password's rules, under a field where a password is chosen. */
+/** product §5's live checklist of the password's rules, under a field where a password is chosen. */
 function Checklist({
   value,
   passwordRules,
@@ -43,7 +43,7 @@ export type ChosenPasswordProps = FieldProps & {
 };
 
 /**
- * One form field of SPEC §3 (BaseField.tsx) with the checklist of SPEC §5 where a password is chosen. The server
+ * One form field of product §3 (BaseField.tsx) with the checklist of product §5 where a password is chosen. The server
  * renders every field with it, as the TextField or PasswordField island (hosts.ts); the browser hydrates a field that
  * shows the checklist with ChosenPassword.tsx, which adds the checks of a chosen password (`context`) and loads this
  * module (import(), registry.ts), and every other field without it. The checks add no markup before the user types.

@@ -18,7 +18,7 @@ export interface NativeBridgeProps {
   prompt: { title: string; body: string; actionLabel: string; later: string };
 }
 
-/** Whether the update prompt may show now (SPEC §9: once in 24 hours); false where storage is refused (no nagging). */
+/** Whether the update prompt may show now (product §9: once in 24 hours); false where storage is refused (no nagging). */
 function updatePromptMayShow(): boolean {
   try {
     return updatePromptDue(window.localStorage.getItem(UPDATE_PROMPTED_AT_KEY), Date.now());
@@ -36,10 +36,10 @@ function recordUpdatePrompt(): void {
 }
 
 /**
- * SPEC §1 inside the app's webview (docs/native-bridge.md): external links open in the system browser and mail
+ * product §1 inside the app's webview (docs/native-bridge.md): external links open in the system browser and mail
  * links in the mail composer, by a message to the app instead of a navigation the webview cannot do; and the
  * version check: an app older than the brand's recommended version is asked to update, at most once in 24 hours
- * (SPEC §9), its store opened through the app. The worker renders it only for the app's User-Agent; with no
+ * (product §9), its store opened through the app. The worker renders it only for the app's User-Agent; with no
  * `ReactNativeWebView` it does nothing.
  */
 export default function NativeBridge({ app, prompt }: NativeBridgeProps) {

@@ -23,7 +23,7 @@ function disablePage(guardHost: Element): void {
 }
 
 /**
- * SPEC §4/§8: the session guard's blocked tab (SessionGuard.tsx), a chunk the guard loads only once another tab has
+ * product §4/§8: the session guard's blocked tab (SessionGuard.tsx), a chunk the guard loads only once another tab has
  * taken over: the content inert, the favicon greyed out and the non-closable "operation interrupted" modal.
  */
 export default function SessionBlocked({ modal }: { modal: { title: string; body: string } }) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { reportCrash } from "./crashReport";
 
-/** The SPEC §8 "operation interrupted" modal's words (messages/modals.ts `otherTab`), from the server. */
+/** The product §8 "operation interrupted" modal's words (messages/modals.ts `otherTab`), from the server. */
 export interface SessionGuardProps {
   modal: { title: string; body: string };
 }
@@ -27,7 +27,7 @@ function storages(): { session: Storage; local: Storage } | null {
 }
 
 /**
- * SPEC §4 "the referrer is an identity-site origin": this page was reached from a page of this site. A referrer is
+ * product §4 "the referrer is an identity-site origin": this page was reached from a page of this site. A referrer is
  * empty or a whole URL, so its origin is what precedes the path's first slash (even under `strict-origin`).
  */
 function reachedFromThisSite(): boolean {
@@ -35,7 +35,7 @@ function reachedFromThisSite(): boolean {
 }
 
 /**
- * SPEC §4/§8 session guard. On load and on every user event this tab records a fresh random marker in its
+ * product §4/§8 session guard. On load and on every user event this tab records a fresh random marker in its
  * sessionStorage and in the shared localStorage. A page reached from this site (the referrer condition) is
  * disabled when the markers differ: another tab recorded one since this tab last did (seen live by a `storage`
  * event, or on load, on a user event and on return from the back/forward cache). Disabled means content inert,

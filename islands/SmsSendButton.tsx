@@ -1,9 +1,9 @@
 import { type SendGuard, SubmitButton, type SubmitButtonProps } from "./SubmitButton";
 
 /**
- * SPEC §2 MFASetupSMS 'send code'. Without script it posts the phone form to the warning interstitial. With script
+ * product §2 MFASetupSMS 'send code'. Without script it posts the phone form to the warning interstitial. With script
  * it opens the warning instead (also for Enter in the field), and once the warning's button has sent, every further
- * submission of the form is stopped and its buttons disabled: one setup request in flight (SPEC §4).
+ * submission of the form is stopped and its buttons disabled: one setup request in flight (product §4).
  */
 const warnBeforeSending: SendGuard = (form, warning, setSending, signal) => {
   const dialog = warning ? document.getElementById(warning) : null;

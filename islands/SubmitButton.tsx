@@ -23,7 +23,7 @@ export type SendGuard = (
 ) => void;
 
 /**
- * SPEC §5: the submit button is disabled while any field is invalid; without script it stays enabled. With a
+ * product §5: the submit button is disabled while any field is invalid; without script it stays enabled. With a
  * `guard` (the SmsSendButton island, SmsSendButton.tsx), the guard of its form too; the server renders both islands
  * with this component alone.
  */

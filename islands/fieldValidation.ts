@@ -16,7 +16,7 @@ export interface FieldProps {
   error?: string;
   /** The first field the worker refused, where the page has no modal: it takes the focus as the page loads. */
   autoFocus?: boolean;
-  /** The brand's password rules (SPEC §5), for password fields. */
+  /** The brand's password rules (product §5), for password fields. */
   passwordRules?: PasswordRules;
 }
 

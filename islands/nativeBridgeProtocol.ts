@@ -1,4 +1,4 @@
-// The JSON message protocol between the site and a brand's native app (SPEC §1, ARCHITECTURE §5), version 1.
+// The JSON message protocol between the site and a brand's native app (product §1, architecture §5), version 1.
 // docs/native-bridge.md is its prose form; the two change together. No token, session, verifier or
 // challenge is ever a field of a message: the app and the page only exchange what is listed here.
 
@@ -18,7 +18,7 @@ export function nativeAppVersion(userAgent: string | null | undefined): string |
   return NATIVE_APP_UA.exec(userAgent)?.[1] ?? null;
 }
 
-/** SPEC §1/§9 "update prompt frequency 24": at most one update prompt in this many hours (docs/native-bridge.md). */
+/** product §1/§9 "update prompt frequency 24": at most one update prompt in this many hours (docs/native-bridge.md). */
 export const NATIVE_APP_UPDATE_PROMPT_FREQUENCY = 24;
 const HOUR_MS = 60 * 60 * 1000;
 /** localStorage: when the update prompt was last shown (epoch milliseconds). Not secret, not personal. */
@@ -66,7 +66,7 @@ export interface SendMail extends Envelope<"sendMail"> {
   subject?: string;
   body?: string;
 }
-/** Ask for the app's version and platform: the page's version check (SPEC §1 "check version"). */
+/** Ask for the app's version and platform: the page's version check (product §1 "check version"). */
 export type GetNativeAppVersion = Envelope<"getNativeAppVersion">;
 /**
  * Ask whether the webview can use passkeys here (docs/passkeys.md "The brands' apps"): the app's association with

@@ -1,7 +1,7 @@
 /**
  * A browser that runs the island script says so with this cookie (`__Host-js=1`, not secret): the worker then
  * streams a page's late parts behind a spinner, which only a running script swaps in. Without it the worker waits
- * and sends the page complete, so a browser without JavaScript never gets hidden content (SPEC §2 MFASetupTOTP).
+ * and sends the page complete, so a browser without JavaScript never gets hidden content (product §2 MFASetupTOTP).
  */
 export const SCRIPT_MARKER_COOKIE = "js";
 

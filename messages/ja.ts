@@ -1,7 +1,7 @@
-// All of the site's Japanese UI text, keyed by meaning (SPEC §2, §5, §8). A leaf: it imports nothing of ours,
+// All of the site's Japanese UI text, keyed by meaning (product §2, §5, §8). A leaf: it imports nothing of ours,
 // so pages, islands, form rules and the worker all read the same words. Modals live in ./modals.ts.
 
-/** SPEC §5 field messages, by the key a form rule or an upstream refusal names. */
+/** product §5 field messages, by the key a form rule or an upstream refusal names. */
 export const fieldMessages = {
   "email.invalid": "正しいメールアドレスを入力してください",
   "email.taken": "このメールアドレスは既に登録されています",
@@ -28,7 +28,7 @@ export const fieldMessages = {
 } as const;
 export type FieldMessageKey = keyof typeof fieldMessages;
 
-/** The rows of the live password checklist (SPEC §5), in the order it shows them. */
+/** The rows of the live password checklist (product §5), in the order it shows them. */
 export const passwordChecklistLabels = {
   length: "8文字以上256文字未満",
   lowercase: "英小文字を含む",
@@ -121,7 +121,7 @@ export const supportContact = {
   businessHour: (hours: string) => `受付時間：${hours}`,
 } as const;
 
-/** The copy button of the TOTP secret key (SPEC §2 MFASetupTOTP), apart: its island ships these words only. */
+/** The copy button of the TOTP secret key (product §2 MFASetupTOTP), apart: its island ships these words only. */
 export const secretKeyCopy = {
   copy: "コピー",
   copied: "コピーしました",
@@ -353,7 +353,7 @@ export const screens = {
     codeLead: "SMSで届いた6桁の認証コードを入力してください。",
     validity: "認証コードは3分以内に入力してください。",
     sentTo: (phoneNumber: string) => `${phoneNumber} 宛に認証コードを送信しました。`,
-    /** The interstitial that shows the abroad warning before the send, without script (SPEC §2). */
+    /** The interstitial that shows the abroad warning before the send, without script (product §2). */
     warningNumber: "送信先の電話番号",
     changeNumber: "電話番号を修正する",
   },

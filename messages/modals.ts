@@ -1,10 +1,10 @@
-// The modal catalogue: every SPEC §8 modal type and message, and every other modal of SPEC §2, as one typed
+// The modal catalogue: every product §8 modal type and message, and every other modal of product §2, as one typed
 // record. Pages name a record by key; the layout renders it; the worker answers with its status.
 
 /** What a page knows when it renders a modal's text: the brand's names and the mail sender domain. */
 export interface ModalTextContext {
   providerName: string;
-  /** The service a transferred account comes from (SPEC §8 system transfer), from the brand data. */
+  /** The service a transferred account comes from (product §8 system transfer), from the brand data. */
   earlierServiceName: string;
   senderDomain: string;
 }
@@ -36,7 +36,7 @@ export interface ModalRecord {
 const tryLater = "しばらく時間をおいてお試しください";
 
 /**
- * SPEC §8 other tab: the session guard island shows it in the browser. A record of the catalogue like the others,
+ * product §8 other tab: the session guard island shows it in the browser. A record of the catalogue like the others,
  * exported on its own so that the island's script carries this one record, not the whole catalogue.
  */
 export const otherTab = {
@@ -47,7 +47,7 @@ export const otherTab = {
   status: 200,
 } as const satisfies ModalRecord;
 /**
- * SPEC §1/§9 native app update prompt: the bridge island shows it inside an app older than the brand's recommended
+ * product §1/§9 native app update prompt: the bridge island shows it inside an app older than the brand's recommended
  * version, at most once in 24 hours; its action opens the store through the app. Exported on its own like otherTab.
  */
 export const appUpdate = {
@@ -61,7 +61,7 @@ export const appUpdate = {
 const parameterProblem = "パラメータに不備がありました";
 
 export const modals = {
-  // SPEC §8 modal types.
+  // product §8 modal types.
   unexpectedError: { title: "エラーが発生しました", body: tryLater, closable: true, after: "close", status: 502 },
   systemError: { title: "エラーが発生しました", body: tryLater, closable: true, after: "close", status: 502 },
   maintenance: {
@@ -74,7 +74,7 @@ export const modals = {
   },
   information: { title: "", body: "", closable: true, after: "close", status: 200 },
   /**
-   * SPEC §8 system transfer on the transferring service: sign-in is refused and an initiation mail is on its way,
+   * product §8 system transfer on the transferring service: sign-in is refused and an initiation mail is on its way,
    * whose link leads to /{serviceId}/initiatePassword. Not closable: signing in again cannot work until then.
    */
   requirePasswordInit: {
@@ -85,7 +85,7 @@ export const modals = {
     after: "serviceTop",
     status: 403,
   },
-  // SPEC §2 entry and callback, §8 missing state.
+  // product §2 entry and callback, §8 missing state.
   parameterError: {
     title: parameterProblem,
     body: "アプリに戻ってやり直しをお願いします",
@@ -100,7 +100,7 @@ export const modals = {
     after: "back",
     status: 400,
   },
-  // SPEC §4/§8 specific messages.
+  // product §4/§8 specific messages.
   retry: { title: "もう一度やり直してください", body: "", closable: true, after: "close", status: 409 },
   // docs/passkeys.md: a passkey sign-in the upstream refused (one answer whatever the reason), and a passkey whose
   // authenticator looks cloned (its signature counter went back), which the upstream has suspended.
@@ -169,7 +169,7 @@ export const modals = {
   },
   otherTab,
   appUpdate,
-  /** ARCHITECTURE §8: a class of attempts (sign-in, codes, mails) is over its limit for this client or subject. */
+  /** architecture §8: a class of attempts (sign-in, codes, mails) is over its limit for this client or subject. */
   tooManyAttempts: {
     title: "試行回数の上限に達しました",
     body: "しばらく時間をおいてから、もう一度お試しください",
@@ -198,7 +198,7 @@ export const modals = {
     after: "close",
     status: 403,
   },
-  // SPEC §2 help and warning modals, opened by a control on the page.
+  // product §2 help and warning modals, opened by a control on the page.
   support: { title: "お問い合わせ先", body: "", closable: true, after: "close", status: 200 },
   whatIsId: {
     title: ({ providerName }) => `${providerName}IDとは`,
@@ -241,7 +241,7 @@ export const modals = {
     after: "close",
     status: 200,
   },
-  // SPEC §2/§4 results of a completed action: not closable, one way on.
+  // product §2/§4 results of a completed action: not closable, one way on.
   // docs/devices.md "A changed password": a reset ends every session and token of the account.
   passwordReset: {
     title: "パスワードを変更しました",
@@ -257,7 +257,7 @@ export const modals = {
     after: "app",
     status: 200,
   },
-  // SPEC §2 new-password pages: the mailed link's code is refused by the upstream (wrong or used; expired, or
+  // product §2 new-password pages: the mailed link's code is refused by the upstream (wrong or used; expired, or
   // dead after 5 wrong codes). The way on is a new mail from the reset screen.
   resetLinkInvalid: {
     title: "このリンクは無効です",
@@ -307,7 +307,7 @@ export const modals = {
     after: "close",
     status: 200,
   },
-  /** SPEC §4 one setup request at a time: a second SMS request while the first one's code is on its way. */
+  /** product §4 one setup request at a time: a second SMS request while the first one's code is on its way. */
   smsSetupPending: {
     title: "認証コードを送信済みです",
     body: "SMSが届くまで少しお待ちください。届かない場合は、1分ほどたってからもう一度送信してください。",

@@ -5,7 +5,7 @@ import { Field } from "./layout/Field";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 ChangeEmail: the new address; the confirmation goes to the previous one first (SPEC §4). */
+/** product §2 ChangeEmail: the new address; the confirmation goes to the previous one first (product §4). */
 export function ChangeEmail() {
   const text = screens.changeEmail;
   return (

@@ -3,7 +3,7 @@ import { Card } from "./layout/Card";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 
-/** The `result` query values the change-e-mail links carry (SPEC §2 ChangeEmailResult). */
+/** The `result` query values the change-e-mail links carry (product §2 ChangeEmailResult). */
 export const changeEmailResults = ["sent_to_new_email", "completed", "invalid", "error"] as const;
 export type ChangeEmailResultKind = (typeof changeEmailResults)[number];
 
@@ -20,7 +20,7 @@ function resultText(result: ChangeEmailResultKind): { heading: string; body: str
   }
 }
 
-/** SPEC §2 ChangeEmailResult: where the confirmation links land; only a completed change links to the service top. */
+/** product §2 ChangeEmailResult: where the confirmation links land; only a completed change links to the service top. */
 export function ChangeEmailResult({ result }: { result: ChangeEmailResultKind }) {
   const { heading, body } = resultText(result);
   return (

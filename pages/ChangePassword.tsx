@@ -5,7 +5,7 @@ import { Field } from "./layout/Field";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 ChangePassword: current and new password; change-password forms say only 'enter a correct password'. */
+/** product §2 ChangePassword: current and new password; change-password forms say only 'enter a correct password'. */
 export function ChangePassword() {
   return (
     <Card

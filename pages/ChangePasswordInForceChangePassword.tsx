@@ -5,8 +5,8 @@ import { Field } from "./layout/Field";
 import { SupportLink } from "./layout/SupportModal";
 
 /**
- * SPEC §2/§4: the sign-in answered new_password; the user must set a password before using the service. The
- * password is chosen here, so the field names the broken rule as reset and sign-up do (SPEC §5), and the login ID
+ * product §2/§4: the sign-in answered new_password; the user must set a password before using the service. The
+ * password is chosen here, so the field names the broken rule as reset and sign-up do (product §5), and the login ID
  * typed at sign-in is one it must not be.
  */
 export function ChangePasswordInForceChangePassword({ loginId }: { loginId?: string | undefined }) {

@@ -5,7 +5,7 @@ import { PostButton } from "./layout/PostButton";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 Consent: the partner receives the e-mail address and the balance information held by the provider. */
+/** product §2 Consent: the partner receives the e-mail address and the balance information held by the provider. */
 export function Consent({ clientId = "" }: { clientId?: string | undefined }) {
   const { brand } = usePage();
   const text = screens.consent;

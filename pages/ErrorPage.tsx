@@ -2,7 +2,7 @@ import { screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 Error: also the page behind a parameter problem or an error with no screen of its own. */
+/** product §2 Error: also the page behind a parameter problem or an error with no screen of its own. */
 export function ErrorPage() {
   return (
     <Card title={screens.error.title} links={<SupportLink />} guarded={false}>

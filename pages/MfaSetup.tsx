@@ -11,7 +11,7 @@ import { SupportLink } from "./layout/SupportModal";
 export const PASSKEY_SETUP_PATH = "/mfa/setup/passkey";
 
 /**
- * SPEC §2 MFASetup: one button per second factor the brand allows; 'set up later' only where NONE is allowed.
+ * product §2 MFASetup: one button per second factor the brand allows; 'set up later' only where NONE is allowed.
  * `passkey`: passkeys are on for the brand here, so a passkey is offered first wherever the browser can make one
  * (docs/passkeys.md, "Passkey first"); the island shows it only then.
  */
@@ -83,7 +83,7 @@ export function MfaFactorCard({
   );
 }
 
-/** SPEC §4: the factor is set; the page under the 'two-factor set' modal, whose link goes on with the flow. */
+/** product §4: the factor is set; the page under the 'two-factor set' modal, whose link goes on with the flow. */
 export function MfaSetupDone() {
   return (
     <Card title={screens.mfaSetup.title} guarded={false}>

@@ -19,7 +19,7 @@ export interface MfaSetupSmsProps {
 }
 
 /**
- * SPEC §2 MFASetupSMS: the phone number, then the code it receives. The SMS comes from abroad, so the warning comes
+ * product §2 MFASetupSMS: the phone number, then the code it receives. The SMS comes from abroad, so the warning comes
  * before the send: with script as a popover whose button sends; without, the form posts to the warning page.
  */
 export function MfaSetupSms({ phoneNumber, sent = false }: MfaSetupSmsProps) {
@@ -61,7 +61,7 @@ export function MfaSetupSms({ phoneNumber, sent = false }: MfaSetupSmsProps) {
   );
 }
 
-/** SPEC §2 MFASetupSMS without script: the abroad warning as a page of its own; its button really sends. */
+/** product §2 MFASetupSMS without script: the abroad warning as a page of its own; its button really sends. */
 export function MfaSetupSmsWarning({ phoneNumber }: { phoneNumber: string }) {
   const text = screens.mfaSetupSms;
   const warning = modals.smsSendWarning;

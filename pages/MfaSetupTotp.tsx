@@ -19,7 +19,7 @@ export interface TotpSecret {
   otpauthUri: string;
 }
 
-/** The secret, or the SPEC §8 modal of the upstream call that failed to give it. */
+/** The secret, or the product §8 modal of the upstream call that failed to give it. */
 export type TotpSecretResult = { secret: TotpSecret } | { modal: ModalKey };
 
 export interface MfaSetupTotpProps {
@@ -88,7 +88,7 @@ function StreamedSecretPart({ secret }: { secret: () => Promise<TotpSecretResult
   return <SecretPart result={use(secret())} />;
 }
 
-/** SPEC §2 MFASetupTOTP: install an authenticator app, scan the QR code (or type the key), enter its code. */
+/** product §2 MFASetupTOTP: install an authenticator app, scan the QR code (or type the key), enter its code. */
 export function MfaSetupTotp({ secret }: MfaSetupTotpProps) {
   const text = screens.mfaSetupTotp;
   return (

@@ -16,7 +16,7 @@ export interface NewPasswordProps {
   username?: string | undefined;
 }
 
-/** SPEC §2 new-password pages (/{serviceId}/forgotPassword, /{serviceId}/initiatePassword). */
+/** product §2 new-password pages (/{serviceId}/forgotPassword, /{serviceId}/initiatePassword). */
 export function NewPassword({ variant, clientId = "", code = "", username = "" }: NewPasswordProps) {
   const { brand } = usePage();
   const text = screens.newPassword;

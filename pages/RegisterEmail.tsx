@@ -10,7 +10,7 @@ export interface RegisterEmailProps {
   sentTo?: string | undefined;
 }
 
-/** SPEC §2 RegisterEmail: send a code to an address, then confirm it; two forms, one per action. */
+/** product §2 RegisterEmail: send a code to an address, then confirm it; two forms, one per action. */
 export function RegisterEmail({ sentTo }: RegisterEmailProps) {
   const text = screens.registerEmail;
   // What the user just typed wins over the address of the last code (a refused second address stays in view).

@@ -4,7 +4,7 @@ import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 ResetPassword: the registered address the reset link is mailed to. */
+/** product §2 ResetPassword: the registered address the reset link is mailed to. */
 export function ResetPassword({ clientId = "" }: { clientId?: string | undefined }) {
   const text = screens.resetPassword;
   return (

@@ -3,7 +3,7 @@ import { Card } from "./layout/Card";
 import { CatalogueModal, CatalogueModalOpener } from "./layout/CatalogueModal";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 ResetPasswordSendMail: the reset mail is on its way, valid 60 minutes; help for mail that does not arrive. */
+/** product §2 ResetPasswordSendMail: the reset mail is on its way, valid 60 minutes; help for mail that does not arrive. */
 export function ResetPasswordSendMail() {
   const text = screens.resetPasswordSendMail;
   return (

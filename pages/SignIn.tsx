@@ -17,7 +17,7 @@ export interface SignInProps {
   passkeyOnly?: boolean | undefined;
 }
 
-/** SPEC §2 SignIn: login ID and password; the links are hidden on a consent target's screen. */
+/** product §2 SignIn: login ID and password; the links are hidden on a consent target's screen. */
 export function SignIn({ clientId, username, passkeys, passkeyOnly }: SignInProps) {
   const { brand } = usePage();
   const text = screens.signIn;

@@ -12,7 +12,7 @@ export interface SignInMfaProps {
   restartHref?: string | undefined;
 }
 
-/** SPEC §2 SignInMFA: the second factor's 6-digit code; the SMS variant has a time limit and an undelivered-SMS help. */
+/** product §2 SignInMFA: the second factor's 6-digit code; the SMS variant has a time limit and an undelivered-SMS help. */
 export function SignInMfa({ type = "TOTP", restartHref }: SignInMfaProps) {
   const page = usePage();
   const text = screens.signInMfa;

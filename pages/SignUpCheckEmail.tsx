@@ -6,7 +6,7 @@ import { Field } from "./layout/Field";
 import { ServiceTopLink } from "./layout/ServiceTopLink";
 import { SupportLink } from "./layout/SupportModal";
 
-/** SPEC §2 SignUpCheckEmail: the e-mail that becomes the login ID. */
+/** product §2 SignUpCheckEmail: the e-mail that becomes the login ID. */
 export function SignUpCheckEmail() {
   const text = screens.signUpCheckEmail;
   return (

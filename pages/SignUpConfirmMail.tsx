@@ -13,7 +13,7 @@ export interface SignUpConfirmMailProps {
   restartHref?: string | undefined;
 }
 
-/** SPEC §2 SignUpConfirmMail: the 6-digit code mailed at sign-up, with resend and fix-the-address. */
+/** product §2 SignUpConfirmMail: the 6-digit code mailed at sign-up, with resend and fix-the-address. */
 export function SignUpConfirmMail({ email, restartHref }: SignUpConfirmMailProps) {
   const page = usePage();
   const text = screens.signUpConfirmMail;

@@ -8,7 +8,7 @@ import { PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
 /**
- * SPEC §2 SignUpInputPassword: the e-mail read-only, a new password with its live checklist. The e-mail is text, which
+ * product §2 SignUpInputPassword: the e-mail read-only, a new password with its live checklist. The e-mail is text, which
  * wraps (a read-only field would cut a long address at a large text size); a hidden field gives it to password
  * managers, which save it with the new password.
  */

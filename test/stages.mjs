@@ -17,8 +17,6 @@ const staticStages = [
   ["brand check", ["npm", "run", "--silent", "brands:check"]],
 ];
 
-// Vite warns on every config load that the native config loader would want file extensions on imports.
-const env = { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: "true" };
 const started = Date.now();
 const times = [];
 
@@ -43,7 +41,7 @@ const cpuAtStart = machineCpuSeconds();
 /** Runs a command, its output shown as it comes or, for a quiet one, when it ends; answers its exit status. */
 function run(name, [command, ...args], { quiet }) {
   const start = Date.now();
-  const child = spawn(command, args, { env, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+  const child = spawn(command, args, { stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));

@@ -18,7 +18,7 @@ describe("the brand data", () => {
     expect(() => buildBrandData()).not.toThrow();
   });
 
-  test("holds about 45 services in the families of SPEC §1 and about 22 client ids", () => {
+  test("holds about 45 services in the families of product §1 and about 22 client ids", () => {
     expect(rawBrands).toHaveLength(45);
     expect(Object.keys(clients)).toHaveLength(22);
     const families = new Set(rawBrands.map(({ id }) => id.split("-")[0]));
@@ -60,18 +60,18 @@ describe("the brand data", () => {
     expect(targets[0]?.providerName).toBe(brand("client").providerName);
   });
 
-  test("names the earlier service of liqueur-lemon, the one service in system transfer (SPEC §8)", () => {
+  test("names the earlier service of liqueur-lemon, the one service in system transfer (product §8)", () => {
     expect(brand("liqueur-lemon").transfer?.earlierServiceName).toBeTruthy();
     expect(rawBrands.filter(({ transfer }) => transfer).map(({ id }) => id)).toEqual(["liqueur-lemon"]);
   });
 
-  test("gives liqueur-lemon, and only it, the relaxed password rules (SPEC §5)", () => {
+  test("gives liqueur-lemon, and only it, the relaxed password rules (product §5)", () => {
     expect(rawBrands.filter(({ passwordRules }) => passwordRules === "relaxed").map(({ id }) => id)).toEqual([
       "liqueur-lemon",
     ]);
   });
 
-  describe("allowed second factors (SPEC §6)", () => {
+  describe("allowed second factors (product §6)", () => {
     const built = buildBrandData();
     const everyBuilt = [...built.brands, built.defaultBrand];
 
@@ -91,7 +91,7 @@ describe("the brand data", () => {
       for (const raw of everyBrand) expect(Object.keys(raw)).not.toContain("mfaTypes");
       const drifted = { ...built.brands[0]!, mfaTypes: ["TOTP", "SMS"] as const };
       expect(() => brandDataSchema.parse({ ...built, brands: [drifted, ...built.brands.slice(1)] })).toThrow(
-        /SPEC §6 rule/,
+        /product §6 rule/,
       );
     });
   });

@@ -22,7 +22,7 @@ export function serviceIdForClientId(clientId: string): string | undefined {
   return clientsById.get(clientId)?.serviceId;
 }
 
-/** The app redirect URIs registered for a client (ARCHITECTURE §8); none for an unknown client. */
+/** The app redirect URIs registered for a client (architecture §8); none for an unknown client. */
 export function registeredRedirectUris(clientId: string): readonly string[] {
   return clientsById.get(clientId)?.redirectUris ?? [];
 }
@@ -44,7 +44,7 @@ export function clientIdsForBrand(serviceId: string): string[] {
 // The one brand in system transfer, found once: every page render asks (worker/render.tsx).
 const transferOfAnyBrand = brandData.brands.find((candidate) => candidate.transfer)?.transfer;
 
-/** SPEC §8 system transfer: the earlier service a notice names (the one brand in transfer), else the provider. */
+/** product §8 system transfer: the earlier service a notice names (the one brand in transfer), else the provider. */
 export function earlierServiceName(brand: Brand): string {
   return (brand.transfer ?? transferOfAnyBrand)?.earlierServiceName ?? brand.providerName;
 }

@@ -117,7 +117,7 @@ describe("support messages", () => {
     ['<a href="javascript:alert(1)">FAQ</a>', "a@href=javascript:alert(1)"],
     ['<img src="x" onerror="alert(1)">', "img"],
     ['<span style="color:red">!</span>', "span@style=color:red"],
-  ])("names what the SPEC §9 sanitiser would remove from %s", (markup, removed) => {
+  ])("names what the product §9 sanitiser would remove from %s", (markup, removed) => {
     const brand = { ...aurora, support: { ...aurora.support, defaultMessage: `お困りの方は ${markup}` } };
     expect(checkWith(brand)).toEqual([
       expect.stringMatching(

@@ -195,7 +195,7 @@ function sanitiserProblems(id: string, support: RawBrand["support"]): BrandProbl
           {
             brand: id,
             field: `support.${key}`,
-            message: `the sanitiser (SPEC §9 allow-list) removes ${dropped.join(", ")}`,
+            message: `the sanitiser (product §9 allow-list) removes ${dropped.join(", ")}`,
           },
         ]
       : [];

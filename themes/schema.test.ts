@@ -33,7 +33,7 @@ describe("rawBrandSchema", () => {
     ],
     ["an image outside /brands/", (b) => ({ ...b, logoImageUrl: "https://evil.example/logo.svg" }), "logoImageUrl"],
     ["an image path climbing out", (b) => ({ ...b, favicon: "/brands/../secret.svg" }), "favicon"],
-    ["a hand-written MFA type list (SPEC §6 builds it)", (b) => ({ ...b, mfaTypes: ["TOTP"] }) as RawBrand, ""],
+    ["a hand-written MFA type list (product §6 builds it)", (b) => ({ ...b, mfaTypes: ["TOTP"] }) as RawBrand, ""],
     ["an SMS flag that is not a boolean", (b) => ({ ...b, smsSecondFactor: "no" as never }), "smsSecondFactor"],
     [
       "a plain-http fallback URL",

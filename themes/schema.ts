@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { brandAssetPathPattern, hexColourPattern } from "./cssValues.ts";
 
-/** The business-hour wordings of SPEC §9, exactly as the support modal shows them. */
+/** The business-hour wordings of product §9, exactly as the support modal shows them. */
 export const businessHours = [
   "平日 8:30〜17:30（祝日・年末年始を除く）",
   "平日 9:00〜17:00（祝日・年末年始を除く）",
@@ -13,7 +13,7 @@ export const mfaTypeSchema = z.enum(["TOTP", "SMS", "NONE"]);
 export type MfaType = z.infer<typeof mfaTypeSchema>;
 
 /**
- * SPEC §6: a brand allows TOTP, SMS and NONE ('set up later'), except the ones whose data says
+ * product §6: a brand allows TOTP, SMS and NONE ('set up later'), except the ones whose data says
  * `smsSecondFactor: false` (the ASTOMO-like brand and the default theme), which allow TOTP and NONE. A brand's
  * `mfaTypes` is built from this rule, so no brand's list can drift from it.
  */
@@ -110,7 +110,7 @@ const brandFields = {
   backgroundImageUrl: brandAssetPathSchema,
   logoImageUrl: brandAssetPathSchema,
   favicon: brandAssetPathSchema,
-  /** SPEC §6: false for the brands that offer no SMS second factor (TOTP and NONE only); see allowedMfaTypes. */
+  /** product §6: false for the brands that offer no SMS second factor (TOTP and NONE only); see allowedMfaTypes. */
   smsSecondFactor: z.boolean().default(true),
   fallBackUrls: z.strictObject({ dev: httpsUrlSchema, stg: httpsUrlSchema, prod: httpsUrlSchema }),
   providerName: nameSchema,
@@ -118,7 +118,7 @@ const brandFields = {
   /** The partner-branded service: consent screen, no scope, no e-mail-verified or MFA checks. */
   consentTarget: z.boolean(),
   /**
-   * SPEC §5: "relaxed" skips the symbol and allowed-character checks of passwords (one brand has it);
+   * product §5: "relaxed" skips the symbol and allowed-character checks of passwords (one brand has it);
    * the worker, the islands and the emulator all read it from here.
    */
   passwordRules: z.enum(["standard", "relaxed"]).default("standard"),
@@ -129,12 +129,12 @@ const brandFields = {
    */
   passkeys: z.enum(["off", "offered", "required"]).default("offered"),
   /**
-   * SPEC §8 system transfer: this brand's accounts are moving in from an earlier service. Its users are mailed
+   * product §8 system transfer: this brand's accounts are moving in from an earlier service. Its users are mailed
    * a password-initiation link; users of other brands are told that service's name. At most one brand has it.
    */
   transfer: z.strictObject({ earlierServiceName: nameSchema }).optional(),
   /**
-   * SPEC §1/§9 native app update prompt (docs/native-bridge.md): inside this brand's app, a version older than
+   * product §1/§9 native app update prompt (docs/native-bridge.md): inside this brand's app, a version older than
    * `recommendedVersion` is asked, at most once in 24 hours, to update from its platform's store.
    */
   app: z
@@ -203,10 +203,10 @@ export type AssociatedApps = z.infer<typeof associatedAppsSchema>;
 export const rawBrandSchema = z
   .strictObject({ ...brandFields, support: rawSupportSchema, associatedApps: associatedAppsSchema.optional() })
   .superRefine(checkConsentTarget);
-/** The allowed second factors as pages and routes read them: built from `smsSecondFactor` by the SPEC §6 rule. */
+/** The allowed second factors as pages and routes read them: built from `smsSecondFactor` by the product §6 rule. */
 function checkMfaTypes(brand: { smsSecondFactor: boolean; mfaTypes: MfaType[] }, ctx: z.RefinementCtx): void {
   if (brand.mfaTypes.join() !== allowedMfaTypes(brand.smsSecondFactor).join()) {
-    ctx.addIssue({ code: "custom", message: "mfaTypes must follow the SPEC §6 rule", path: ["mfaTypes"] });
+    ctx.addIssue({ code: "custom", message: "mfaTypes must follow the product §6 rule", path: ["mfaTypes"] });
   }
 }
 
@@ -216,7 +216,7 @@ export const brandSchema = z
   .superRefine(checkMfaTypes);
 
 /**
- * The schemes a redirect URI may have (ARCHITECTURE §8): https, or an app's own private-use scheme, which
+ * The schemes a redirect URI may have (architecture §8): https, or an app's own private-use scheme, which
  * RFC 8252 §7.1 has in reverse-domain form (`jp.example.app:`). Nothing else: not `http:`, `javascript:`,
  * `data:`, nor a one-word scheme such as `intent:` that some other app may also claim.
  */

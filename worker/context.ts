@@ -10,7 +10,7 @@ interface AppVariables {
   requestId: string;
   nonce: string;
   brand: Brand;
-  /** Origins a form on this page may end up at after redirects (CSP form-action, ARCHITECTURE §8). */
+  /** Origins a form on this page may end up at after redirects (CSP form-action, architecture §8). */
   formActionOrigins: string[];
   /** What the request's one summary log line says (worker/middleware/requestLog.ts). */
   log: RequestLog;

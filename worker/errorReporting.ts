@@ -5,11 +5,11 @@ import { loggedPath } from "./identity/upstream";
 import { loggedRequestPath } from "./log";
 import { deployEnvironment } from "./render";
 
-// SPEC §9 error reporting: with SENTRY_DSN set, unexpected outcomes go to Sentry under the build's
+// product §9 error reporting: with SENTRY_DSN set, unexpected outcomes go to Sentry under the build's
 // release label; without it nothing is sent. Events and spans carry no secret: no request body, cookies, headers or
 // query, no id in a path, and e-mail addresses are masked wherever they appear.
 
-/** SPEC §8: errors about a missing current user are expected (a signed-out visitor) and not reported. */
+/** product §8: errors about a missing current user are expected (a signed-out visitor) and not reported. */
 const IGNORED = [/(no|missing) current user|current user (is )?(missing|not found)/i];
 
 const EMAIL = /[\w.+-]+@[\w-]+(\.[\w-]+)+/g;
@@ -147,12 +147,12 @@ function optionsFor(env: Env): Sentry.CloudflareOptions | undefined {
     dsn,
     release,
     environment,
-    // SPEC §9: production traces every request. Its spans are streamed, each as it ends (the SDK's default, pinned
+    // product §9: production traces every request. Its spans are streamed, each as it ends (the SDK's default, pinned
     // here): beforeSendSpan sees every one, the request's own included, while beforeSendTransaction would see none.
     tracesSampleRate: environment === "prod" ? 1.0 : 0,
     traceLifecycle: "stream",
     ignoreErrors: IGNORED,
-    // SPEC §9: nothing of the request's own reaches Sentry. Production's traces stream each span as it ends, which
+    // product §9: nothing of the request's own reaches Sentry. Production's traces stream each span as it ends, which
     // beforeSend never sees; without these the SDK put every POST's body (a sign-in's password) on its span.
     dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     beforeSend: scrubEvent,

@@ -14,7 +14,7 @@ export function ruleField(rule: FieldRuleName, ctx: RuleContext = {}) {
   );
 }
 
-/** The rule context of this request's brand (SPEC §5: one brand's passwords follow relaxed rules). */
+/** The rule context of this request's brand (product §5: one brand's passwords follow relaxed rules). */
 export function brandRules(c: AppContext): RuleContext {
   return { passwordRules: c.get("brand").passwordRules };
 }

@@ -72,7 +72,7 @@ app.use(
   }),
 );
 
-/** The middleware a route of the table runs before its own handlers (ARCHITECTURE §2, §8). */
+/** The middleware a route of the table runs before its own handlers (architecture §2, §8). */
 function middlewareOf(route: RouteEntry): MiddlewareHandler<AppEnv>[] {
   if (route.surface === "bare") return [];
   return [csrf(), brandResolution(), appFormAction(), ...(route.pathBrand ? [knownPathBrand()] : [])];
@@ -108,7 +108,7 @@ app.onError(async (error, c) => {
   }
 });
 
-// SPEC §9 error reporting: with SENTRY_DSN set, each request runs inside Sentry's handler; without it nothing of
+// product §9 error reporting: with SENTRY_DSN set, each request runs inside Sentry's handler; without it nothing of
 // Sentry runs and nothing is sent.
 export default {
   fetch(request, env, ctx) {

@@ -1,4 +1,4 @@
-// Structured JSON logs (ARCHITECTURE §8): one line per event and one summary line per request, never
+// Structured JSON logs (architecture §8): one line per event and one summary line per request, never
 // a password, code, token, cookie value or e-mail address. Fields are names, statuses, paths without their query
 // (nor the leaked-password range route's prefix), and counts.
 type Level = "info" | "warn" | "error";
@@ -39,7 +39,7 @@ type UpstreamCall = {
 export interface RequestLog {
   /** The route-table row that answered (worker/routes.tsx). */
   route?: string;
-  /** The SPEC §8 modal shown, `form_errors` for a rejected form; else derived from the status. */
+  /** The product §8 modal shown, `form_errors` for a rejected form; else derived from the status. */
   outcome?: string;
   /** The rate-limit decision, where one was made (worker/rateLimit.ts). */
   rateLimit?: { class: string; limited: boolean };

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 
-// ARCHITECTURE §8: every query value is bounded. Challenges and codes are opaque and may be long; the rest is short.
+// architecture §8: every query value is bounded. Challenges and codes are opaque and may be long; the rest is short.
 // Values the auth-request cookie stores keep that cookie's bounds (worker/session/state.ts), so what passes here fits there.
 
 /** A string of `min` to `max` characters (zod's smaller build, zod/mini, which keeps the bundle small: checks are functions, not methods). */

@@ -3,7 +3,7 @@ import type { AppContext } from "./context";
 import { logEvent } from "./log";
 import { sha256Hex } from "./session/digest";
 
-// ARCHITECTURE §8 brute force: every route of the table declares one of these classes. Each class counts per
+// architecture §8 brute force: every route of the table declares one of these classes. Each class counts per
 // client IP and, where a form names one, per subject (the normalised login ID, the MFA session, the address).
 // The bindings live in wrangler.toml (limits per 60 s); docs/security.md, "Rate limits", shows the same table.
 // The binding counts per location and approximately, so the identity provider's caps stay the authoritative ones.

@@ -5,7 +5,7 @@ import type { Plugin } from "vite";
 const VIRTUAL_ID = "virtual:release";
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 
-/** SPEC §9: the release label is the product version plus the build's short git hash, e.g. `v0.6.1+3d36022`. */
+/** product §9: the release label is the product version plus the build's short git hash, e.g. `v0.6.1+3d36022`. */
 function releaseLabel(root = process.cwd()): string {
   const { version } = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { version: string };
   let hash = "nogit";

@@ -91,7 +91,7 @@ export function runsScript(c: AppContext): boolean {
   return getCookie(c, SCRIPT_MARKER_COOKIE, "host") === "1";
 }
 
-/** SPEC §2/§8: a missing or malformed parameter or journey state: the parameter-problem modal, then back. */
+/** product §2/§8: a missing or malformed parameter or journey state: the parameter-problem modal, then back. */
 export function parameterProblem(c: AppContext, modal: "parameterError" | "callbackParameterError" = "parameterError") {
   return errorPage(c, { modal });
 }

@@ -39,7 +39,7 @@ function notShown(c: AppContext, loaded: Refusal | undefined) {
 }
 
 /**
- * How a form's fields are checked, from the request's brand's rule context (SPEC §5: the one thing a form's rules
+ * How a form's fields are checked, from the request's brand's rule context (product §5: the one thing a form's rules
  * vary by), so that they are built once per brand and route, not per POST.
  */
 export type FormSchema = (rules: RuleContext) => z.ZodMiniType;
@@ -62,7 +62,7 @@ export interface RouteEntry {
   surface: "page" | "bare";
   /** A /{serviceId}/… path must name the brand the request resolved to, else 404. */
   pathBrand: boolean;
-  /** ARCHITECTURE §8: the brute-force class the route is counted in (worker/rateLimit.ts). */
+  /** architecture §8: the brute-force class the route is counted in (worker/rateLimit.ts). */
   rateLimit: RateLimitClass;
   /** A `form` route's field schema: besides the check itself, what the fuzz (test/fuzz) names its fields from. */
   form?: FormSchema;
@@ -92,7 +92,7 @@ function counted(rateLimit: RateLimitClass, refuse: (c: AppContext) => Response 
 
 type QueryOf<Q> = Q extends z.ZodMiniType ? z.infer<Q> : undefined;
 
-/** SPEC §2/§8: a query that does not fit its schema shows the parameter-problem modal (400), never a 500. */
+/** product §2/§8: a query that does not fit its schema shows the parameter-problem modal (400), never a 500. */
 function checkedQuery(
   schema: z.ZodMiniType | undefined,
   modal?: "callbackParameterError",
@@ -264,7 +264,7 @@ export function form<S, F extends FormSchema>(
 }
 
 /**
- * ARCHITECTURE §8, docs/security.md "Rate limits": a credential try counts per IP before the upstream is asked, and
+ * architecture §8, docs/security.md "Rate limits": a credential try counts per IP before the upstream is asked, and
  * per subject only once the upstream has answered about it, so that an upstream failure (5xx, time-out, dropped,
  * malformed) never uses up a user's allowance. Over the subject's limit the answer is 429 whatever the upstream said,
  * without a cookie the try would have set: from then on a guesser learns nothing, and the upstream's own lockout

@@ -66,14 +66,14 @@ const inPath = { pathBrand: true } as const;
 const firstScreens: FirstScreens = { signIn: signIn.screen, signUp: checkEmail.screen };
 
 /**
- * The one route table: every path and method the site answers, in SPEC §2 order. The kind of a row
+ * The one route table: every path and method the site answers, in product §2 order. The kind of a row
  * (routeKinds.tsx) gives it its checks: `screen` a GET page (query, journey state), `form` its POST (form body,
  * journey state, fields by the shared rules), `endpoint` a GET that acts, `bare` no page middleware. Every row
  * is counted in a rate-limit class (worker/rateLimit.ts): `read` unless it says `credential`, `code`, `mail` or `report`.
  * Hono tries the rows in order.
  */
 export const routeTable: readonly RouteEntry[] = [
-  // The change-e-mail mails' links (SPEC §7 GET user/email/confirm) are a page of the site, not a proxied call:
+  // The change-e-mail mails' links (product §7 GET user/email/confirm) are a page of the site, not a proxied call:
   // the site asks the upstream and lands on the result page (routes/changeEmail.tsx). Before the proxy's row.
   endpoint(
     "/auth/v1/user/email/confirm",
@@ -81,7 +81,7 @@ export const routeTable: readonly RouteEntry[] = [
     { query: emailChangeLinkQuery, rateLimit: "mail" },
     followChangeEmailLink,
   ),
-  // The narrow proxy the app and OAuth2 clients use (ARCHITECTURE §3). First: '/oauth2/auth' would otherwise
+  // The narrow proxy the app and OAuth2 clients use (architecture §3). First: '/oauth2/auth' would otherwise
   // be read as '/{serviceId}/auth' with a brand 'oauth2'.
   bare("ALL", "/auth/*", "identityProxy", relayAllowedCall),
   bare("ALL", "/oauth2/*", "oauth2Proxy", relayAllowedCall, "code"),
@@ -90,7 +90,7 @@ export const routeTable: readonly RouteEntry[] = [
   bare("GET", "/.well-known/assetlinks.json", "assetLinks", assetLinks),
   bare("ALL", "/.well-known/*", "discoveryProxy", relayAllowedCall),
 
-  // SPEC §2 entry and callback (ARCHITECTURE §4); restarting the app's authorization from its stored request.
+  // product §2 entry and callback (architecture §4); restarting the app's authorization from its stored request.
   endpoint("/restart", "restartAuthorization", {}, restartAuthorization),
   // The app's start asks the authorization endpoint itself, so it is counted as the proxied endpoint was: `code`.
   endpoint("/", "entry", { query: entryQuery, rateLimit: "code" }, (c, query) => enter(c, query, firstScreens)),
@@ -200,11 +200,11 @@ export const routeTable: readonly RouteEntry[] = [
   form("/mfa/setup/passkey/verify", "mfaSetupPasskeyVerify", passkeySetupVerify, { rateLimit: "code" }),
   form("/mfa/setup/passkey", "mfaSetupPasskey", passkeySetupResult, { rateLimit: "credential" }),
 
-  // Sign-out (ARCHITECTURE §8): a link (GET) or a form (POST).
+  // Sign-out (architecture §8): a link (GET) or a form (POST).
   endpoint("/logout", "logout", { query: logoutQuery }, signOut),
   form("/logout", "logout", signOutForm),
 
-  // SPEC §2 error page; health; the emulator's developer endpoints (dev only); every other path.
+  // product §2 error page; health; the emulator's developer endpoints (dev only); every other path.
   endpoint("/error", "error", {}, (c) => errorPage(c, {})),
   bare("GET", "/health", "health", async (c) => c.json({ status: maintenanceOn(c.env) ? "maintenance" : "ok" })),
   // An island's crash in the browser (islands/client.tsx), for the logs and error reporting.

@@ -7,14 +7,14 @@ export interface OAuthClient {
   serviceId: string;
   /** The partner-branded service asks the user's consent before a code is issued. */
   consentRequired: boolean;
-  /** The app's redirect URIs, registered in the brand data the site checks too (ARCHITECTURE §8). */
+  /** The app's redirect URIs, registered in the brand data the site checks too (architecture §8). */
   redirectUris: readonly string[];
 }
 
 /** Whom a notice names and whom it tells the customer to call: the brand of the app a login or change came through. */
 export interface NoticeBrand {
   name: string;
-  /** The brand's support line; an advisor-managed brand's customers are told to ask their advisor (SPEC §2). */
+  /** The brand's support line; an advisor-managed brand's customers are told to ask their advisor (product §2). */
   support:
     | { advisorManaged: true }
     | { advisorManaged: false; callCenterName: string; tel: string | undefined; businessHour: string }

@@ -1,4 +1,4 @@
-// The range API's built-in list (routes/pwnedRange.ts): some of the most common passwords that still meet SPEC §5's
+// The range API's built-in list (routes/pwnedRange.ts): some of the most common passwords that still meet product §5's
 // standard rules, as the leaked-password lists have them. None is a password the tests choose on purpose
 // (test/support/vocabulary.ts): those must pass. Tests add a password of their own with
 // `POST /__emulator/breached-passwords`.

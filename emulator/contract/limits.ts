@@ -4,11 +4,11 @@ const hour = 60 * minute;
 
 /**
  * How many tries the emulated upstream allows before it refuses, by the emulator clock. Every row is in the
- * limits table of emulator/README.md; the site maps each refusal to a SPEC §8 message.
+ * limits table of emulator/README.md; the site maps each refusal to a product §8 message.
  */
 
 /**
- * Wrong 6-digit or TOTP codes one code or one MFA login session takes (SPEC §9: codes are 6 digits, so
+ * Wrong 6-digit or TOTP codes one code or one MFA login session takes (product §9: codes are 6 digits, so
  * unlimited guesses would find one). After this many the code or session is dead: the next attempt, right or
  * wrong, answers `expired_code` (a mailed code) or `challenge_expired` (an MFA session).
  *
@@ -21,7 +21,7 @@ export const maxWrongCodes = 5;
 /**
  * Wrong passwords, counted per account and device. A device is known by its device credential's digest
  * (docs/devices.md: the login's `context.device`) once a login from it has completed; a known device has its own
- * counter, and every other device (SPEC §9's `device_id` alone proves nothing) shares one counter per account, so
+ * counter, and every other device (product §9's `device_id` alone proves nothing) shares one counter per account, so
  * a stranger can slow down strangers but never lock out the owner's devices.
  */
 export const passwordLockout = {
@@ -81,7 +81,7 @@ export const deviceCodeWrongAccount: SendLimit = { count: 10, windowMs: hour };
 export const newDevicesSuspendedNotice: SendLimit = { count: 1, windowMs: hour };
 
 /**
- * SPEC §4 "only one setup request may be in flight": while an SMS setup code sent less than this long ago is
+ * product §4 "only one setup request may be in flight": while an SMS setup code sent less than this long ago is
  * pending, another SMS setup request is refused (409 `setup_pending`, Retry-After) and no second SMS goes out. A
  * TOTP setup request while a TOTP setup is pending answers the pending secret again instead of a second one.
  */

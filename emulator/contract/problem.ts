@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** The identity API's error types; the site maps each to a SPEC §8 message. */
+/** The identity API's error types; the site maps each to a product §8 message. */
 export type ProblemType =
   | "invalid_request"
   | "invalid_credentials"
@@ -56,7 +56,7 @@ export const problems = {
     new Problem(404, "challenge_not_found", `The ${what} is unknown or was already used.`),
   challengeExpired: (what = "challenge") => new Problem(410, "challenge_expired", `The ${what} has expired.`),
   invalidCode: () => new Problem(400, "invalid_code", "The code is incorrect."),
-  /** 400 for the SPEC §7 calls; the passkey registration code answers 410 (docs/passkeys.md). */
+  /** 400 for the product §7 calls; the passkey registration code answers 410 (docs/passkeys.md). */
   expiredCode: (status: 400 | 410 = 400) => new Problem(status, "expired_code", "The code has expired."),
   alreadyRegistered: () =>
     new Problem(409, "already_registered", "An account with this e-mail address already exists."),

@@ -75,7 +75,7 @@ account.patch("/auth/v1/user/password", async (c) => {
     z.object({
       password: z.string().min(1).max(1024),
       new_password: z.string().min(1).max(1024),
-      // SPEC §9's device id, as the site sends it; it proves no device, so the lockout does not read it.
+      // product §9's device id, as the site sends it; it proves no device, so the lockout does not read it.
       device_id: z.string().max(64).optional(),
     }),
   );
@@ -176,7 +176,7 @@ account.get("/auth/v1/user/email/confirm", (c) => {
 account.post("/auth/v1/user/email", async (c) => {
   const { user } = await requireAccount(c);
   const body = await jsonBody(c.req.raw, z.object({ email }));
-  // Registering the address the account already has is allowed (SPEC §2 RegisterEmail).
+  // Registering the address the account already has is allowed (product §2 RegisterEmail).
   if (takenByAnother(c, body.email, user.username)) throw problems.alreadyRegistered();
   // The last code sent stays valid when a further one is refused.
   takeSend(c, "email_register_code", user);
@@ -212,7 +212,7 @@ const mfaSetupSchema = z.discriminatedUnion("type", [
 ]);
 
 /**
- * SPEC §4: one setup request at a time per user (the one pending ticket). A TOTP request while a TOTP setup is
+ * product §4: one setup request at a time per user (the one pending ticket). A TOTP request while a TOTP setup is
  * pending answers its secret again, never a second one (a double click, a reload, two isolates of the site); an
  * SMS request while the last setup SMS is less than `mfaSetupSmsInterval` old is refused, never a second SMS.
  */

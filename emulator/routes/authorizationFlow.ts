@@ -145,7 +145,7 @@ export function endBrowserSession(c: EmulatorContext, fromToken: string | undefi
 
 /**
  * After login: the partner-branded client asks consent first; every other client gets its code. A request
- * for no scope at all (the site's own authorization for the partner service, SPEC §6) has nothing to
+ * for no scope at all (the site's own authorization for the partner service, product §6) has nothing to
  * consent to, so the user is asked once, when the app's own request names its scopes.
  */
 export function continueAuthorization(

@@ -43,7 +43,7 @@ const common = {
 };
 const session = z.string().min(1).max(256);
 const code = z.string().max(32);
-// SPEC §7: every flow's body names the user (the e-mail or the login ID, as typed at the password step).
+// product §7: every flow's body names the user (the e-mail or the login ID, as typed at the password step).
 const username = z.string().min(1).max(256);
 
 const loginSchema = z.discriminatedUnion("flow", [
@@ -110,10 +110,10 @@ login.post("/auth/v1/login", async (c) => {
   if (body.flow === "email_password") {
     const user = users.byLoginId(body.username);
     if (user === undefined || !user.confirmed) throw problems.invalidCredentials();
-    // The transfer notice is about the account, not the password typed here (SPEC §8): checked first.
+    // The transfer notice is about the account, not the password typed here (product §8): checked first.
     if (user.transferInProgress) throw problems.rejectLogin();
     const { context } = body;
-    // SPEC §9's device_id names a device and proves nothing: only the device credential's digest makes one known.
+    // product §9's device_id names a device and proves nothing: only the device credential's digest makes one known.
     const digest = context?.device;
     const refused = (): Problem => {
       recordSignIn(c, user, request.clientId, "password", context, "refused");
@@ -193,7 +193,7 @@ login.post("/auth/v1/login", async (c) => {
   }
   const method = body.flow === "mfa_totp" ? "password_totp" : "password_sms";
   if (!secondFactorMatches(c, user, body.flow, body.session, body.code)) {
-    // SPEC §9: a 6-digit code is guessable, so wrong codes count against the session; after maxWrongCodes it is
+    // product §9: a 6-digit code is guessable, so wrong codes count against the session; after maxWrongCodes it is
     // dead and the next attempt answers challenge_expired (410), which sends the user back to the start.
     tickets.recordWrongCode("login_session", body.session);
     recordSignIn(c, user, request.clientId, method, progress.context, "refused");
@@ -434,7 +434,7 @@ login.get("/auth/v1/logout", async (c) => {
   return c.json({});
 });
 
-// SPEC §7 names these calls without their contract; the emulator says so instead of guessing one.
+// product §7 names these calls without their contract; the emulator says so instead of guessing one.
 for (const path of [
   "/auth/v1/login/sendOtpEmail",
   "/auth/v1/register/otpEmail",

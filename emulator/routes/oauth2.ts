@@ -286,5 +286,5 @@ async function issueTokens(
 }
 
 oauth2.post("/oauth2/token", token);
-// SPEC §7 lists a form token call under the identity API too; it is the same endpoint.
+// product §7 lists a form token call under the identity API too; it is the same endpoint.
 oauth2.post("/auth/v1/token", token);

@@ -341,7 +341,7 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
   }
   const user = users.byUsername(passkey.username);
   if (user === undefined || !user.confirmed) throw failed();
-  // The SPEC §8 transfer notice is about the account, whatever the way in (as POST /auth/v1/login).
+  // The product §8 transfer notice is about the account, whatever the way in (as POST /auth/v1/login).
   if (user.transferInProgress) throw problems.rejectLogin();
   store.recordUse(passkey.id, verdict.value.counter, verdict.value.backedUp, now);
   // docs/devices.md: the passkey proves the device, so it is never asked to confirm it, and becomes known.

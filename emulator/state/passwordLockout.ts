@@ -21,7 +21,7 @@ export interface LockStarted {
 /**
  * Wrong-password lockout per account and device (contract/limits.ts `passwordLockout`). A device is known when its
  * device credential's digest is bound to the account (devices.ts): its row there holds its own counter. Every
- * other device (a login without `context.device`, or with a digest the account does not know, whatever SPEC §9
+ * other device (a login without `context.device`, or with a digest the account does not know, whatever product §9
  * `device_id` it names) shares the account's counter, kept in the user's `failed_attempts` and `locked_until`. So
  * a stranger who types wrong passwords locks out only other strangers, never the owner's devices, and the lock a
  * stranger can cause grows slowly (30 s, doubling) rather than at once to 15 min.

@@ -123,7 +123,7 @@ const addedColumns: [table: string, column: string, definition: string][] = [
 ];
 
 export function migrate(sql: SqlStorage): void {
-  // Devices an older emulator knew by SPEC §9's device_id, which proves nothing (docs/devices.md): they go, and the
+  // Devices an older emulator knew by product §9's device_id, which proves nothing (docs/devices.md): they go, and the
   // owner's next sign-in binds the device credential instead.
   sql.exec("DROP TABLE IF EXISTS known_devices");
   for (const statement of schema) sql.exec(statement);

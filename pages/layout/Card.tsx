@@ -16,7 +16,7 @@ interface CardProps {
   /** Which of the brand's support messages the help modal shows (the second-factor pages have their own). */
   support?: "default" | "sms" | "totp";
   /**
-   * SPEC §4 session guard (another tab of the site disables this one). Set it on every screen with session
+   * product §4 session guard (another tab of the site disables this one). Set it on every screen with session
    * state, i.e. whose route loads a sealed journey cookie (sign-up, sign-in, MFA, forced password, consent, account
    * changes, MFA setup); leave it off on static result, link and error screens (the new-password page reads its
    * link's cookie, but its form posts the link it was made from). It ships the guard's script.
@@ -24,7 +24,7 @@ interface CardProps {
   guarded?: boolean;
 }
 
-/** SPEC §2: every screen is a card with the brand's logo and title on its themed background. */
+/** product §2: every screen is a card with the brand's logo and title on its themed background. */
 export function Card({ title, children, links, modals, support = "default", guarded = false }: CardProps) {
   const { brand } = usePage();
   return (

@@ -109,7 +109,7 @@ export function CatalogueModalOpener({
   );
 }
 
-/** The modal the worker opened for this response (an outcome of SPEC §8), if any. */
+/** The modal the worker opened for this response (an outcome of product §8), if any. */
 export function ActiveModal() {
   const { modal } = usePage();
   return modal ? <CatalogueModal name={modal.key} id="message-modal" open href={modal.href} /> : null;

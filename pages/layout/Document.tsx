@@ -68,7 +68,7 @@ function IslandScripts({
   );
 }
 
-/** The HTML shell: theme as CSS custom properties in the head, so there is no unbranded flash (ARCHITECTURE §6). */
+/** The HTML shell: theme as CSS custom properties in the head, so there is no unbranded flash (architecture §6). */
 /**
  * A page that refused what was sent (a field's message, an error modal) says so first in its title, which a screen
  * reader reads as the page loads (the GOV.UK pattern, docs/accessibility.md).

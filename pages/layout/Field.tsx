@@ -33,7 +33,7 @@ function passwordWords(preset: FieldPreset): PasswordWords {
 }
 
 /**
- * One form field of SPEC §3 by its preset, as an island: after a rejected POST it shows what the user typed
+ * One form field of product §3 by its preset, as an island: after a rejected POST it shows what the user typed
  * (never a password) and the worker's message, both read from the page's form state. The island is given its
  * words here, so that the browser gets the rules but no message module. Where a password is chosen, `identities`
  * are whom it is for (the login ID, the e-mail address), which it must not be (forms/rules.ts `passwordContext`).

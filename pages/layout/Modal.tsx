@@ -16,7 +16,7 @@ interface ModalProps {
 }
 
 /**
- * SPEC §2/§8 modal on a native <dialog>. One opened by a control is a popover (no script needed to open or
+ * product §2/§8 modal on a native <dialog>. One opened by a control is a popover (no script needed to open or
  * close it), or the URL's target where the engine has no popover (ModalOpener); one the server opens is rendered
  * open with a dialog-method form to close it.
  */

@@ -5,7 +5,7 @@ import type { Brand } from "../../themes/schema";
 
 export type DeployEnvironment = "dev" | "stg" | "prod";
 
-/** The modal the server opens on this page (SPEC §8), and where its `next` action leads. */
+/** The modal the server opens on this page (product §8), and where its `next` action leads. */
 export interface ActiveModal {
   key: ModalKey;
   href?: string | undefined;
@@ -23,7 +23,7 @@ export interface PageEnvironment {
   environment: DeployEnvironment;
   /** The provider's mail sender domain, named in the "mail did not arrive" help. */
   mailSenderDomain: string;
-  /** The earlier service of the SPEC §8 system-transfer notices, from the brand data. */
+  /** The earlier service of the product §8 system-transfer notices, from the brand data. */
   earlierServiceName: string;
   /**
    * The request comes from a brand's native app (its webview's User-Agent carries `KazahanaApp/<version>`,

@@ -69,7 +69,7 @@ function modulePath(text: string): { size: number; path: string } {
   return { size: modules.size + QUIET_ZONE * 2, path: parts.join("") };
 }
 
-/** SPEC §2 MFASetupTOTP: the authenticator-app QR code, drawn on the server. */
+/** product §2 MFASetupTOTP: the authenticator-app QR code, drawn on the server. */
 export function QrCode({ text, label, pixels = 200 }: { text: string; label: string; pixels?: number }) {
   const { size, path } = modulePath(text);
   return (

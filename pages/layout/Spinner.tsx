@@ -1,6 +1,6 @@
 import { common } from "../../messages/ja";
 
-/** The loading spinner dialog (SPEC §2); islands open it while they wait on the worker. */
+/** The loading spinner dialog (product §2); islands open it while they wait on the worker. */
 export function Spinner({ open = false }: { open?: boolean }) {
   return (
     <dialog className="spinner" open={open} aria-label={common.loading} aria-busy="true">

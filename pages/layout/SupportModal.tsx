@@ -6,7 +6,7 @@ export function SupportLink() {
   return <CatalogueModalOpener name="support">{common.help}</CatalogueModalOpener>;
 }
 
-/** The brand's support contact; advisor-managed brands name only the advisor (SPEC §2). */
+/** The brand's support contact; advisor-managed brands name only the advisor (product §2). */
 export function SupportModal({ variant = "default" }: { variant?: "default" | "sms" | "totp" }) {
   const { brand } = usePage();
   const support = brand.support;

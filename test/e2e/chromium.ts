@@ -11,7 +11,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  */
 export const HEADLESS_SHELL_PATH = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
 
-// As root here Chromium needs --no-sandbox; the network flags stop it calling Google's hosts (ARCHITECTURE §9).
+// As root here Chromium needs --no-sandbox; the network flags stop it calling Google's hosts (architecture §9).
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",

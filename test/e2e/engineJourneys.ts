@@ -104,7 +104,7 @@ async function expectAppLogin(run: JourneyRun, app: OpenedApp, login: Login): Pr
   expectLoginClaims(await fromNode(run, () => appLogin(app, run.site.url)), login, app.startedAt);
 }
 
-/** ARCHITECTURE §3 on the page the tab shows: none of `typed` (nor the network's secrets) in it. */
+/** architecture §3 on the page the tab shows: none of `typed` (nor the network's secrets) in it. */
 function expectNothingSecret(run: JourneyRun, ...typed: string[]): Promise<void> {
   return expectNothingSecretInPage(run.page, new URL(run.site.url).origin, [...typed, ...run.networkSecrets()]);
 }
@@ -311,7 +311,7 @@ const queryOf = async (page: EnginePage, name: string) => new URL(await page.url
 /** The first heading's text. */
 const headingOf = (page: EnginePage) => page.text("h1");
 
-/** SPEC §4: the 'two-factor set' modal, whose link hands over to the app; the login was the password alone. */
+/** product §4: the 'two-factor set' modal, whose link hands over to the app; the login was the password alone. */
 async function setUpHandsOver(run: JourneyRun, app: OpenedApp): Promise<void> {
   await submit(run.page, { button: "設定する" });
   expect(await openModalTitle(run.page)).toBe("認証が完了しました");
@@ -421,7 +421,7 @@ export const JOURNEYS: Record<string, Journey> = {
         expect(await pathOf(page)).toBe("/signUp/confirmMail");
         await typeInto(page, "#field-code", await idp(run).latestCode(address));
         await submitByKey(page);
-        // View signUp continues to MFA setup (SPEC §2); GUNGNIR allows none, so "later" hands over to the app.
+        // View signUp continues to MFA setup (product §2); GUNGNIR allows none, so "later" hands over to the app.
         expect(await pathOf(page)).toBe("/mfa/setup");
         await expectNothingSecret(run, PASSWORD);
         await tabTo(page, 'form[action="/mfa/setup/skip"] button');
@@ -458,7 +458,7 @@ export const JOURNEYS: Record<string, Journey> = {
       await typeInto(page, "#field-mfaCode", new TOTP({ secret: TOTP_SECRET }).generate());
       await page.press("Enter");
       await expectAppLogin(run, app, LOGINS.totp);
-      // Sign-out (ARCHITECTURE §8): the site forgets every cookie and lands on the brand's service top.
+      // Sign-out (architecture §8): the site forgets every cookie and lands on the brand's service top.
       await page.go(`${run.site.url}/logout?client_id=${GUNGNIR.clientId}`);
       await page.reached(SERVICE_TOP);
       // Every cookie but the device credential, which sign-out keeps (docs/devices.md). W3C WebDriver reads the
@@ -630,7 +630,7 @@ export const JOURNEYS: Record<string, Journey> = {
       expect(await headingOf(page)).toBe("パスワードの再設定");
       await typeInto(page, "#field-newPassword", NEW_PASSWORD);
       if (page.javaScript) {
-        // The live checklist (SPEC §5) follows what is typed.
+        // The live checklist (product §5) follows what is typed.
         await until(async () => (await countOf(page, '.checklist-row[data-met="true"]')) === 6, "six rules met");
       }
       await submitByKey(page);
@@ -792,7 +792,7 @@ export const JOURNEYS: Record<string, Journey> = {
       expect(await openModalTitle(page)).toBe("確認コードを確認しました");
       await expectNothingSecret(run, PASSWORD);
       await submit(page, { link: "次へ進む" });
-      // /callback marked that MFA setup follows (SPEC §2); this brand allows none, so "later" hands over to the app.
+      // /callback marked that MFA setup follows (product §2); this brand allows none, so "later" hands over to the app.
       expect(await pathOf(page)).toBe("/mfa/setup");
       await page.click({ button: "あとで設定する" });
       await expectAppLogin(run, app, LOGINS.password);
@@ -1018,7 +1018,7 @@ async function changedPasswordSignsInAfterModal(run: JourneyRun, login: string):
 }
 
 /**
- * SPEC §4/§8 session guard (script only: without it there is no guard, and both tabs stay usable): the consent tab
+ * product §4/§8 session guard (script only: without it there is no guard, and both tabs stay usable): the consent tab
  * is disabled once a second tab of the site is used, and the second keeps working.
  */
 export async function sessionGuardJourney(run: JourneyRun): Promise<void> {

@@ -159,7 +159,7 @@ export async function expectAppLogin(app: App, baseUrl: string, login: Login, st
   expectLoginClaims(await appLogin(app, baseUrl), login, startedAt);
 }
 
-/** The query parameters whose values are secrets when they cross the network (ARCHITECTURE §3). */
+/** The query parameters whose values are secrets when they cross the network (architecture §3). */
 const NETWORK_SECRETS = ["login_challenge", "consent_challenge", "login_verifier", "consent_verifier", "code"];
 
 /** Every secret-looking value in the URLs of `requests`: challenges, verifiers and codes of 16 characters or more. */
@@ -176,7 +176,7 @@ export function secretsIn(requests: Iterable<{ url: string }>): Set<string> {
 }
 
 /**
- * ARCHITECTURE §3: no token, verifier, challenge or session in script-readable cookies, storage or HTML of the site's
+ * architecture §3: no token, verifier, challenge or session in script-readable cookies, storage or HTML of the site's
  * page the tab shows. `secrets` are values that must not be there (at least one, none missing: a check against
  * nothing proves nothing). A tab that is not at `siteOrigin` fails: there is nothing of the site's to check.
  */

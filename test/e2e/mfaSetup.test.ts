@@ -42,7 +42,7 @@ describe("with JavaScript on", () => {
       await page.getByRole("button", { name: "認証コードを送信" }).click();
       await expect.poll(() => warning.isVisible()).toBe(true);
       expect(await idp.count(`+81${PHONE}`)).toBe(0);
-      // SPEC §4 one setup request in flight: while the send is on its way (held here), nothing sends again.
+      // product §4 one setup request in flight: while the send is on its way (held here), nothing sends again.
       const sends: string[] = [];
       let release = () => {};
       const held = new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@ import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { CLIENT, GUNGNIR } from "../support/vocabulary";
 import { chromiumForFile, scriptsLoadedBy, sealedCookie, siteUrl, withCookies } from "./browser";
 
-// Chromium's alone: the React Native stand-in. SPEC §1 native bridge in Chromium playing the app's webview
+// Chromium's alone: the React Native stand-in. product §1 native bridge in Chromium playing the app's webview
 // (docs/native-bridge.md): the app's User-Agent marker, a stand-in for react-native-webview's
 // `window.ReactNativeWebView` planted by an init script, and request interception for the hosts the links lead to,
 // which only Playwright over CDP gives here. The journeys themselves run in every engine (engineJourneys.ts).
@@ -118,7 +118,7 @@ async function answered(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
 }
 
-describe("native bridge (SPEC §1) inside the app's webview", () => {
+describe("native bridge (product §1) inside the app's webview", () => {
   it("posts openExternalBrowser for the service-top link and does not navigate", async () => {
     const { context, outside } = await webView(APP_UA);
     try {
@@ -223,7 +223,7 @@ describe("passkeys inside the app's webview (docs/passkeys.md, The brands' apps)
   });
 });
 
-describe("version check and update prompt (SPEC §1 check version, app version; §9 frequency 24)", () => {
+describe("version check and update prompt (product §1 check version, app version; §9 frequency 24)", () => {
   it("asks an outdated app to update; アップデートする opens its platform's store through the app", async () => {
     const { context, outside } = await webView(APP_UA, { version: "3.11.2", platform: "ios" });
     try {

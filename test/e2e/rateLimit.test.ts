@@ -5,7 +5,7 @@ import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { CHROMIUM_HEADERS, chromiumForFile, siteUrl } from "./browser";
 import { emulator, newContext, openApp } from "./journeys";
 
-// ARCHITECTURE §8: over a limit, the user sees the page's own screen again with the 429 modal, with
+// architecture §8: over a limit, the user sees the page's own screen again with the 429 modal, with
 // JavaScript on and off. The per-subject limits are production's in every environment (wrangler.toml).
 
 const baseUrl = siteUrl();

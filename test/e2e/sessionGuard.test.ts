@@ -8,7 +8,7 @@ import { asTestDevice, emulator, openApp } from "./journeys";
 // Chromium's alone, for what Playwright gives and EnginePage does not: real key presses (the guard counts a key as
 // use), bringing a tab to the front, closing a tab with its beforeunload, reloading, and the referrer a page script's
 // navigation leaves. The guard across two tabs itself runs in every engine that opens two (engineJourneys.ts).
-// SPEC §4/§8 session guard in Chromium, on screens reached by real journeys (their cookies in the browser's jar,
+// product §4/§8 session guard in Chromium, on screens reached by real journeys (their cookies in the browser's jar,
 // shared by every tab of the context): a page reached from this site is disabled when another tab of the site
 // is used; a page opened from elsewhere (no referrer) is not; the tab used last keeps working.
 
@@ -115,7 +115,7 @@ async function tabFromThisSite(context: BrowserContext, path: string): Promise<P
   return page;
 }
 
-describe("session guard (SPEC §4, §8)", () => {
+describe("session guard (product §4, §8)", () => {
   it("disables the consent screen when the site is used in a fresh tab; the fresh tab keeps working", async () => {
     const context = await guardContext();
     try {
@@ -187,7 +187,7 @@ describe("session guard (SPEC §4, §8)", () => {
       await other.keyboard.press("Tab");
       await fresh.keyboard.press("Tab");
       await other.keyboard.press("Tab");
-      // No referrer: the SPEC §4 condition does not hold, whatever the markers say.
+      // No referrer: the product §4 condition does not hold, whatever the markers say.
       await expectUsable(fresh);
       // The same tab goes on within the site: now it was reached from this site, and another tab was used since.
       await navigateWithin(fresh, consentPath);

@@ -517,7 +517,7 @@ describe("MFA setup", () => {
   });
 });
 
-describe("calls SPEC §7 names without a contract", () => {
+describe("calls product §7 names without a contract", () => {
   it("answers 501 not_implemented", async () => {
     await expectProblem(await postJson("/auth/v1/login/sendOtpEmail", {}), 501, "not_implemented");
     await expectProblem(await call("/auth/v1/tenants/client/loginHint/abc"), 501, "not_implemented");

@@ -77,7 +77,7 @@ export const latestMail = dev.latest;
 /** The newest link mailed: a sign-in's notice, which may come after it, carries none. */
 export const latestLink = dev.latestLink;
 
-/** SPEC §7 register: a sign-up for an address on a login challenge. */
+/** product §7 register: a sign-up for an address on a login challenge. */
 export function register(challenge: string, email: string, password = strongPassword): Promise<Response> {
   return postJson("/auth/v1/register", { login_challenge: challenge, flow: "email_password", email, password });
 }
@@ -154,7 +154,7 @@ export const testDeviceContext = {
 } as const;
 
 /**
- * The password step; `deviceId` is the site's device_id (SPEC §3), absent unless a test needs one; `extra` adds
+ * The password step; `deviceId` is the site's device_id (product §3), absent unless a test needs one; `extra` adds
  * fields to the body (the login context of docs/devices.md: the test device's unless it says otherwise).
  */
 export async function login(

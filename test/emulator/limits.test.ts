@@ -185,7 +185,7 @@ describe("wrong passwords: counted per account and device", () => {
     expect((await attempt(undefined)).status).toBe(201);
   });
 
-  it("does not know a device by SPEC §9's device_id: a copied one shares the strangers' counter", async () => {
+  it("does not know a device by product §9's device_id: a copied one shares the strangers' counter", async () => {
     await seedOwner();
     const ownersDeviceId = "OWNERSDEVICE00000000000000000001";
     const fromDeviceId = async () => login((await startLogin()).challenge, email, strongPassword, ownersDeviceId);

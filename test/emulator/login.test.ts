@@ -397,7 +397,7 @@ describe("flow new_password", () => {
   });
 });
 
-describe("later steps name the user (SPEC §7 login body)", () => {
+describe("later steps name the user (product §7 login body)", () => {
   it("refuses a second-factor or new-password step without a username", async () => {
     await seedUser({ email, mfa: { totp: TOTP_SECRET } });
     const { challenge } = await startLogin();

@@ -2,7 +2,7 @@ import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { accessTokenFor, bearer, outbox, postJson, resetEmulator, seedUser, setClock } from "./emulatorClient";
 
-// SPEC §4 MFA setup as the upstream must hold it (emulator/README.md "Limits"): one setup request at a time per
+// product §4 MFA setup as the upstream must hold it (emulator/README.md "Limits"): one setup request at a time per
 // user, 5 wrong codes end a pending setup, SMS sends are spaced and capped.
 
 beforeEach(resetEmulator);

@@ -80,7 +80,7 @@ describe("the range API", () => {
 });
 
 describe("the built-in list", () => {
-  it("holds 20 to 50 distinct passwords, each meeting SPEC §5's standard rules", () => {
+  it("holds 20 to 50 distinct passwords, each meeting product §5's standard rules", () => {
     expect(commonPasswords.length).toBeGreaterThanOrEqual(20);
     expect(commonPasswords.length).toBeLessThanOrEqual(50);
     expect(new Set(commonPasswords).size).toBe(commonPasswords.length);

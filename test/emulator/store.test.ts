@@ -40,7 +40,7 @@ describe("the schema", () => {
 });
 
 describe("the devices", () => {
-  it("drops the devices an older emulator knew by SPEC §9's device_id, which prove nothing", async () => {
+  it("drops the devices an older emulator knew by product §9's device_id, which prove nothing", async () => {
     const tables = await runInDurableObject(fileState("global"), (_instance, state) => {
       const sql = state.storage.sql;
       sql.exec(

@@ -1,7 +1,7 @@
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import type { AppAuthQuery, View } from "../../worker/session/authRequest";
 
-// How a brand's app opens the site (SPEC §2 entry): one definition for the workerd and the browser tests, typed
+// How a brand's app opens the site (product §2 entry): one definition for the workerd and the browser tests, typed
 // by the schema the entry parses it with.
 
 export interface AppBrand {

@@ -33,7 +33,7 @@ export function openModal(html: string): string {
 }
 
 /**
- * `html` opened the modal `key` (SPEC §2/§8) with its title and body; answers the modal's markup. A text made from the
+ * `html` opened the modal `key` (product §2/§8) with its title and body; answers the modal's markup. A text made from the
  * brand's names is checked when `context` gives the names, else by the test that knows them.
  */
 export function expectModalIn(html: string, key: ModalKey, context?: ModalTextContext): string {

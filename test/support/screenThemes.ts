@@ -29,7 +29,7 @@ export function themeScreens({ brand }: ScreenTheme): ScreenCase[] {
 /**
  * The `name=value` cookies that put a browser on `screen`: its sealed state, sealed with the dev environment's keys
  * as the previewed site would have, and the brand the user came from (screens reached without a client_id keep it,
- * ARCHITECTURE §6).
+ * architecture §6).
  */
 export async function screenCookies(brand: ScreenBrand, screen: ScreenCase): Promise<string[]> {
   const cookies = await Promise.all(

@@ -3,7 +3,7 @@ import { clients } from "../../themes/data/clients";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import type { Fault } from "./emulatorClient";
 
-// Every SPEC §2 screen with the query and cookie state it needs to render for real: one list for the
+// Every product §2 screen with the query and cookie state it needs to render for real: one list for the
 // browser tests (screenshots, axe, no-JS) and the benchmark.
 
 export type ScreenState = { [N in SealedCookieName]?: SealedState<N> };
@@ -40,7 +40,7 @@ const tokens = (clientId: string): SealedState<"tokens"> => ({
   hashedUserName: "0".repeat(64),
 });
 
-/** SPEC §6: the SMS setup screens exist only for a service whose brand data offers SMS. */
+/** product §6: the SMS setup screens exist only for a service whose brand data offers SMS. */
 function offersSms(serviceId: string): boolean {
   const brand = rawBrands.find(({ id }) => id === serviceId) ?? defaultBrand;
   return brand.smsSecondFactor !== false;
@@ -209,7 +209,7 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
       status: 200,
       expectText: "情報提供への同意",
     },
-    // SPEC §2: the reset pages need a client_id of the brand data; the neutral theme's unknown one gets the
+    // product §2: the reset pages need a client_id of the brand data; the neutral theme's unknown one gets the
     // parameter modal (the entry-parameter-error screen).
     ...(clientId in clients
       ? [

@@ -11,9 +11,9 @@ export { PASSWORD } from "./emulatorClient";
 export const GUNGNIR: AppBrand = { serviceId: "gungnir-aurora", clientId: sampleClientIds.gungnir };
 /** The partner service: its sign-in ends in the consent screen. */
 export const PARTNER: AppBrand = { serviceId: "liqueur-lemon-money-forword", clientId: sampleClientIds.partner };
-/** A brand with the relaxed password rules of SPEC §5 and a transfer from an earlier service. */
+/** A brand with the relaxed password rules of product §5 and a transfer from an earlier service. */
 export const LEMON: AppBrand = { serviceId: "liqueur-lemon", clientId: sampleClientIds.lemon };
-/** A brand without SMS: the authenticator app or no second factor (SPEC §6). */
+/** A brand without SMS: the authenticator app or no second factor (product §6). */
 export const ASTRA: AppBrand = { serviceId: "izarra-astra", clientId: sampleClientIds.totpOnly };
 /** The site's own client ("client"), the neutral theme. */
 export const CLIENT: AppBrand = { serviceId: "client", clientId: sampleClientIds.client };
@@ -25,7 +25,7 @@ function registeredBrand(serviceId: string): AppBrand {
   return { serviceId, clientId };
 }
 
-/** A Gungnir brand whose data once offered no "set up later" (SPEC §6 allows skipping the second factor everywhere). */
+/** A Gungnir brand whose data once offered no "set up later" (product §6 allows skipping the second factor everywhere). */
 export const HAYATE: AppBrand = registeredBrand("gungnir-hayate");
 
 /** The password a test changes to (meets every brand's rules). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type WranglerConfig, wranglerConfigs } from "./wranglerConfig";
 
-// ARCHITECTURE §8: each environment is its own worker; production is never on workers.dev,
+// architecture §8: each environment is its own worker; production is never on workers.dev,
 // and every environment has the same rate-limit classes.
 
 const { production, staging, dev } = wranglerConfigs;

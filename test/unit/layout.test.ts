@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// ARCHITECTURE §2: the rooms of the repository and the one way imports flow between them, checked on the
+// architecture §2: the rooms of the repository and the one way imports flow between them, checked on the
 // source itself. Type-only imports count: a cycle of types is still a cycle a reader has to untangle.
 
 const ROOT = resolve(__dirname, "../..");
@@ -79,7 +79,7 @@ function importsBetween(predicate: (from: string, to: string) => boolean): strin
   );
 }
 
-describe("the repository's layout (ARCHITECTURE §2)", () => {
+describe("the repository's layout (architecture §2)", () => {
   it("reads the source it checks", () => {
     expect(graph.size).toBeGreaterThan(100);
     const routeTable = [...graph.keys()].find((file) => file.endsWith("worker/routes.tsx"));

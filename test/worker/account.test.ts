@@ -34,7 +34,7 @@ beforeEach(async () => {
 });
 
 /**
- * An address no other test uses: sign-ins count per login ID, and mails per address, at the edge (ARCHITECTURE §8),
+ * An address no other test uses: sign-ins count per login ID, and mails per address, at the edge (architecture §8),
  * and those counters outlive the emulator's reset.
  */
 function unique(name: string): string {
@@ -85,7 +85,7 @@ async function watchAccountCalls(): Promise<() => Promise<number>> {
 /** How an injected fault answers; the test names the call. */
 type FaultAnswer = Omit<Fault, "method" | "pathPattern">;
 
-describe("change password (SPEC §2 ChangePassword)", () => {
+describe("change password (product §2 ChangePassword)", () => {
   const change = (journey: Journey, currentPassword: string, newPassword = NEW_PASSWORD) =>
     journey.postForm("/changePassword", { currentPassword, newPassword });
 
@@ -165,7 +165,7 @@ describe("change password (SPEC §2 ChangePassword)", () => {
   });
 });
 
-describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult)", () => {
+describe("change e-mail (product §2 ChangeEmail, ChangeEmailResult)", () => {
   let oldEmail: string;
   let newEmail: string;
   beforeEach(() => {
@@ -270,7 +270,7 @@ describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult)", () => {
     expect(await calls()).toBe(0);
   });
 
-  it("shows a link's failure upstream on the result page with its SPEC §8 modal", async () => {
+  it("shows a link's failure upstream on the result page with its product §8 modal", async () => {
     for (const [fault, status, title] of [
       [{ status: 503 }, 503, modals.maintenance.title],
       [{ status: 500 }, 502, modals.unexpectedError.title],
@@ -325,7 +325,7 @@ describe("change e-mail (SPEC §2 ChangeEmail, ChangeEmailResult)", () => {
   });
 });
 
-describe("register e-mail (SPEC §2 RegisterEmail)", () => {
+describe("register e-mail (product §2 RegisterEmail)", () => {
   let current: string;
   let fresh: string;
   beforeEach(() => {
@@ -333,7 +333,7 @@ describe("register e-mail (SPEC §2 RegisterEmail)", () => {
     fresh = unique("registered");
   });
 
-  it("is reached after a sign-in with an unverified address and shows the notes of SPEC §2", async () => {
+  it("is reached after a sign-in with an unverified address and shows the notes of product §2", async () => {
     const journey = await signedIn("signIn", current, { emailVerified: false });
     const response = await journey.request("/registerEmail");
     expect(response.status).toBe(200);
@@ -359,7 +359,7 @@ describe("register e-mail (SPEC §2 RegisterEmail)", () => {
     const modal = openModal(await confirmed.text());
     expect(modal).toContain(modals.emailCodeConfirmed.title);
     expect(modal).not.toContain('method="dialog"');
-    // /callback marked that MFA setup follows the registration (SPEC §2 after sign-in).
+    // /callback marked that MFA setup follows the registration (product §2 after sign-in).
     expect(modal).toContain('href="/mfa/setup"');
     expect(confirmed.headers.getSetCookie().some((line) => /^__Host-register-email=;.*Max-Age=0/.test(line))).toBe(
       true,
@@ -457,7 +457,7 @@ describe("register e-mail (SPEC §2 RegisterEmail)", () => {
   });
 });
 
-describe("tokens on the account screens (SPEC §4, §6, §8)", () => {
+describe("tokens on the account screens (product §4, §6, §8)", () => {
   const screensAndForms = [
     ["/changePassword", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }],
     ["/changeEmail", { newEmail: "someone@example.com" }],
@@ -560,7 +560,7 @@ describe("tokens on the account screens (SPEC §4, §6, §8)", () => {
   );
 
   it.each(cases)(
-    "%s after %s upstream shows its SPEC §8 modal",
+    "%s after %s upstream shows its product §8 modal",
     async (path, _name, { method, upstreamPath, form, fault, status, title }) => {
       const journey = await signedIn("passwordChange", unique("spec8"));
       await emulator.fault({ method, pathPattern: upstreamPath, ...(fault as FaultAnswer) });
@@ -579,7 +579,7 @@ describe("tokens on the account screens (SPEC §4, §6, §8)", () => {
   );
 });
 
-describe("the profile after /callback (SPEC §7)", () => {
+describe("the profile after /callback (product §7)", () => {
   it.each([
     ["500", { status: 500 }, 502],
     ["503", { status: 503 }, 502],
@@ -605,7 +605,7 @@ describe("the profile after /callback (SPEC §7)", () => {
 });
 
 // Dozens of requests each, on two shared cores: more time than one journey needs.
-describe("rate limits of the account forms (ARCHITECTURE §8)", { timeout: 30_000 }, () => {
+describe("rate limits of the account forms (architecture §8)", { timeout: 30_000 }, () => {
   /**
    * Posts the form limit + 1 times, each from a new address; answers the statuses, the last the only 429 (the rate
    * limits count on the test's clock: docs/testing.md). `afterThePeriod` moves that clock past the period and posts

@@ -6,7 +6,7 @@ import { GUNGNIR } from "../support/vocabulary";
 import { get } from "./helpers";
 import { Journey } from "./journey";
 
-// ARCHITECTURE §3: the auth-request cookie holds the app's query, so the query's bounds are the cookie's. An app
+// architecture §3: the auth-request cookie holds the app's query, so the query's bounds are the cookie's. An app
 // query at every bound still fits (with what the login URL adds later); one beyond them is a parameter problem,
 // never a 500 from a cookie that cannot be set.
 

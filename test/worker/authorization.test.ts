@@ -58,7 +58,7 @@ beforeEach(async () => {
   await emulator.reset();
 });
 
-describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
+describe("authorization start (product §2 entry, architecture §4)", () => {
   it("own views: the site's PKCE and state, /callback, scope user.write, prompt=login without a known user", async () => {
     const start = await appStart("gungnir", "signIn");
     const response = await get(start.path);
@@ -153,7 +153,7 @@ describe("authorization start (SPEC §2 entry, ARCHITECTURE §4)", () => {
   });
 });
 
-describe("registered redirect targets (ARCHITECTURE §8)", () => {
+describe("registered redirect targets (architecture §8)", () => {
   const authRequestCookie = `__Host-${sealedCookies.authRequest.name}`;
 
   it.each([
@@ -196,7 +196,7 @@ describe("registered redirect targets (ARCHITECTURE §8)", () => {
   });
 });
 
-describe("callback and after sign-in (SPEC §2)", () => {
+describe("callback and after sign-in (product §2)", () => {
   it("a verified user without a second factor: tokens stored, then the app gets its code", async () => {
     await seed("plain@example.com");
     const journey = new Journey();

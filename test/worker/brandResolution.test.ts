@@ -5,7 +5,7 @@ import { resolveBrand } from "../../worker/middleware/brand";
 import { setCookies } from "../support/cookieJar";
 import { get, sealedCookie } from "./helpers";
 
-describe("brand resolution order (ARCHITECTURE §6)", () => {
+describe("brand resolution order (architecture §6)", () => {
   it.each([
     [
       "a brand in the path wins over client_id and cookie",

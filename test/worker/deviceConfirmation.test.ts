@@ -322,7 +322,7 @@ describe("the device credential (docs/devices.md)", () => {
     expectRedirect(await signIn(journey, other), DEVICE_PATH);
   });
 
-  it("is what makes a device known: SPEC §9's device id, copied alone, does not", async () => {
+  it("is what makes a device known: product §9's device id, copied alone, does not", async () => {
     const email = address("copied");
     await emulator.seed({ email, knownDevices: [] });
     const owner = new Journey({ device: "new" });

@@ -13,7 +13,7 @@ import { clientIp, emulator, ORIGIN, projectEnv } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 import { rateLimitClock } from "./rateLimits";
 
-// SPEC §9: with SENTRY_DSN set, unexpected outcomes reach Sentry (here a local recorder, see
+// product §9: with SENTRY_DSN set, unexpected outcomes reach Sentry (here a local recorder, see
 // test/worker/vitest.config.ts) with the build's release label; without it nothing is sent; events hold no secret.
 
 /** A request to the deployed entry (Sentry's handler included) with SENTRY_DSN set or not; waits for its flush. Its
@@ -126,7 +126,7 @@ describe("error reporting", { timeout: 30_000 }, () => {
     expect(event?.tags).toMatchObject({ island: "page", phase: "uncaught" });
   });
 
-  it("ignores errors about a missing current user (SPEC §8)", async () => {
+  it("ignores errors about a missing current user (product §8)", async () => {
     expect((await send(crashReport("Error: No current user"))).status).toBe(204);
     // A report sent after it is recorded; by then an event for the first, had there been one, was sent too.
     expect((await send(crashReport("TypeError: marker"))).status).toBe(204);
@@ -189,7 +189,7 @@ describe("the SDK's options", () => {
     });
   });
 
-  it("trace every request in production (SPEC §9), under the environment's name; none without a DSN", () => {
+  it("trace every request in production (product §9), under the environment's name; none without a DSN", () => {
     const production = sentryOptions({ ...env, APP_ENV: "prod", SENTRY_DSN: SENTRY_TEST_DSN } as Env);
     expect(production).toMatchObject({ dsn: SENTRY_TEST_DSN, release, environment: "prod", tracesSampleRate: 1 });
     expect(sentryOptions({ ...env, APP_ENV: "stg", SENTRY_DSN: SENTRY_TEST_DSN } as Env)?.environment).toBe("stg");

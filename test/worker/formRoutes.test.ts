@@ -10,7 +10,7 @@ import { screenCases } from "../support/screens";
 import { GUNGNIR } from "../support/vocabulary";
 import { loggedDuring, ORIGIN, openScreen, postForm, sealedCookie, siteFetch } from "./helpers";
 
-// Every form on every screen posts to a route of the one route table (ARCHITECTURE §2). Each screen is opened as
+// Every form on every screen posts to a route of the one route table (architecture §2). Each screen is opened as
 // a browser gets it and must render (its status and its text): a screen that broke would show no forms and prove
 // nothing. A screen either posts at least one form or is named below as one without a form.
 
@@ -93,7 +93,7 @@ describe("every form posts to a route of the route table", () => {
   });
 });
 
-// ARCHITECTURE §3/§8: every form row of the route table (kind `form`, routeKinds.tsx) refuses a POST from another
+// architecture §3/§8: every form row of the route table (kind `form`, routeKinds.tsx) refuses a POST from another
 // site (hono/csrf in worker/index.tsx: 403) and a body that is no form (formBodyOnly: 415), before any handler of
 // the row runs: the error page's modal, and no upstream call in the request's log line. The rows come from the table,
 // so a new form is covered without a hand edit here.

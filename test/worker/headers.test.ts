@@ -35,7 +35,7 @@ describe("the baseline as docs/security.md writes it", () => {
   });
 });
 
-describe("security baseline on every response (ARCHITECTURE §8)", () => {
+describe("security baseline on every response (architecture §8)", () => {
   it.each([
     ["a page", "/error", 200, "same-origin"],
     ["a page with islands", "/signIn", 400, "same-origin"],
@@ -101,7 +101,7 @@ describe("security baseline on every response (ARCHITECTURE §8)", () => {
   });
 });
 
-// SPEC §4: the session guard needs to see that a page was reached from this site; no other site ever gets a
+// product §4: the session guard needs to see that a page was reached from this site; no other site ever gets a
 // referrer, and a page whose address holds a secret sends none, not even to this site.
 describe("Referrer-Policy", () => {
   const gungnir = `client_id=${GUNGNIR.clientId}`;

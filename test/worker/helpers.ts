@@ -140,7 +140,7 @@ export const emulator = emulatorClient((path, init) => {
 });
 
 /** A screen of test/support/screens.ts as a browser in its journey gets it: its sealed state, the brand the browser
- * keeps from earlier in the journey (ARCHITECTURE §6), and the upstream answers the screen needs to render. */
+ * keeps from earlier in the journey (architecture §6), and the upstream answers the screen needs to render. */
 export async function openScreen(screen: ScreenCase, brand: ScreenBrand): Promise<Response> {
   for (const fault of screen.upstream ?? []) await emulator.fault(fault);
   const sealed = await Promise.all(

@@ -22,7 +22,7 @@ function islandHosts(html: string): Array<{ name: string; props: unknown }> {
   }));
 }
 
-describe("islands pipeline (ARCHITECTURE §5)", () => {
+describe("islands pipeline (architecture §5)", () => {
   // A page without islands, answered as a user meets it: its status and its words, and not a single script.
   it.each([
     ["/no/such/page", 404, screens.notFound],

@@ -13,9 +13,9 @@ import { Journey, reachLoginScreen } from "./journey";
 // (422); lets the password through when the list does not answer in time or fails, and logs that it did; sends no
 // more than five hex digits of the hash; and asks the range API once per prefix (the edge cache).
 
-/** A password of this test's own, meeting SPEC §5: its hash's prefix is almost surely no other test's. */
+/** A password of this test's own, meeting product §5: its hash's prefix is almost surely no other test's. */
 const freshPassword = () => `Lk-${crypto.randomUUID().slice(0, 13)}9Z`;
-/** An address of this test's own, whose local part meets SPEC §5 too (a letter of each case, a digit, a symbol). */
+/** An address of this test's own, whose local part meets product §5 too (a letter of each case, a digit, a symbol). */
 const unique = (name: string) => `Leaked.${name}.${crypto.randomUUID().slice(0, 8)}9@example.com`;
 
 const swapCase = (text: string) =>

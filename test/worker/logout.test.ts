@@ -7,7 +7,7 @@ import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, get, sealedCookie } from "./helpers";
 import { Journey } from "./journey";
 
-// ARCHITECTURE §8: sign-out clears everything, and tokens live no longer than they can be used.
+// architecture §8: sign-out clears everything, and tokens live no longer than they can be used.
 
 const tokensCookie = `__Host-${sealedCookies.tokens.name}`;
 
@@ -30,7 +30,7 @@ async function signedIn(email: string): Promise<Journey> {
   return journey;
 }
 
-describe("sign-out (ARCHITECTURE §8)", () => {
+describe("sign-out (architecture §8)", () => {
   it.each([
     ["a link (GET)", (journey: Journey) => journey.request(`/logout?client_id=${GUNGNIR.clientId}`)],
     ["a form (POST)", (journey: Journey) => journey.postForm("/logout", { client_id: GUNGNIR.clientId })],
@@ -69,7 +69,7 @@ describe("sign-out (ARCHITECTURE §8)", () => {
   });
 });
 
-describe("token lifetime (SPEC §5; ARCHITECTURE §8)", () => {
+describe("token lifetime (product §5; architecture §8)", () => {
   /** Signs in through an own view and answers the Max-Age of the tokens cookie the callback sets. */
   async function tokensCookieMaxAge(email: string, beforeCallback: () => Promise<unknown> = async () => undefined) {
     const journey = new Journey();

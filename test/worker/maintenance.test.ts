@@ -7,7 +7,7 @@ import { GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, fromOwnAddress, ORIGIN, sealedCookie } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
-// SPEC §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
+// product §8 MAINTENANCE: the operators' switch puts every page into the maintenance modal (503,
 // Retry-After, not closable); /health still answers and says so. The upstream's own maintenance looks the same.
 
 const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;

@@ -23,7 +23,7 @@ import {
 import { Journey } from "./journey";
 import { rateLimitClock } from "./rateLimits";
 
-// Two-factor setup (SPEC §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
+// Two-factor setup (product §2 MFASetup, MFASetupTOTP, MFASetupSMS; §4 MFA setup) through
 // the site, against the emulator, as a browser without script posts it (and, where it differs, with script).
 
 const PHONE = "09012345678";
@@ -121,7 +121,7 @@ function expectDone(html: string, clientId: string, appRedirect: string): URL {
   return next;
 }
 
-describe("GET /mfa/setup (SPEC §2 MFASetup)", () => {
+describe("GET /mfa/setup (product §2 MFASetup)", () => {
   it.each([
     ["gungnir-aurora", GUNGNIR, true],
     ["izarra-astra (no SMS in its brand data)", ASTRA, false],
@@ -153,7 +153,7 @@ describe("GET /mfa/setup (SPEC §2 MFASetup)", () => {
   });
 });
 
-describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
+describe("GET /mfa/setup/TOTP (product §2 MFASetupTOTP)", () => {
   it("shows the issued secret complete without script: QR code as inline SVG, the key in groups of 4, no spinner", async () => {
     const { journey } = await signedIn();
     const response = await journey.request("/mfa/setup/TOTP");
@@ -223,7 +223,7 @@ describe("GET /mfa/setup/TOTP (SPEC §2 MFASetupTOTP)", () => {
     ["fails (500)", { status: 500 }, 502, "unexpectedError"],
     ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 201 }, 504, "unexpectedError"],
     ["answers a malformed body", { status: 201, malformed: true }, 502, "unexpectedError"],
-  ] as const)("shows its SPEC §8 modal when the upstream %s", async (_, fault, status, modal) => {
+  ] as const)("shows its product §8 modal when the upstream %s", async (_, fault, status, modal) => {
     const { journey } = await signedIn();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", ...fault });
     // The delayed call's request gives up after the short timeout; the others keep the project's.
@@ -359,7 +359,7 @@ describe("POST /mfa/setup/TOTP", () => {
     ["is in maintenance", { status: 503 }, 503, "maintenance"],
     ["fails", { status: 500 }, 502, "unexpectedError"],
     ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 201 }, 504, "unexpectedError"],
-  ] as const)("shows its SPEC §8 modal when the confirmation %s", async (_, fault, status, modal) => {
+  ] as const)("shows its product §8 modal when the confirmation %s", async (_, fault, status, modal) => {
     const { secret, confirm } = await totpPage();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/confirm", ...fault });
     // The delayed call's request gives up after the short timeout; the others keep the project's.
@@ -369,7 +369,7 @@ describe("POST /mfa/setup/TOTP", () => {
   });
 });
 
-describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
+describe("SMS setup (product §2 MFASetupSMS)", () => {
   it("without script: number → warning page → send to +81 and the number as typed → code → set", async () => {
     const { journey, email, appRedirect } = await signedIn();
     const page = await (await journey.request("/mfa/setup/SMS")).text();
@@ -484,7 +484,7 @@ describe("SMS setup (SPEC §2 MFASetupSMS)", () => {
     ["fails", { status: 500 }, 502, "unexpectedError"],
     ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 201 }, 504, "unexpectedError"],
     ["caps the account's SMS", { status: 429, body: { type: "too_many_requests" } }, 429, "tooManyAttempts"],
-  ] as const)("shows its SPEC §8 modal when the send %s", async (_, fault, status, modal) => {
+  ] as const)("shows its product §8 modal when the send %s", async (_, fault, status, modal) => {
     const { journey } = await signedIn();
     await emulator.fault({ method: "POST", pathPattern: "/auth/v1/user/mfa/setup", ...fault });
     // The delayed call's request gives up after the short timeout; the others keep the project's.

@@ -100,8 +100,8 @@ describe("native app marker in the User-Agent (docs/native-bridge.md)", () => {
   });
 });
 
-describe("session guard placement (SPEC §4)", () => {
-  it("guards the sign-in screen; the guard is given its SPEC §8 texts from the catalogue", async () => {
+describe("session guard placement (product §4)", () => {
+  it("guards the sign-in screen; the guard is given its product §8 texts from the catalogue", async () => {
     const html = await signInHtml(BROWSER_UA);
     expect(islandNames(html)).toContain("SessionGuard");
     const props = /<div data-island="SessionGuard" data-props="([^"]*)"/.exec(html)?.[1]?.replace(/&quot;/g, '"');

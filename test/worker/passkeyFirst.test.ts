@@ -175,7 +175,7 @@ describe("the second-factor step offers a passkey first (docs/passkeys.md, 'Pass
     ["fails", { status: 500 }, 502, "unexpectedError"],
     ["times out", { delayMs: PAST_SHORT_TIMEOUT_MS, status: 200 }, 504, "unexpectedError"],
   ] as const)(
-    "shows the SPEC §8 modal when the ceremony's upstream %s, and the next start works",
+    "shows the product §8 modal when the ceremony's upstream %s, and the next start works",
     async (_, fault, status, modal) => {
       const { journey } = await signedUp();
       await emulator.fault({ pathPattern: "/auth/v1/passkeys/attestation/options", ...fault });
@@ -211,7 +211,7 @@ describe("the second-factor step offers a passkey first (docs/passkeys.md, 'Pass
   });
 });
 
-describe("a passkey counts as the second factor a brand requires (SPEC §2's checks after sign-in)", () => {
+describe("a passkey counts as the second factor a brand requires (product §2's checks after sign-in)", () => {
   const brand = brandById(GUNGNIR.serviceId);
   let allowed: MfaType[] = [];
   beforeEach(() => {

@@ -17,7 +17,7 @@ import {
 import { Journey, reachLoginScreen } from "./journey";
 import { rateLimitClock } from "./rateLimits";
 
-// ARCHITECTURE §8: every credential, code and mail-sending POST is counted per client IP and
+// architecture §8: every credential, code and mail-sending POST is counted per client IP and
 // per subject, and every other route per IP. Over a limit the site answers 429 with Retry-After on the page's
 // own layout (the form again, with what was typed), before the upstream is asked. The requests count on the fake
 // bindings, whose window moves only with `rateLimitClock` (test/worker/rateLimits.ts): each limit is reached at
@@ -66,7 +66,7 @@ async function expectTooMany(response: Response, formAction: string) {
   return html;
 }
 
-describe("rate limits (ARCHITECTURE §8)", () => {
+describe("rate limits (architecture §8)", () => {
   it("credential, per subject: the sixth password for one login ID in a minute gets 429, from any address", async () => {
     const journey = new Journey();
     await reachLoginScreen(journey, GUNGNIR, "signIn");

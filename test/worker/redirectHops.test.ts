@@ -114,7 +114,7 @@ describe("redirects from the app's start to the first screen", () => {
   it.each([
     ["another site", "https://evil.example/steal"],
     ["the app's host on another path", "https://app.gungnir-aurora.example/elsewhere"],
-  ])("an OAuth2 server that sends the app's start to %s: the SPEC §8 modal, no redirect", async (_, location) => {
+  ])("an OAuth2 server that sends the app's start to %s: the product §8 modal, no redirect", async (_, location) => {
     await emulator.fault({ method: "GET", pathPattern: "/oauth2/auth", status: 302, location });
     const { hops, end } = await navigate(new Journey(), await startPath(GUNGNIR, "extSignIn"));
     expect(hops).toEqual([]);

@@ -132,7 +132,7 @@ async function signsIn(email: string, password: string, brand: AppBrand = GUNGNI
   return response.status;
 }
 
-describe("GET /resetPassword and /resetPassword/sendMail (SPEC §2)", () => {
+describe("GET /resetPassword and /resetPassword/sendMail (product §2)", () => {
   it.each([
     ["/resetPassword without client_id", "/resetPassword"],
     ["/resetPassword with an unknown client_id", "/resetPassword?client_id=no-such-client"],
@@ -404,7 +404,7 @@ describe("GET /{serviceId}/forgotPassword and /{serviceId}/initiatePassword: the
       expect(attributes.sort()).toEqual(["HttpOnly", "Max-Age=3600", "Path=/", "SameSite=Lax", "Secure"]);
       expect(pair).not.toContain("123456");
       expect(pair).not.toContain("someone");
-      // SPEC §2: the page first forgets the stored auth request.
+      // product §2: the page first forgets the stored auth request.
       expect(cookies.get(`__Host-${sealedCookies.authRequest.name}`)).toMatch(/^__Host-auth-request=;/);
     },
   );
@@ -784,7 +784,7 @@ describe("POST /{serviceId}/forgotPassword", () => {
   });
 });
 
-describe("initiation: the system-transfer case (SPEC §8)", () => {
+describe("initiation: the system-transfer case (product §8)", () => {
   it("sign-in shows REQUIRE_PASSWORD_INIT and mails the initiation link, whose page sets the password", async () => {
     const email = "transfer@example.com";
     await emulator.seed({ email, transferInProgress: true });
@@ -812,7 +812,7 @@ describe("initiation: the system-transfer case (SPEC §8)", () => {
     const { page, html: pageHtml } = await openLink(journey, link);
     expect(page.url).toBe(`${ORIGIN}/${LEMON.serviceId}/initiatePassword?${q(LEMON.clientId)}`);
     expect(pageHtml).toContain(screens.newPassword.titleInitiate);
-    // liqueur-lemon's relaxed rules (SPEC §5): no symbol needed (and not the brand's name: forms/rules.ts).
+    // liqueur-lemon's relaxed rules (product §5): no symbol needed (and not the brand's name: forms/rules.ts).
     const done = await journey.submitFrom(page, link.pathname, { ...hiddenFields(pageHtml), newPassword: "Kasane123" });
     expect(linkCookieCleared(done)).toBe(true);
     const doneHtml = await expectModal(done, 200, "passwordInitiated", NO_NAMES);

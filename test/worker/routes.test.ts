@@ -8,7 +8,7 @@ import { GUNGNIR } from "../support/vocabulary";
 import { emulator, get, openScreen } from "./helpers";
 import { Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
-describe("every SPEC §2 route answers with its screen", () => {
+describe("every product §2 route answers with its screen", () => {
   it.each(screenCases(GUNGNIR).map((screen) => [screen.name, screen] as const))("%s", async (_name, screen) => {
     const response = await openScreen(screen, GUNGNIR);
     expect(response.status).toBe(screen.status);
@@ -20,7 +20,7 @@ describe("every SPEC §2 route answers with its screen", () => {
   });
 });
 
-describe("missing parameters and state (SPEC §2, §8)", () => {
+describe("missing parameters and state (product §2, §8)", () => {
   const q = `client_id=${GUNGNIR.clientId}`;
   it.each([
     ["/ without parameters", "/"],
@@ -62,7 +62,7 @@ describe("missing parameters and state (SPEC §2, §8)", () => {
   });
 });
 
-describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
+describe("the OAuth2 server's login URL (product §2 entry)", () => {
   /**
    * The app opens the site for `view`; answers the login URL the OAuth2 server gives for this browser's authorization
    * when asked by a client that is not the app's start (the login URL stays for every such client).
@@ -128,7 +128,7 @@ describe("the OAuth2 server's login URL (SPEC §2 entry)", () => {
     ["is in maintenance", { status: 503, body: { type: "maintenance" } }, 503, "システムメンテナンス中"],
     ["drops the connection", { drop: true }, 502, "エラーが発生しました"],
   ])(
-    "shows the SPEC §8 modal, not the parameter problem, when the upstream %s at the login URL",
+    "shows the product §8 modal, not the parameter problem, when the upstream %s at the login URL",
     async (_, fault, status, title) => {
       const journey = new Journey();
       const loginUrl = await loginUrlFor(journey, "signIn");

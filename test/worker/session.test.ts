@@ -166,7 +166,7 @@ describe("cookie states", () => {
   });
 });
 
-describe("configuration that cannot go wrong (ARCHITECTURE §8)", () => {
+describe("configuration that cannot go wrong (architecture §8)", () => {
   const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
   const production = (keys: string | undefined) => ({ ...env, APP_ENV: "prod", SESSION_KEYS: keys }) as unknown as Env;
   const strongKey = `k1:${"A".repeat(43)}`;

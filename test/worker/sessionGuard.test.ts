@@ -3,7 +3,7 @@ import { screenCases } from "../support/screens";
 import { GUNGNIR } from "../support/vocabulary";
 import { get, openScreen } from "./helpers";
 
-// SPEC §4 session guard: on every screen with session state (its route loads a sealed journey cookie), on no
+// product §4 session guard: on every screen with session state (its route loads a sealed journey cookie), on no
 // static result, link or error screen. Every screen of test/support/screens.ts must be listed here.
 const guardedScreens: Record<string, boolean> = {
   "entry-parameter-error": false,
@@ -45,7 +45,7 @@ const guardedScreens: Record<string, boolean> = {
 
 const cases = screenCases(GUNGNIR);
 
-describe("session guard placement (SPEC §4)", () => {
+describe("session guard placement (product §4)", () => {
   it("has a decision for every screen", () => {
     expect(Object.keys(guardedScreens).sort()).toEqual(cases.map((screen) => screen.name).sort());
   });

@@ -190,7 +190,7 @@ describe("POST /signIn", () => {
     expect(await response.text()).toContain("もう一度やり直してください");
   });
 
-  // SPEC §8 reads "failed login (non-201)" as wrong ID or password; an upstream that cannot answer is not a wrong
+  // product §8 reads "failed login (non-201)" as wrong ID or password; an upstream that cannot answer is not a wrong
   // password (telling people so while the service is down sends them to reset it), so 5xx and timeouts keep
   // UNEXPECTED_ERROR, and 503 MAINTENANCE.
   it.each([
@@ -321,7 +321,7 @@ describe("POST /signIn/mfa", () => {
     });
   });
 
-  it("posts the login ID the password step was accepted with (SPEC §7), in whatever letter case it was typed", async () => {
+  it("posts the login ID the password step was accepted with (product §7), in whatever letter case it was typed", async () => {
     await emulator.seed({ email: "totp.case@example.com", mfa: { totp: TOTP_SECRET } });
     const screen = await openSignIn();
     expectRedirect(await signIn(screen, "TOTP.Case@Example.com"), "/signIn/mfa");
@@ -416,7 +416,7 @@ describe("POST /changePasswordInForceChangePassword", () => {
   });
 });
 
-describe("every sign-in POST refuses what it must (SPEC §8, ARCHITECTURE §8)", () => {
+describe("every sign-in POST refuses what it must (product §8, architecture §8)", () => {
   const posts: Array<[string, Record<string, string>]> = [
     ["/signIn", { client_id: GUNGNIR.clientId, username: "someone@example.com", password: PASSWORD }],
     ["/signIn/mfa", { mfaCode: "123456" }],

@@ -72,7 +72,7 @@ describe("a new user signs up through the site", () => {
     expect(codePage.status).toBe(200);
     pages.push(await codePage.text());
     expect(pages.at(-1)).toContain(escapeHtml(screens.signUpConfirmMail.lead(email)));
-    // 'Fix the e-mail' restarts the app's authorization (SPEC §2), through a link with no state or challenge in it.
+    // 'Fix the e-mail' restarts the app's authorization (product §2), through a link with no state or challenge in it.
     expect(pages.at(-1)).toContain('href="/restart"');
     expect(pages.at(-1)).not.toMatch(/state=|code_challenge/);
     const restart = await journey.request("/restart");
@@ -94,7 +94,7 @@ describe("a new user signs up through the site", () => {
     const callback = new URL(toCallback.headers.get("Location")!);
     expect(`${callback.origin}${callback.pathname}`).toBe(`${ORIGIN}/callback`);
     expect(callback.searchParams.get("code")).toMatch(/.{16,}/);
-    // View signUp continues to the MFA setup (SPEC §2 after sign-in).
+    // View signUp continues to the MFA setup (product §2 after sign-in).
     const { response: after } = await journey.follow(toCallback);
     expect(new URL(after.url).pathname).toBe("/mfa/setup");
     pages.push(await after.text());
@@ -146,7 +146,7 @@ describe("POST /signUp/checkEmail", () => {
     },
   );
 
-  // The site's rule (SPEC §5) lets "a@b.c" through; the identity API refuses it (400 invalid_request): still the
+  // The site's rule (product §5) lets "a@b.c" through; the identity API refuses it (400 invalid_request): still the
   // field's message, not the error modal of a failing upstream. Found by the fuzz.
   it("re-renders an address the identity API refuses with the e-mail message (422), value kept", async () => {
     const screen = await openSignUp();
@@ -180,7 +180,7 @@ describe("POST /signUp/checkEmail", () => {
 describe("POST /signUp/inputPassword", () => {
   it.each(WEAK_PASSWORDS)("refuses %j with its own message (422) and never echoes it", async (password, message) => {
     const screen = await openSignUp();
-    // One address per case: the mail limit counts sign-ups per address (ARCHITECTURE §8).
+    // One address per case: the mail limit counts sign-ups per address (architecture §8).
     const email = `weak.${message.replace("password.", "")}@example.com`;
     expectRedirect(await screen.journey.postForm("/signUp/checkEmail", { email }), "/signUp/inputPassword");
     const response = await screen.journey.postForm("/signUp/inputPassword", { password });
@@ -192,7 +192,7 @@ describe("POST /signUp/inputPassword", () => {
     expect(await emulator.outbox(email)).toEqual([]);
   });
 
-  it("accepts 'Abcdefgh1' for liqueur-lemon, which skips the symbol and character checks (SPEC §5)", async () => {
+  it("accepts 'Abcdefgh1' for liqueur-lemon, which skips the symbol and character checks (product §5)", async () => {
     const screen = await openSignUp(LEMON);
     expectRedirect(
       await screen.journey.postForm("/signUp/checkEmail", { email: "lemon.user@example.com" }),
@@ -371,7 +371,7 @@ describe("POST /signUp/confirmMail/resend", () => {
   });
 });
 
-describe("every sign-up POST refuses what it must (SPEC §8, ARCHITECTURE §8)", () => {
+describe("every sign-up POST refuses what it must (product §8, architecture §8)", () => {
   const posts: Array<[string, Record<string, string>]> = [
     ["/signUp/checkEmail", { email: "someone@example.com" }],
     ["/signUp/inputPassword", { password: PASSWORD }],

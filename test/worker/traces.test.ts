@@ -11,7 +11,7 @@ import { GUNGNIR, PARTNER, PASSWORD } from "../support/vocabulary";
 import { emulator, ORIGIN } from "./helpers";
 import { Journey } from "./journey";
 
-// SPEC §9: production traces every request, and its spans carry no secret (worker/errorReporting.ts, scrubSpan). Here
+// product §9: production traces every request, and its spans carry no secret (worker/errorReporting.ts, scrubSpan). Here
 // requests run as production's do: traced, their calls to the identity API made by fetch (IDENTITY_TEST_ORIGIN, which
 // the fake Sentry hands on to the emulator) and so traced as fetch spans, with production's APP_ENV, hence with session
 // keys of their own. Journeys carry a login challenge, a consent challenge, an authorization code, an e-mail change

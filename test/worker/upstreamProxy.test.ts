@@ -11,7 +11,7 @@ afterEach(async () => {
   await emulator.clearFaults();
 });
 
-describe("the /auth and /oauth2 proxy (ARCHITECTURE §3)", () => {
+describe("the /auth and /oauth2 proxy (architecture §3)", () => {
   it.each([
     ["GET", "/auth/health", true],
     ["GET", "/auth/v1/logout", true],

@@ -3,12 +3,12 @@ import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { emulatorWorkerOptions } from "../../emulator/bundle.mjs";
-import { islandsManifestPlugin } from "../../islands/vite-plugin";
-import { japanesePhrases } from "../../messages/vite-plugin";
-import { brandDataPlugin } from "../../themes/vite-plugin";
-import { releasePlugin } from "../../worker/release.vite-plugin";
-import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../support/prebundledDeps";
-import { sentryRecorder } from "../support/sentryRecorder";
+import { islandsManifestPlugin } from "../../islands/vite-plugin.ts";
+import { japanesePhrases } from "../../messages/vite-plugin.ts";
+import { brandDataPlugin } from "../../themes/vite-plugin.ts";
+import { releasePlugin } from "../../worker/release.vite-plugin.ts";
+import { PREBUNDLE_CACHE_DIR, prebundledDeps } from "../support/prebundledDeps.ts";
+import { sentryRecorder } from "../support/sentryRecorder.ts";
 
 // As a project of the root config this file's folder is the root; every path is therefore absolute.
 const fromRoot = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));

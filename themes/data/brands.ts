@@ -11,7 +11,7 @@ const providerSupport = {
   advisorManaged: false,
 } as const;
 
-// Advisor-managed customers are only ever told to ask their advisor (SPEC §2).
+// Advisor-managed customers are only ever told to ask their advisor (product §2).
 const advisorSupport = {
   callCenterName: "ご担当のアドバイザーまでお問い合わせください",
   advisorManaged: true,
@@ -271,7 +271,7 @@ export const rawBrands: RawBrand[] = [
     displayName: "アストラ・ネクスト",
     colorPattern: { primary: "#243b6b", secondary: "#f2c14e", link: "#2a4f9e" },
     ...brandImages("izarra-astra"),
-    // The ASTOMO-like brand of SPEC §6: TOTP and NONE only.
+    // The ASTOMO-like brand of product §6: TOTP and NONE only.
     smsSecondFactor: false,
     fallBackUrls: siteUrls("astra-next"),
     providerName: provider,
@@ -761,7 +761,7 @@ export const rawBrands: RawBrand[] = [
   },
 ];
 
-/** The neutral black-and-white theme used when no brand resolves (SPEC §6: TOTP and NONE only). */
+/** The neutral black-and-white theme used when no brand resolves (product §6: TOTP and NONE only). */
 export const defaultBrand: RawBrand = {
   id: "default",
   displayName: "ログイン",

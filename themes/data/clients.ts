@@ -25,7 +25,7 @@ export const appSchemes: Record<string, string> = {
 const appCallback = (serviceId: string) => `https://app.${serviceId}.example/oauth/callback`;
 
 /**
- * External OAuth2 client id → its brand and its app's registered redirect URIs (ARCHITECTURE §8: the entry
+ * External OAuth2 client id → its brand and its app's registered redirect URIs (architecture §8: the entry
  * accepts no other app_url + callback_path, and the emulator registers its clients from this same list).
  * Several brands have a web and an app client; an app may also register its own URL scheme.
  */

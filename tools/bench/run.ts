@@ -209,7 +209,7 @@ async function main() {
   const medians: number[] = [];
   for (const screen of screenCases(GUNGNIR)) {
     upstream = screen.upstream ?? [];
-    // The brand a browser keeps from earlier in its journey, as the screens test gives it (ARCHITECTURE §6).
+    // The brand a browser keeps from earlier in its journey, as the screens test gives it (architecture §6).
     const sealed = await sealedCookieHeader(vars.SESSION_KEYS ?? "", screen.state);
     const cookie = [sealed, `__Host-service=${GUNGNIR.serviceId}`].filter(Boolean).join("; ");
     const request = (userAgent?: string) =>

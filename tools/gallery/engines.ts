@@ -24,7 +24,7 @@ const VIEWPORT = { width: 414, height: 896 };
 /** Every island of the page hydrated (islands/client.tsx marks each host): the page as a user sees it. */
 const HYDRATED = `() => [...document.querySelectorAll("[data-island]")].every((host) => host.hasAttribute("data-hydrated"))`;
 
-/** A screen's sealed state as cookies, with the brand the screen's user came from (ARCHITECTURE §6). */
+/** A screen's sealed state as cookies, with the brand the screen's user came from (architecture §6). */
 async function cookiesOf(screen: ScreenCase): Promise<{ name: string; value: string }[]> {
   return (await screenCookies(BRAND, screen)).map((pair) => {
     const at = pair.indexOf("=");

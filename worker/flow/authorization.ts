@@ -7,14 +7,14 @@ import { readSealed } from "../session/cookies";
 import { s256 } from "../session/digest";
 import { randomString } from "../session/random";
 
-// ARCHITECTURE §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
+// architecture §4: how the site asks the OAuth2 server for a code, for the app (extSignIn) or for itself.
 
 const PKCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const PKCE_VERIFIER_LENGTH = 64;
-/** The site's own requests ask for this scope (SPEC §6); the partner service asks for none. */
+/** The site's own requests ask for this scope (product §6); the partner service asks for none. */
 const OWN_SCOPE = "user.write";
 
-/** SPEC §9: the PKCE verifier and the site's own state are random letters and digits. */
+/** product §9: the PKCE verifier and the site's own state are random letters and digits. */
 function newRandomString(length: number): string {
   return randomString(PKCE_ALPHABET, length);
 }
@@ -25,7 +25,7 @@ export const RESTART_PATH = "/restart";
 export const siteCallbackUrl = (c: AppContext) => `${new URL(c.req.url).origin}/callback`;
 
 /**
- * ARCHITECTURE §8: the app's redirect URI (its app_url with its callback path, SPEC §3) as registered for its
+ * architecture §8: the app's redirect URI (its app_url with its callback path, product §3) as registered for its
  * client in the brand data, or undefined when that pair is not registered: the registered string is what the
  * site stores and redirects to, never the request's.
  */
@@ -99,7 +99,7 @@ async function ownAuthorizeUrl(
 /**
  * Restarting the app's authorization from a stored auth request (the sign-up 'fix the e-mail' link, the SMS
  * 'start over'): the very query the app sent to /{serviceId}/auth. Pages link to RESTART_PATH instead, so that
- * the app's state and PKCE challenge never appear in HTML (ARCHITECTURE §8).
+ * the app's state and PKCE challenge never appear in HTML (architecture §8).
  */
 export function authStartHref({ serviceId, query }: AuthRequest): string {
   const params = new URLSearchParams();
@@ -108,7 +108,7 @@ export function authStartHref({ serviceId, query }: AuthRequest): string {
 }
 
 /**
- * SPEC §2 entry: a new auth request for the app's query and the authorization endpoint's address for it (the site's
+ * product §2 entry: a new auth request for the app's query and the authorization endpoint's address for it (the site's
  * path), forcing prompt=login unless the app names the user who is signed in here already. The caller stores it. An
  * app_url + callback_path that is not registered for the client is undefined (the caller's parameter problem).
  */
@@ -136,7 +136,7 @@ export async function newAuthorization(
 
 /**
  * A form posted on a page of this auth request may end, after the OAuth2 server's redirects, at the app's redirect
- * URI; browsers check every hop against form-action, so the app's origin joins 'self' (ARCHITECTURE §8).
+ * URI; browsers check every hop against form-action, so the app's origin joins 'self' (architecture §8).
  */
 export function allowAppFormAction(c: AppContext, authRequest: AuthRequest): void {
   const origin = appOriginForCsp(authRequest.redirectUri);
@@ -156,7 +156,7 @@ function unverifiedClaims(token: string): Record<string, unknown> {
   return claims as Record<string, unknown>;
 }
 
-/** SPEC §5: the decoded token must carry an expiry, and an expired token is rejected. */
+/** product §5: the decoded token must carry an expiry, and an expired token is rejected. */
 export function tokenClaims(
   accessToken: string,
   nowSeconds = Math.floor(Date.now() / 1000),

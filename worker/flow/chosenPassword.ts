@@ -15,7 +15,7 @@ export interface ChosenPassword {
 }
 
 /**
- * NIST SP 800-63B-4 §3.1.1.2, after the field's SPEC §5 rule: the context words of the shared rules (forms/rules.ts,
+ * NIST SP 800-63B-4 §3.1.1.2, after the field's product §5 rule: the context words of the shared rules (forms/rules.ts,
  * as the island runs them), then the list of passwords leaked elsewhere. The message key of a refusal, else undefined.
  */
 export async function refusedPassword(

@@ -11,10 +11,10 @@ import type { SignInSession } from "../session/state";
 import { loginContext } from "./loginContext";
 import { offerEnrolment } from "./passkeys";
 
-// SPEC §4 sign-in: every login step (credentials, second factor, forced new password, a new device's code) posts the
+// product §4 sign-in: every login step (credentials, second factor, forced new password, a new device's code) posts the
 // login and goes on the same way, so the steps share this flow.
 
-/** The login challenge and the login ID the credentials step was accepted with; every later step names it (SPEC §7). */
+/** The login challenge and the login ID the credentials step was accepted with; every later step names it (product §7). */
 export type SignInChallenge = Pick<SignInSession, "loginChallenge" | "webauthn"> & { username: string };
 
 /** The new-device confirmation's screen (docs/devices.md). */

@@ -6,7 +6,7 @@ import type { ScreenLoader } from "../routeKinds";
 import { clearSealed, sealedCookies } from "../session/cookies";
 
 /**
- * SPEC §2: the reset, reset-sent, new-password and change-e-mail-result pages first clear the stored auth request
+ * product §2: the reset, reset-sent, new-password and change-e-mail-result pages first clear the stored auth request
  * (they are reached from a mail link, outside any app's authorization) and take the brand from client_id.
  * Only a cookie that is there is cleared, so other pages' responses carry no needless Set-Cookie.
  */

@@ -6,18 +6,18 @@ import { readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
 import { siteCallbackUrl } from "./authorization";
 
-// SPEC §2 entry, the OAuth2 server's login URL `/?login_challenge&client_id&view`: the challenge goes into this
+// product §2 entry, the OAuth2 server's login URL `/?login_challenge&client_id&view`: the challenge goes into this
 // browser's sign-in or sign-up cookie and out of the address bar, and the browser goes on to the view's first
 // screen. The login URL route (worker/routes/entry.tsx) does it, and so does the proxied authorization endpoint
 // when the OAuth2 server answers this browser's own authorization with the login URL (worker/routes/upstreamProxy.ts),
 // which saves the browser the hop through the login URL.
 
-/** The OAuth2 server's login URL (SPEC §2 entry, §5: all three are required). */
+/** The OAuth2 server's login URL (product §2 entry, §5: all three are required). */
 export const loginUrlQuery = z.object({ login_challenge: challengeValue, client_id: queryValue, view: viewSchema });
 export type LoginUrlQuery = z.infer<typeof loginUrlQuery>;
 
 /**
- * ARCHITECTURE §8: an authorization (its client and state) is this browser's when its auth request names them: the
+ * architecture §8: an authorization (its client and state) is this browser's when its auth request names them: the
  * site's own state for its own views, the app's for extSignIn (the site's extSignIn authorization after an own
  * view's sign-in carries the app's state too).
  */
@@ -26,7 +26,7 @@ export function authorizationOf(authRequest: AuthRequest, clientId: string, stat
   return state === authRequest.own?.state || state === authRequest.query.state;
 }
 
-/** The screen a view starts at (SPEC §2): sign-up for the sign-up view, sign-in for every other. */
+/** The screen a view starts at (product §2): sign-up for the sign-up view, sign-in for every other. */
 export type FirstScreen = "signIn" | "signUp";
 
 /** Keeps a login challenge this browser started in its cookies; answers the view's first screen. */
@@ -37,7 +37,7 @@ export async function keepLoginChallenge(
 ): Promise<FirstScreen> {
   // The consent this login may lead to is taken only by this browser (worker/routes/consent.tsx).
   await writeSealed(c, "authRequest", { ...authRequest, loginChallengeDigest: await sha256Hex(loginChallenge) });
-  // SPEC §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
+  // product §2: the sign-up view keeps the challenge for sign-up; every other view signs in first.
   if (view === "signUp") {
     await writeSealed(c, "signUp", { loginChallenge });
     return "signUp";

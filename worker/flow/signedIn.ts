@@ -15,7 +15,7 @@ export async function signedIn(c: AppContext): Promise<TokenState | Refusal | un
   return tokens;
 }
 
-/** ARCHITECTURE §4 "after MFA setup succeeds": the app's authorization as extSignIn (registered values only). */
+/** architecture §4 "after MFA setup succeeds": the app's authorization as extSignIn (registered values only). */
 export async function nextAfterSetup(c: AppContext): Promise<string> {
   const authRequest = await readSealed(c, "authRequest");
   if (authRequest) return appAuthorizeUrl(authRequest, undefined);
@@ -23,8 +23,8 @@ export async function nextAfterSetup(c: AppContext): Promise<string> {
 }
 
 /**
- * A screen for a signed-in user only: without the tokens cookie, the parameter problem (SPEC §8); with an access
- * token that has expired and cannot be refreshed, the expiry modal (SPEC §4/§8), and no bearer token is used.
+ * A screen for a signed-in user only: without the tokens cookie, the parameter problem (product §8); with an access
+ * token that has expired and cannot be refreshed, the expiry modal (product §4/§8), and no bearer token is used.
  * The page may depend on the user's other state (a function of the fresh tokens).
  */
 export function signedInScreen(page: ReactElement | ((c: AppContext, tokens: TokenState) => Promise<ReactElement>)): {

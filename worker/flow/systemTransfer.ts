@@ -4,7 +4,7 @@ import { failure } from "../identity/outcomes";
 import type { Show } from "../render";
 
 /**
- * SPEC §8 "System transfer in progress": the brand whose accounts are moving in (its brand data has `transfer`)
+ * product §8 "System transfer in progress": the brand whose accounts are moving in (its brand data has `transfer`)
  * first mails the user a password-initiation link (to /{serviceId}/initiatePassword) and shows the
  * REQUIRE_PASSWORD_INIT modal; every other brand says that registration waits for the migration in the earlier
  * service.

@@ -6,8 +6,8 @@ import { sha256Hex } from "../session/digest";
 import type { TokenState } from "../session/state";
 import { tokenClaims } from "./authorization";
 
-// SPEC §3 token state, §5 expiry: the tokens cookie lives no longer than its tokens can be used, and an access
-// token is checked before every use (ARCHITECTURE §8).
+// product §3 token state, §5 expiry: the tokens cookie lives no longer than its tokens can be used, and an access
+// token is checked before every use (architecture §8).
 
 /** The upstream's refresh-token lifetime (Hydra's default, and the emulator's); the cookie never outlives it. */
 const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
@@ -16,7 +16,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
  * Keeps a token response in the tokens cookie; undefined when the access token is unusable (no expiry, or
- * already expired: SPEC §5). Without a refresh token the cookie ends with the access token.
+ * already expired: product §5). Without a refresh token the cookie ends with the access token.
  */
 export async function storeTokens(
   c: AppContext,
@@ -42,7 +42,7 @@ export async function storeTokens(
 
 /**
  * The signed-in user's tokens with a usable access token: as stored while it lasts, else refreshed once with the
- * refresh token. `expired` when neither works (the SPEC §2 expiry modal); `absent` when nobody is signed in.
+ * refresh token. `expired` when neither works (the product §2 expiry modal); `absent` when nobody is signed in.
  * `stored`: the tokens cookie, when the route has opened it already.
  */
 export async function freshTokens(

@@ -7,7 +7,7 @@ import { bounded } from "../queryParams";
 import { loggedPath, UpstreamUnavailableError, upstreamFetch } from "./upstream";
 import { relaySetCookies, upstreamCookieHeader } from "./upstreamCookies";
 
-// The typed client of SPEC §7: every call the site makes, its body and the response it expects. A
+// The typed client of product §7: every call the site makes, its body and the response it expects. A
 // call's result is a value (ok with data, or a problem); only a broken upstream contract is an exception.
 
 const problemSchema = z.object({
@@ -31,7 +31,7 @@ interface CallOptions<S extends z.ZodMiniType> {
   enrolmentTicket?: string | undefined;
   /** Further request headers a call of its own needs (docs/devices.md: `Device-Digest`). */
   headers?: Record<string, string>;
-  /** Statuses that mean success for this call (SPEC §7 lists 201 or 200). */
+  /** Statuses that mean success for this call (product §7 lists 201 or 200). */
   success: readonly number[];
   response: S;
 }
@@ -155,7 +155,7 @@ export interface LoginContext {
 /** A login call's `context`, when there is one. */
 export const contextField = (context: LoginContext | undefined) => (context ? { context } : {});
 
-/** SPEC §7: every flow names the user; a later step's username is the login ID the first step was accepted with. */
+/** product §7: every flow names the user; a later step's username is the login ID the first step was accepted with. */
 export type LoginBody =
   // docs/security.md "Leaked passwords": the site found the password on the leaked list; right, it must change.
   | { flow: "email_password"; username: string; password: string; password_leaked?: true }
@@ -237,7 +237,7 @@ export function registerResend(c: AppContext, loginChallenge: string, username: 
 }
 
 /**
- * SPEC §7 password/forgot: mails a reset link (an initiation link when `initiate`, SPEC §8 system transfer).
+ * product §7 password/forgot: mails a reset link (an initiation link when `initiate`, product §8 system transfer).
  * `extra_hook_params` carries only the client's service id from the brand data, which the upstream's mail hook
  * needs for the /{serviceId}/… link; nothing the request sent goes in it.
  */
@@ -253,7 +253,7 @@ export function passwordForgot(c: AppContext, clientId: string, username: string
 }
 
 /**
- * SPEC §7 password/confirm: the mailed link's code and username set the new password. `context` (docs/devices.md,
+ * product §7 password/confirm: the mailed link's code and username set the new password. `context` (docs/devices.md,
  * "A changed password"): the resetting browser, which the account keeps when it already knew it; every other
  * device is forgotten.
  */
@@ -302,7 +302,7 @@ export async function authorize(c: AppContext, pathAndQuery: string): Promise<Ca
   };
 }
 
-/** SPEC §7 GET login: the upstream's login request, with the authorization request (and its state) behind it. */
+/** product §7 GET login: the upstream's login request, with the authorization request (and its state) behind it. */
 export function loginRequest(c: AppContext, loginChallenge: string) {
   return callIdentity(c, {
     method: "GET",
@@ -312,7 +312,7 @@ export function loginRequest(c: AppContext, loginChallenge: string) {
   });
 }
 
-/** SPEC §7 GET consent: what the OAuth2 server asks consent for; the page shows this, never the link's query. */
+/** product §7 GET consent: what the OAuth2 server asks consent for; the page shows this, never the link's query. */
 export function consentRequest(c: AppContext, consentChallenge: string) {
   return callIdentity(c, {
     method: "GET",
@@ -375,7 +375,7 @@ export function refreshTokens(c: AppContext, clientId: string, refreshToken: str
   });
 }
 
-/** SPEC §7 logout: the upstream ends its session and revokes what it issued (with the bearer, when there is one). */
+/** product §7 logout: the upstream ends its session and revokes what it issued (with the bearer, when there is one). */
 export function logout(c: AppContext, accessToken: string | undefined) {
   return callIdentity(c, {
     method: "GET",
@@ -389,7 +389,7 @@ export function logout(c: AppContext, accessToken: string | undefined) {
 const profileResponse = z.object({
   email_verified: z.boolean(),
   preferred_mfa_setting: z.enum(["totp", "sms", "none"]),
-  /** Beyond SPEC §7's two fields: the account's address, which names the authenticator-app entry (MFA setup). */
+  /** Beyond product §7's two fields: the account's address, which names the authenticator-app entry (MFA setup). */
   email: z.optional(bounded(0, 254)),
 });
 export type Profile = z.infer<typeof profileResponse>;
@@ -404,9 +404,9 @@ export function profile(c: AppContext, accessToken: string) {
   });
 }
 
-// SPEC §7 account calls: each needs the signed-in user's bearer token (SPEC §6); the answer carries no data.
+// product §7 account calls: each needs the signed-in user's bearer token (product §6); the answer carries no data.
 
-/** PATCH user/password; `device_id` lets the upstream count a wrong current password like a wrong login (SPEC §9). */
+/** PATCH user/password; `device_id` lets the upstream count a wrong current password like a wrong login (product §9). */
 export function changePassword(
   c: AppContext,
   accessToken: string,
@@ -422,7 +422,7 @@ export function changePassword(
   });
 }
 
-/** PATCH user/email: the upstream mails a confirmation link to the current address (SPEC §4). */
+/** PATCH user/email: the upstream mails a confirmation link to the current address (product §4). */
 export function requestEmailChange(c: AppContext, accessToken: string, newEmail: string) {
   return callIdentity(c, {
     method: "PATCH",
@@ -434,7 +434,7 @@ export function requestEmailChange(c: AppContext, accessToken: string, newEmail:
   });
 }
 
-/** POST user/email: a 6-digit code to the address to register (SPEC §2 RegisterEmail). */
+/** POST user/email: a 6-digit code to the address to register (product §2 RegisterEmail). */
 export function sendEmailCode(c: AppContext, accessToken: string, email: string) {
   return callIdentity(c, {
     method: "POST",
@@ -459,7 +459,7 @@ export function confirmEmailCode(c: AppContext, accessToken: string, code: strin
 }
 
 /**
- * SPEC §7 GET user/email/confirm: a change-e-mail link the user followed. The upstream acts on its token and
+ * product §7 GET user/email/confirm: a change-e-mail link the user followed. The upstream acts on its token and
  * answers with a redirect to the result page; the outcome is that redirect's address, for the route to check.
  */
 export async function followEmailChangeLink(
@@ -496,7 +496,7 @@ export async function followEmailChangeLink(
 /** A TOTP secret as the identity API issues it: base32 (RFC 4648), as authenticator apps take it. */
 export const totpSecretCode = z.string().check(z.regex(/^[A-Z2-7]{16,128}=*$/));
 
-/** SPEC §7 POST user/mfa/setup for TOTP: the secret the authenticator app is given (201). */
+/** product §7 POST user/mfa/setup for TOTP: the secret the authenticator app is given (201). */
 export function mfaSetupTotp(c: AppContext, accessToken: string) {
   return callIdentity(c, {
     method: "POST",
@@ -508,7 +508,7 @@ export function mfaSetupTotp(c: AppContext, accessToken: string) {
   });
 }
 
-/** SPEC §7 POST user/mfa/setup for SMS: the upstream texts a code to `phoneNumber` (+81…, SPEC §5) (201). */
+/** product §7 POST user/mfa/setup for SMS: the upstream texts a code to `phoneNumber` (+81…, product §5) (201). */
 export function mfaSetupSms(c: AppContext, accessToken: string, phoneNumber: string) {
   return callIdentity(c, {
     method: "POST",
@@ -520,7 +520,7 @@ export function mfaSetupSms(c: AppContext, accessToken: string, phoneNumber: str
   });
 }
 
-/** SPEC §7 POST user/mfa/confirm: the code of the pending setup makes its factor the account's (201). */
+/** product §7 POST user/mfa/confirm: the code of the pending setup makes its factor the account's (201). */
 export function mfaConfirm(c: AppContext, accessToken: string, type: "totp" | "sms", code: string) {
   return callIdentity(c, {
     method: "POST",

@@ -2,7 +2,7 @@ import type { ModalKey } from "../../messages/modals";
 import type { Outcome } from "../render";
 import type { CallResult } from "./client";
 
-/** SPEC §8: the type and detail of the system-transfer refusal. */
+/** product §8: the type and detail of the system-transfer refusal. */
 export function isSystemTransfer(outcome: CallResult<unknown>): boolean {
   return (
     !outcome.ok && outcome.problem.type === "reject_login" && outcome.problem.detail === "System transfer in progress"
@@ -10,7 +10,7 @@ export function isSystemTransfer(outcome: CallResult<unknown>): boolean {
 }
 
 /**
- * The one table from a refused or failed upstream call to the SPEC §8 modal the user sees. Call-specific
+ * The one table from a refused or failed upstream call to the product §8 modal the user sees. Call-specific
  * refusals (a wrong password, an e-mail already registered) are handled by the routes before this.
  */
 export function modalForFailure(outcome: CallResult<unknown>): ModalKey {

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { bounded } from "../queryParams";
 import { callIdentity, contextField, type LoginContext, loginResponse } from "./client";
 
-// docs/passkeys.md: the passkey calls of the identity API (a proposed extension of SPEC §7). Every answer is a FIDO2
+// docs/passkeys.md: the passkey calls of the identity API (a proposed extension of product §7). Every answer is a FIDO2
 // ServerResponse; failures carry `type` as the other calls' problems do.
 
 const base64url = (max: number) => bounded(1, max).check(z.regex(/^[A-Za-z0-9_-]+$/));

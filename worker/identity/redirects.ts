@@ -4,7 +4,7 @@ import { logEvent } from "../log";
 import type { Show } from "../render";
 
 /**
- * ARCHITECTURE §3/§8: a redirect_to from upstream is followed only to an exact allowed origin: the site
+ * architecture §3/§8: a redirect_to from upstream is followed only to an exact allowed origin: the site
  * itself or the configured OAuth2 origin (when the upstream is reached by URL).
  */
 export function allowedRedirect(c: AppContext, target: string): URL | undefined {
@@ -22,7 +22,7 @@ export function allowedRedirect(c: AppContext, target: string): URL | undefined 
 
 /**
  * After a successful login, sign-up or consent call: 303 to the upstream's redirect_to when it is allowed;
- * otherwise the page shows a SPEC §8 modal ('もう一度やり直してください' when it is missing, unless the call
+ * otherwise the page shows a product §8 modal ('もう一度やり直してください' when it is missing, unless the call
  * says otherwise: consent without redirect_to is the generic unexpected error).
  */
 export function continueTo(

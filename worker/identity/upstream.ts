@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 
-/** Every upstream call gives up after this long (UPSTREAM_TIMEOUT_MS overrides); the user sees the SPEC §8 modal rather than a hang. */
+/** Every upstream call gives up after this long (UPSTREAM_TIMEOUT_MS overrides); the user sees the product §8 modal rather than a hang. */
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 
 function upstreamTimeoutMs(env: Env): number {

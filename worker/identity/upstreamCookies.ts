@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 
-// ARCHITECTURE §3: the upstream's only cookie is its OAuth2 login session (Hydra's
+// architecture §3: the upstream's only cookie is its OAuth2 login session (Hydra's
 // `oauth2_authentication_session`, or UPSTREAM_SESSION_COOKIE). It is the one browser cookie that goes upstream,
 // and the one cookie the upstream may set; the site's own `__Host-` cookies never leave, never get overwritten.
 // The browser keeps it under a name of the site's, `__Host-oauth2-session`, for the whole site: the worker asks the

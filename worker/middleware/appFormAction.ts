@@ -6,7 +6,7 @@ import { readSealed, sealedCookies } from "../session/cookies";
 
 /**
  * A form posted on these pages may end, after the OAuth2 server's redirects, at the app's redirect URI: the stored
- * app's origin joins form-action's 'self' (ARCHITECTURE §8). The app's start adds the one it stores itself.
+ * app's origin joins form-action's 'self' (architecture §8). The app's start adds the one it stores itself.
  *
  * @example app.use(appFormAction())
  */

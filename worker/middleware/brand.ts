@@ -31,7 +31,7 @@ interface BrandSources {
   lastServiceId?: string | undefined;
 }
 
-/** ARCHITECTURE §6: the brand in the path → client_id → the last resolved brand → the neutral default. */
+/** architecture §6: the brand in the path → client_id → the last resolved brand → the neutral default. */
 export function resolveBrand({ path, clientId, lastServiceId }: BrandSources): { brand: Brand; resolved: boolean } {
   const inPath = BRAND_ROUTE.exec(path)?.[1];
   const fromPath = inPath && !NOT_BRANDS.has(inPath) ? brandById(inPath) : undefined;

@@ -13,7 +13,7 @@ function keysProblem(keys: string | undefined): string | undefined {
 }
 
 /**
- * ARCHITECTURE §8: outside the dev environment the site refuses to serve with a missing, short or known
+ * architecture §8: outside the dev environment the site refuses to serve with a missing, short or known
  * development session key. Every request gets a plain 503 error page (no usable site, no cookie sealed with a
  * public key) and the reason is logged; /health says the same, for the operator.
  *

@@ -5,7 +5,7 @@ import type { AppEnv } from "../context";
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
 /**
- * ARCHITECTURE §3/§8: the site's form routes take forms only; JSON and anything else is refused with 415.
+ * architecture §3/§8: the site's form routes take forms only; JSON and anything else is refused with 415.
  *
  * @example formBodyOnly() before a form route's validator
  */

@@ -21,7 +21,7 @@ const STILL_ANSWERED = [
 ];
 
 /**
- * SPEC §8 MAINTENANCE, switched by operators: every page is the maintenance modal (not closable) with 503 and
+ * product §8 MAINTENANCE, switched by operators: every page is the maintenance modal (not closable) with 503 and
  * Retry-After; the proxy answers its JSON problem. Static assets never reach the worker, so they still load.
  *
  * @example app.use(maintenance())

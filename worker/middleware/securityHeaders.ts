@@ -19,7 +19,7 @@ const CSP_FIXED = [
   "form-action 'self'",
 ].join("; ");
 
-/** ARCHITECTURE §8: the policy for one response; form-action depends on what the route decided. */
+/** architecture §8: the policy for one response; form-action depends on what the route decided. */
 function contentSecurityPolicy(nonce: string, formActionOrigins: readonly string[]): string {
   let policy = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${CSP_FIXED}`;
   for (const origin of formActionOrigins) policy += ` ${origin}`;
@@ -40,7 +40,7 @@ const SECRET_QUERY_PARAMETERS = [
 ] as const;
 
 /**
- * SPEC §4: the session guard acts only on a page reached from this site, so referrers stay on this origin
+ * product §4: the session guard acts only on a page reached from this site, so referrers stay on this origin
  * (`same-origin`: another site never gets one). A page whose address holds a secret sends none. A redirect keeps
  * `same-origin` whatever its address: its referrer is the page the navigation started from, never the redirect's
  * URL, and its policy becomes the next request's, so `no-referrer` there would hide that page from the guard.

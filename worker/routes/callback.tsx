@@ -11,8 +11,8 @@ import { errorPage, parameterProblem } from "../render";
 import type { AuthRequest } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 
-// SPEC §2 callback and "After sign-in": the code of the site's own authorization becomes the tokens cookie,
-// then the stored view decides where the user goes next (ARCHITECTURE §4 journey map).
+// product §2 callback and "After sign-in": the code of the site's own authorization becomes the tokens cookie,
+// then the stored view decides where the user goes next (architecture §4 journey map).
 
 export const callbackQuery = z.object({
   code: challengeValue,
@@ -44,10 +44,10 @@ async function afterSignIn(
 ): Promise<Response> {
   const next = AFTER_OWN_VIEW[authRequest.query.view];
   if (next) return c.redirect(next, 303);
-  // The partner service skips the e-mail-verified and MFA checks (SPEC §1).
+  // The partner service skips the e-mail-verified and MFA checks (product §1).
   if (brand.consentTarget) return c.redirect(appAuthorizeUrl(authRequest, undefined), 302);
   const found = await profile(c, accessToken);
-  // SPEC §7: a profile answer other than 200 is the unexpected-error modal, whatever it was (504 when it timed out).
+  // product §7: a profile answer other than 200 is the unexpected-error modal, whatever it was (504 when it timed out).
   if (!found.ok) {
     return errorPage(c, {
       modal: "unexpectedError",
@@ -69,7 +69,7 @@ async function afterSignIn(
 
 export async function receiveCallback(c: AppContext, query: z.infer<typeof callbackQuery>): Promise<Response> {
   const authRequest = await readSealed(c, "authRequest");
-  // ARCHITECTURE §8: the brand after sign-in is the stored request's, never the callback query's.
+  // architecture §8: the brand after sign-in is the stored request's, never the callback query's.
   const brand = authRequest ? brandById(authRequest.serviceId) : undefined;
   if (!authRequest?.own || !brand || query.state !== authRequest.own.state) {
     return parameterProblem(c, "callbackParameterError");
@@ -84,7 +84,7 @@ export async function receiveCallback(c: AppContext, query: z.infer<typeof callb
     redirectUri: siteCallbackUrl(c),
     codeVerifier: authRequest.own.codeVerifier,
   });
-  // SPEC §2: a refused exchange is the parameter problem; an upstream that cannot answer is its SPEC §8 modal.
+  // product §2: a refused exchange is the parameter problem; an upstream that cannot answer is its product §8 modal.
   if (!exchanged.ok && (exchanged.unavailable || exchanged.status >= 500)) return errorPage(c, failure(exchanged));
   if (!exchanged.ok) return parameterProblem(c, "callbackParameterError");
   const tokens = await storeTokens(c, authRequest.query.client_id, exchanged.data);

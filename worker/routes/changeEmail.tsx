@@ -14,9 +14,9 @@ import { queryValue } from "../queryParams";
 import { renderPage } from "../render";
 import { formStep } from "../routeKinds";
 
-// SPEC §2/§4 change of e-mail (view emailChange, after /callback): PATCH user/email with the bearer token of the
+// product §2/§4 change of e-mail (view emailChange, after /callback): PATCH user/email with the bearer token of the
 // tokens cookie; the upstream mails the current address a link, that link mails the new address another, and
-// each lands on the result page. Without the tokens cookie nothing is called (SPEC §6): the parameter problem.
+// each lands on the result page. Without the tokens cookie nothing is called (product §6): the parameter problem.
 
 export const changeEmail = formStep({
   ...signedInScreen(<ChangeEmail />),
@@ -36,7 +36,7 @@ export const changeEmail = formStep({
   },
 });
 
-/** SPEC §2 ChangeEmailResult: where the confirmation mails' links land; without a known result there is nothing to show. */
+/** product §2 ChangeEmailResult: where the confirmation mails' links land; without a known result there is nothing to show. */
 export const changeEmailResult = mailLinkScreen(
   z.object({ client_id: queryValue, result: z.enum(changeEmailResults) }),
   (query) => <ChangeEmailResult result={query.result} />,
@@ -64,16 +64,16 @@ function resultPagePath(c: AppContext, location: string): { path?: string; resul
 }
 
 /**
- * SPEC §7 GET user/email/confirm: the links the upstream mails point at the site's origin, and the site answers
+ * product §7 GET user/email/confirm: the links the upstream mails point at the site's origin, and the site answers
  * them itself (not through the narrow proxy): it asks the upstream, which acts on the token, and follows the
  * upstream's redirect only to a result page built from brand data. An upstream that fails shows the result page's
- * error with its SPEC §8 modal, never the upstream's own answer.
+ * error with its product §8 modal, never the upstream's own answer.
  */
 export async function followChangeEmailLink(c: AppContext, query: z.infer<typeof emailChangeLinkQuery>) {
   const outcome = await followEmailChangeLink(c, { token: query.token, clientId: query.client_id });
   const target = outcome.ok ? resultPagePath(c, outcome.data.location) : {};
   if (target.path) return c.redirect(target.path, 303);
-  // As on the result page itself (SPEC §2): the link was opened outside any app's authorization.
+  // As on the result page itself (product §2): the link was opened outside any app's authorization.
   forgetAuthRequest(c);
   if (target.result) return renderPage(c, <ChangeEmailResult result={target.result} />);
   return renderPage(

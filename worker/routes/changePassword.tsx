@@ -10,10 +10,10 @@ import { isInvalidInput } from "../identity/outcomes";
 import { formStep } from "../routeKinds";
 import { deviceId } from "../session/cookies";
 
-// SPEC §2 ChangePassword (view passwordChange, after /callback): current and new password, PATCH user/password
-// with the bearer token of the tokens cookie. Without that cookie nothing is called (SPEC §6): the
+// product §2 ChangePassword (view passwordChange, after /callback): current and new password, PATCH user/password
+// with the bearer token of the tokens cookie. Without that cookie nothing is called (product §6): the
 // parameter-problem modal, as on every signed-in screen. Change-password forms say only 'enter a correct
-// password' (SPEC §5), for a rule broken here, upstream, or a wrong current password alike.
+// password' (product §5), for a rule broken here, upstream, or a wrong current password alike.
 
 export const changePassword = formStep({
   ...signedInScreen(<ChangePassword />),
@@ -31,7 +31,7 @@ export const changePassword = formStep({
       newPassword: form.newPassword,
       deviceId: deviceId(c),
     });
-    // SPEC §2: a modal that cannot be closed, whose one way on is the service top; where the brand has passkeys, their
+    // product §2: a modal that cannot be closed, whose one way on is the service top; where the brand has passkeys, their
     // list, since a changed password leaves them as they were (docs/devices.md "A changed password").
     if (outcome.ok) {
       if (passkeyPolicy(c.env, c.get("brand")) === "off") return show({ modal: "passwordChanged" });

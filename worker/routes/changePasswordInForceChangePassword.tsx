@@ -6,14 +6,14 @@ import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
 
-// SPEC §2/§4: the login answered new_password and the sign-in cookie holds that session. The new password
+// product §2/§4: the login answered new_password and the sign-in cookie holds that session. The new password
 // re-posts the login with flow new_password; an MFA user goes on to the second factor.
 
 type ForcedState = SignInSession & { username: string; forceChangePassword: { session: string } };
 
 const forcedPasswordScreen: ScreenLoader<ForcedState> = async (c) => {
   const signIn = await readSealed(c, "signIn");
-  // The new password is posted with the login ID the password step was accepted with (SPEC §7 login body).
+  // The new password is posted with the login ID the password step was accepted with (product §7 login body).
   if (!signIn?.forceChangePassword || signIn.username === undefined) return undefined;
   return {
     state: { ...signIn, username: signIn.username, forceChangePassword: signIn.forceChangePassword },

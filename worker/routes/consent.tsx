@@ -14,7 +14,7 @@ import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cooki
 import { sha256Hex } from "../session/digest";
 import type { ConsentState } from "../session/state";
 
-// SPEC §2 Consent: the OAuth2 server sends the partner service's user here with a consent challenge. The
+// product §2 Consent: the OAuth2 server sends the partner service's user here with a consent challenge. The
 // challenge goes into a sealed cookie and out of the address bar at once, so no page or script sees it.
 
 /**
@@ -43,7 +43,7 @@ export async function showConsent(c: AppContext, query: z.infer<typeof consentQu
   const { client_id: clientId, requested_scope: scopes } = asked.data;
   // The consent screen of one brand never asks consent for another brand's client.
   if (brandForClientId(clientId)?.id !== c.get("brand").id) return parameterProblem(c);
-  // ARCHITECTURE §8: a consent challenge is used only by a browser that started an authorization for its client
+  // architecture §8: a consent challenge is used only by a browser that started an authorization for its client
   // (the auth-request cookie set at the entry) and only for the login made in it. A link planted in another
   // browser, or from another user's login, fails here.
   const authRequest = await readSealed(c, "authRequest");
@@ -76,11 +76,11 @@ export const consent = formStep({
     const scopes = state.scope.split(" ").filter(Boolean);
     const agreed = await acceptConsent(c, state.consentChallenge, scopes, deviceId(c));
     if (!agreed.ok) return show(failure(agreed));
-    // SPEC §8: consent without redirect_to is the generic unexpected error; the consent stays for another try.
+    // product §8: consent without redirect_to is the generic unexpected error; the consent stays for another try.
     if (!agreed.data.redirect_to) return show({ modal: "unexpectedError" });
     // The challenge is spent once the upstream answered; cleared first, as the redirect copies the headers set so far.
     clearSealed(c, "consent");
-    // SPEC §8: consent without redirect_to is the generic unexpected error, not "try again".
+    // product §8: consent without redirect_to is the generic unexpected error, not "try again".
     return continueTo(c, agreed.data.redirect_to, show, "unexpectedError");
   },
 });

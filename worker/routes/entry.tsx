@@ -18,7 +18,7 @@ import type { ScreenLoader } from "../routeKinds";
 import { type AppAuthQuery, type AuthRequest, appAuthQuerySchema } from "../session/authRequest";
 import { readSealed, writeSealed } from "../session/cookies";
 
-// SPEC §2 entry. `/` is both the app's start (the app's query, ARCHITECTURE §4) and the OAuth2 server's
+// product §2 entry. `/` is both the app's start (the app's query, architecture §4) and the OAuth2 server's
 // login URL (`?login_challenge&client_id&view`); `/{serviceId}/auth` is the app's start for a named brand. The app's
 // start asks the authorization endpoint itself and answers the first screen with no redirect (one hop less on a
 // slow phone; docs/security.md "Redirects"). The login URL stays for every other client and case.
@@ -45,10 +45,10 @@ export async function enter(
 }
 
 /**
- * ARCHITECTURE §8: a login challenge is used only by the browser that started its authorization. The upstream's
+ * architecture §8: a login challenge is used only by the browser that started its authorization. The upstream's
  * login request names the authorization's client and state; this browser's auth request must hold the same
  * (the site's own state for its own views, the app's for extSignIn). A link planted from elsewhere fails here.
- * An upstream that cannot answer is not a planted link: its SPEC §8 modal is the outcome instead.
+ * An upstream that cannot answer is not a planted link: its product §8 modal is the outcome instead.
  */
 async function startedHere(
   c: AppContext,
@@ -71,11 +71,11 @@ async function startedHere(
 export type FirstScreens = Record<FirstScreen, ScreenLoader<unknown>>;
 
 /**
- * SPEC §2 entry, the app's start: a new auth request, and the OAuth2 server's authorization endpoint asked on the
+ * product §2 entry, the app's start: a new auth request, and the OAuth2 server's authorization endpoint asked on the
  * browser's behalf (with its OAuth2 session). When the server answers with the login URL for this very
  * authorization, the challenge goes into this browser's cookies and the first screen is this response: no redirect
  * before the form. Any other redirect (a remembered session's code or an error, to the registered redirect URI) is
- * the browser's; a failing server is its SPEC §8 modal, with the auth request kept for its retry.
+ * the browser's; a failing server is its product §8 modal, with the auth request kept for its retry.
  */
 async function startAuthorization(
   c: AppContext,

@@ -9,7 +9,7 @@ import { deployEnvironment } from "../render";
 import { formStep } from "../routeKinds";
 import { clearSiteCookies, readSealed } from "../session/cookies";
 
-// ARCHITECTURE §8 sign-out: the upstream ends its session and revokes its tokens, the browser forgets every
+// architecture §8 sign-out: the upstream ends its session and revokes its tokens, the browser forgets every
 // cookie but the device credential (docs/devices.md) and all storage of the site, and the user lands on the brand's
 // service top (from the brand data, never from the request).
 

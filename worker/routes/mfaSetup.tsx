@@ -17,8 +17,8 @@ import { formStep, type Refusal, type Screen, type ScreenLoader } from "../route
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { MfaSetupState, TokenState } from "../session/state";
 
-// SPEC §2/§4 MFA setup: only for a signed-in user (the tokens cookie); a missing token is the parameter problem
-// (SPEC §8) and no upstream call is made. The choice screen offers only the brand's allowed factors (SPEC §6).
+// product §2/§4 MFA setup: only for a signed-in user (the tokens cookie); a missing token is the parameter problem
+// (product §8) and no upstream call is made. The choice screen offers only the brand's allowed factors (product §6).
 // The identity provider is the authority on "one setup request in flight" (emulator/README.md, Limits): a repeated
 // TOTP request gets the pending secret again, a repeated SMS request is refused (setup_pending) and sends nothing.
 
@@ -43,7 +43,7 @@ function shownSecret(c: AppContext, key: string, account: string | undefined): T
 type IssuedSecret = { ok: true; shown: TotpSecretResult } | { ok: false; failed: CallResult<unknown> };
 
 /**
- * SPEC §7 POST user/mfa/setup (the upstream answers the pending secret while there is one), with the profile for
+ * product §7 POST user/mfa/setup (the upstream answers the pending secret while there is one), with the profile for
  * the account the app's entry names.
  */
 async function issueSecret(c: AppContext, tokens: TokenState): Promise<IssuedSecret> {
@@ -93,7 +93,7 @@ async function confirmedBefore(
   return account.ok && account.data.preferred_mfa_setting === factor;
 }
 
-/** SPEC §4: the 'two-factor set' modal on; a wrong code on the field; a dead setup starts again; else SPEC §8. */
+/** product §4: the 'two-factor set' modal on; a wrong code on the field; a dead setup starts again; else product §8. */
 async function afterConfirm(
   c: AppContext,
   factor: "totp" | "sms",
@@ -150,7 +150,7 @@ interface SmsState {
   step: MfaSetupState | undefined;
 }
 
-/** SPEC §6: a brand without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
+/** product §6: a brand without SMS in its allowed types offers no SMS setup (403), whatever link was followed. */
 const SMS_NOT_OFFERED: Refusal = { refuse: { status: 403 } };
 const offersSms = (c: AppContext) => c.get("brand").mfaTypes.includes("SMS");
 
@@ -179,7 +179,7 @@ export const smsWarning = formStep({
   },
 });
 
-/** GET /mfa/setup/SMS/warning: SPEC §2's warning that the SMS comes from abroad, before anything is sent. */
+/** GET /mfa/setup/SMS/warning: product §2's warning that the SMS comes from abroad, before anything is sent. */
 export const smsWarningScreen = {
   screen: (async (c) => {
     const tokens = await signedIn(c);
@@ -191,7 +191,7 @@ export const smsWarningScreen = {
   }) satisfies ScreenLoader<TokenState>,
 };
 
-/** POST /mfa/setup/SMS/sendCode: the upstream texts a code to +81 and the number as typed (SPEC §5). */
+/** POST /mfa/setup/SMS/sendCode: the upstream texts a code to +81 and the number as typed (product §5). */
 export const smsSend = formStep({
   screen: smsScreen,
   form: phoneForm,
@@ -203,7 +203,7 @@ export const smsSend = formStep({
       return c.redirect("/mfa/setup/SMS", 303);
     }
     if (!outcome.unavailable && outcome.problem.type === "setup_pending") {
-      // SPEC §4 one setup request in flight: the first request's code is on its way, so its code step shows.
+      // product §4 one setup request in flight: the first request's code is on its way, so its code step shows.
       await writeSealed(c, "mfaSetup", { phoneNumber: form.phoneNumber, sent: true });
       return renderPage(c, <MfaSetupSms phoneNumber={form.phoneNumber} sent />, { modal: "smsSetupPending" });
     }
@@ -221,7 +221,7 @@ export const smsConfirm = formStep({
 });
 
 /**
- * SPEC §4 skip path ('set up later', only where NONE is allowed; it needs the tokens and the app's auth request):
+ * product §4 skip path ('set up later', only where NONE is allowed; it needs the tokens and the app's auth request):
  * the MFA-setup view returns to the app's URL; every other view authorizes again for the app with prompt cleared,
  * so the app gets its code.
  */

@@ -13,9 +13,9 @@ import { formStep } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import type { TokenState } from "../session/state";
 
-// SPEC §2 RegisterEmail (after a sign-in with an unverified address; /callback marks that MFA setup follows):
+// product §2 RegisterEmail (after a sign-in with an unverified address; /callback marks that MFA setup follows):
 // send a code to an address (POST user/email), then confirm it (POST user/email/confirm), both with the bearer
-// token of the tokens cookie. Without that cookie nothing is called (SPEC §6): the parameter problem. Where the
+// token of the tokens cookie. Without that cookie nothing is called (product §6): the parameter problem. Where the
 // code went is kept in a sealed cookie for the user it was sent for, so the page can say so without script and
 // nothing of it is in the URL.
 
@@ -49,7 +49,7 @@ export const sendCode = formStep({
 });
 
 /**
- * SPEC §2 "then the next step of the flow": MFA setup when /callback marked it, else the app's authorization as
+ * product §2 "then the next step of the flow": MFA setup when /callback marked it, else the app's authorization as
  * extSignIn with its stored, registered values; without an auth request (it lasts an hour), the service top.
  */
 async function nextStep(c: AppContext): Promise<string> {

@@ -17,7 +17,7 @@ import { parameterProblem, renderPage } from "../render";
 import { formStep, type ScreenLoader } from "../routeKinds";
 import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 
-// SPEC §2 password reset and initiation: e-mail → mail sent → the mailed link's new-password page. The pages are
+// product §2 password reset and initiation: e-mail → mail sent → the mailed link's new-password page. The pages are
 // reached outside any app's authorization (a link, a mail), so a GET first forgets the stored auth request; the
 // brand comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
 // A mailed link's GET keeps the link in a sealed cookie and redirects to its page with client_id alone, so that no
@@ -115,7 +115,7 @@ async function answeredAtFixedTime(
 
 const resetPage = linkScreen(resetQuery, (params) => <ResetPassword clientId={params.client_id} />);
 
-/** SPEC §2 ResetPassword: the address the link is mailed to; known and unknown addresses get the same answer. */
+/** product §2 ResetPassword: the address the link is mailed to; known and unknown addresses get the same answer. */
 export const resetPassword = {
   ...formStep({
     screen: resetPage.screen,
@@ -131,7 +131,7 @@ export const resetPassword = {
   ...resetPage,
 };
 
-/** SPEC §2 ResetPasswordSendMail: valid 60 minutes, with the help modal for mail that does not arrive. */
+/** product §2 ResetPasswordSendMail: valid 60 minutes, with the help modal for mail that does not arrive. */
 export const resetMailSent = linkScreen(resetQuery, () => <ResetPasswordSendMail />);
 
 /** The app the client's brand registered (its first https redirect URI's origin); never a URL from the request. */
@@ -149,7 +149,7 @@ async function forgetLink(c: AppContext, link: LinkParams): Promise<void> {
     clearSealed(c, "resetLink");
 }
 
-/** SPEC §2 new-password pages: the link's code sets the new password; its client must be the path's brand. */
+/** product §2 new-password pages: the link's code sets the new password; its client must be the path's brand. */
 function newPassword(variant: NewPasswordVariant) {
   const page = (params: LinkParams) => (
     <NewPassword variant={variant} clientId={params.client_id} code={params.code} username={params.username} />
@@ -179,7 +179,7 @@ function newPassword(variant: NewPasswordVariant) {
   return {
     ...formStep({
       screen: screen.screen,
-      // SPEC §5: reset and initiation name the rule a password breaks.
+      // product §5: reset and initiation name the rule a password breaks.
       form: (rules) => z.object({ newPassword: ruleField("password", rules) }),
       // The code is guessable (6 digits): counted per account, however its login ID is typed.
       subject: ({ state }) => normalisedSubject(state.username),

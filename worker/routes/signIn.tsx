@@ -20,7 +20,7 @@ import type { AuthRequest } from "../session/authRequest";
 import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
 
-// SPEC §2 SignIn, §4: login ID and password. Reached from the OAuth2 server's login URL (the sign-in cookie)
+// product §2 SignIn, §4: login ID and password. Reached from the OAuth2 server's login URL (the sign-in cookie)
 // or from sign-up's 'already have an account' link (the sign-up cookie holds the same challenge).
 
 interface SignInState {
@@ -88,7 +88,7 @@ export const signIn = formStep({
       show,
       (outcome) => {
         if (isSystemTransfer(outcome)) return systemTransferNotice(c, state.clientId, form.username, show);
-        // A locked account answers exactly like a wrong password (SPEC §8 failed login).
+        // A locked account answers exactly like a wrong password (product §8 failed login).
         if (isRefusal(outcome)) return show({ modal: "loginFailed" });
         return undefined;
       },
@@ -161,7 +161,7 @@ export const signInPasskey = formStep({
       clearSealed(c, "signIn");
       return continueTo(c, outcome.data.redirect_to, show);
     }
-    // An account in system transfer (SPEC §8): elsewhere the notice; on the transfer's brand the password sign-in
+    // An account in system transfer (product §8): elsewhere the notice; on the transfer's brand the password sign-in
     // sends the initiation mail, so the user is sent there.
     if (isSystemTransfer(outcome))
       return show({ modal: c.get("brand").transfer ? "passkeyFailed" : "transferElsewhere" });

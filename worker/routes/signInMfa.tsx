@@ -8,13 +8,13 @@ import { formStep, type ScreenLoader } from "../routeKinds";
 import { readSealed } from "../session/cookies";
 import type { SignInSession } from "../session/state";
 
-// SPEC §2 SignInMFA, §4: the login answered mfa_sms or mfa_totp, and the sign-in cookie holds that session and type.
+// product §2 SignInMFA, §4: the login answered mfa_sms or mfa_totp, and the sign-in cookie holds that session and type.
 
 type MfaState = SignInSession & { username: string; mfa: NonNullable<SignInSession["mfa"]> };
 
 const signInMfaScreen: ScreenLoader<MfaState> = async (c) => {
   const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
-  // The code is posted with the login ID the password step was accepted with (SPEC §7 login body).
+  // The code is posted with the login ID the password step was accepted with (product §7 login body).
   if (!signIn?.mfa || signIn.username === undefined) return undefined;
   const restartHref = authRequest ? RESTART_PATH : undefined;
   return {

@@ -24,11 +24,11 @@ import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 import { sha256Hex } from "../session/digest";
 import type { SignUpSession } from "../session/state";
 
-// SPEC §2/§4 sign-up: check e-mail → password → e-mail code. Each step needs what the one before left in the
-// sign-up cookie; without it the step shows the parameter-problem modal (SPEC §8).
+// product §2/§4 sign-up: check e-mail → password → e-mail code. Each step needs what the one before left in the
+// sign-up cookie; without it the step shows the parameter-problem modal (product §8).
 
 /**
- * The SPEC §8 modal of a refused or failed upstream call. A challenge the upstream no longer knows ends the
+ * The product §8 modal of a refused or failed upstream call. A challenge the upstream no longer knows ends the
  * sign-up state, so a repeated POST shows the parameter problem rather than the same upstream refusal.
  */
 function showFailure(c: AppContext, outcome: CallResult<unknown>, show: Show): Promise<Response> {
@@ -91,7 +91,7 @@ export const backToEmail = formStep({
   },
   form: emptyForm,
   submit: async (c, { state }) => {
-    // SPEC §2: going back deletes what was entered; the challenge stays for the next e-mail.
+    // product §2: going back deletes what was entered; the challenge stays for the next e-mail.
     await writeSealed(c, "signUp", { loginChallenge: state.loginChallenge });
     return c.redirect("/signUp/checkEmail", 303);
   },

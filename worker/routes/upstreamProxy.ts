@@ -7,7 +7,7 @@ import { relaySetCookies, upstreamCookieHeader } from "../identity/upstreamCooki
 import { logEvent } from "../log";
 import { errorPage, type Outcome } from "../render";
 
-// ARCHITECTURE §3: the native app and standard OAuth2 clients see one origin. Only what they need passes: the
+// architecture §3: the native app and standard OAuth2 clients see one origin. Only what they need passes: the
 // OAuth2 authorization and token endpoints, discovery, the health check, the signed-in user's profile (bearer)
 // and logout. Every other identity call is the worker's own (the site's forms), so it is not reachable from
 // outside: no password reset, sign-up or e-mail check through the proxy. Everything else under these prefixes
@@ -50,7 +50,7 @@ function navigation(c: Context<AppEnv>): boolean {
   return mode !== undefined ? mode === "navigate" : (c.req.header("accept") ?? "").includes("text/html");
 }
 
-/** What a browser sees when the upstream fails under it: the SPEC §8 modal in the brand of the request's client. */
+/** What a browser sees when the upstream fails under it: the product §8 modal in the brand of the request's client. */
 function pageForBrowser(c: Context<AppEnv>, outcome: Outcome): Promise<Response> {
   c.set("brand", brandForClientId(c.req.query("client_id") ?? "") ?? defaultBrand);
   return errorPage(c, outcome);
@@ -94,7 +94,7 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
     }
     relaySetCookies(c, upstream.headers, (line) => relayed.append("Set-Cookie", line));
     // A browser is redirected or shown a page; any other answer (a 5xx, JSON, a body that is not a page) is the
-    // SPEC §8 modal, never raw upstream output.
+    // product §8 modal, never raw upstream output.
     const page = (upstream.headers.get("content-type") ?? "").includes("text/html");
     const redirect = upstream.status >= 300 && upstream.status < 400;
     const loginScreen = redirect ? await loginScreenForBrowser(c, upstream.headers) : undefined;

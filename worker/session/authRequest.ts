@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { bounded } from "../queryParams";
 
-// SPEC §2 entry parameters and §3 auth request: the app's query, as one schema with one type. The entry parses
+// product §2 entry parameters and §3 auth request: the app's query, as one schema with one type. The entry parses
 // it, the auth-request cookie stores it unchanged, and the callback, the MFA skip path, the restart links and
 // the tests all read the same names. Its bounds are therefore the cookie's bounds too.
 
@@ -35,7 +35,7 @@ export const appAuthQuerySchema = z.object({
   scope: z.optional(bounded(0, 512).check(z.regex(/^[\x20-\x7e]*$/))),
   /** RFC 7636 §4.2: 43 to 128 characters of the base64url alphabet. */
   code_challenge: z.string().check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/)),
-  /** SPEC §9 / ARCHITECTURE §8: S256 only; `plain` would hand the verifier to anyone who sees the URL. */
+  /** product §9 / architecture §8: S256 only; `plain` would hand the verifier to anyone who sees the URL. */
   code_challenge_method: z.literal("S256"),
   prompt: z.optional(ascii(64)),
   /**
@@ -56,12 +56,12 @@ export const authRequestSchema = z.object({
   query: appAuthQuerySchema,
   /** The brand of the app's client_id: after sign-in the brand comes from here, never from a later query. */
   serviceId: bounded(0, 64),
-  /** The app's redirect URI as registered for its client (ARCHITECTURE §8): every redirect to the app uses it. */
+  /** The app's redirect URI as registered for its client (architecture §8): every redirect to the app uses it. */
   redirectUri: bounded(0, 512),
-  /** SPEC §2 "after sign-in": an unverified e-mail must be followed by MFA setup. */
+  /** product §2 "after sign-in": an unverified e-mail must be followed by MFA setup. */
   navigateMFASetupFlow: z.optional(z.boolean()),
   /**
-   * ARCHITECTURE §8: the SHA-256 of the login challenge this browser took at the login URL; a consent is taken only
+   * architecture §8: the SHA-256 of the login challenge this browser took at the login URL; a consent is taken only
    * when the upstream's consent request names this login (or, after a login the upstream's session skipped, the
    * signed-in user of the tokens cookie).
    */

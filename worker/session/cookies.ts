@@ -37,7 +37,7 @@ export const sealedCookies = {
   signUp: { name: "sign-up", schema: signUpSessionSchema, maxAgeSeconds: 24 * 60 * 60, sameSite: "Strict" },
   tokens: { name: "tokens", schema: tokenStateSchema, maxAgeSeconds: 30 * 24 * 60 * 60, sameSite: "Strict" },
   consent: { name: "consent", schema: consentStateSchema, maxAgeSeconds: 30 * 60, sameSite: "Strict" },
-  // SPEC §9: an e-mail registration code is valid for 1 hour; the address it went to is kept no longer.
+  // product §9: an e-mail registration code is valid for 1 hour; the address it went to is kept no longer.
   registerEmail: {
     name: "register-email",
     schema: registerEmailStateSchema,
@@ -45,7 +45,7 @@ export const sealedCookies = {
     sameSite: "Strict",
   },
   mfaSetup: { name: "mfa-setup", schema: mfaSetupStateSchema, maxAgeSeconds: 15 * 60, sameSite: "Strict" },
-  // SPEC §9: a reset link is valid 60 minutes. Lax: the link is opened from a mail (another site's page, or an app),
+  // product §9: a reset link is valid 60 minutes. Lax: the link is opened from a mail (another site's page, or an app),
   // and a Strict cookie would not come back on the redirect that follows a navigation another site started.
   resetLink: { name: "reset-link", schema: resetLinkSchema, maxAgeSeconds: 60 * 60, sameSite: "Lax" },
   // docs/passkeys.md: the upstream's ceremony lives 5 minutes.
@@ -146,7 +146,7 @@ export function clearSiteCookies(c: AppContext): void {
     if (which !== "deviceCredential") states.set(which, Promise.resolve(undefined));
 }
 
-// SPEC §9: the device id is 32 characters of A-Z and 0-9; it identifies the browser, so it is not secret.
+// product §9: the device id is 32 characters of A-Z and 0-9; it identifies the browser, so it is not secret.
 const DEVICE_COOKIE = "device";
 /** The last resolved brand (worker/middleware/brand.ts); not secret, so not sealed. Its name stays what browsers hold. */
 export const LAST_BRAND_COOKIE = "service";

@@ -4,7 +4,7 @@ import { readSealed, writeSealed } from "./cookies";
 import type { DeviceCredential } from "./state";
 
 // docs/devices.md "The device credential": a secret this browser holds in a sealed, HttpOnly cookie, which the
-// identity API knows only by its digest. SPEC §9's device id names the browser; this proves it.
+// identity API knows only by its digest. product §9's device id names the browser; this proves it.
 
 /** Whether the devices contract is on here (DEVICE_CONFIRMATION, docs/configuration.md): "on" only. */
 export function devicesOn(env: { DEVICE_CONFIRMATION?: string | undefined }): boolean {

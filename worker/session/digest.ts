@@ -1,6 +1,6 @@
 import { encodeBase64url } from "../../islands/base64url";
 
-// SHA-256 as the site uses it: hex for hashed user names and rate-limit keys, base64url for PKCE (SPEC §9).
+// SHA-256 as the site uses it: hex for hashed user names and rate-limit keys, base64url for PKCE (product §9).
 
 function sha256(value: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));

@@ -32,7 +32,7 @@ export function parseSessionKeys(raw: string | undefined): SessionKey[] {
 /** The development key of wrangler.toml's dev environment: public on purpose, so never valid elsewhere. */
 const DEVELOPMENT_SECRETS = new Set(["ZGV2ZWxvcG1lbnQtb25seS1rZXktMzItYnl0ZXMhISE"]);
 
-/** Why SESSION_KEYS cannot seal production cookies, or undefined when it can (ARCHITECTURE §8). */
+/** Why SESSION_KEYS cannot seal production cookies, or undefined when it can (architecture §8). */
 export function sessionKeysProblem(raw: string | undefined): string | undefined {
   try {
     parseSessionKeys(raw);

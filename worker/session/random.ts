@@ -1,4 +1,4 @@
-/** SPEC §9 device ids and PKCE verifiers: `length` characters of `alphabet`, every character equally likely. */
+/** product §9 device ids and PKCE verifiers: `length` characters of `alphabet`, every character equally likely. */
 export function randomString(alphabet: string, length: number): string {
   // Rejection sampling: bytes at or above the largest multiple of the alphabet's size would favour its start.
   const limit = 256 - (256 % alphabet.length);

@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { bounded } from "../queryParams";
 
-// The shapes kept in the encrypted cookies (ARCHITECTURE §3, SPEC §3). Every string is bounded so a
+// The shapes kept in the encrypted cookies (architecture §3, product §3). Every string is bounded so a
 // cookie can never grow past the browser's 4 KB limit by accident.
 const short = bounded(0, 256);
 const opaque = bounded(0, 2048);
@@ -77,13 +77,13 @@ export const signUpPasskeySchema = z.object({
   hashedUserName: short,
 });
 
-/** SPEC §2 RegisterEmail: where the code went, for the user it was sent for (never in the URL). */
+/** product §2 RegisterEmail: where the code went, for the user it was sent for (never in the URL). */
 export const registerEmailStateSchema = z.object({
   email: short,
   hashedUserName: short,
 });
 /**
- * SPEC §2 MFASetupSMS between its steps: the number typed (national, as SPEC §5 checks it) that the abroad
+ * product §2 MFASetupSMS between its steps: the number typed (national, as product §5 checks it) that the abroad
  * warning is about, and whether its code has been sent (the code step shows then).
  */
 export const mfaSetupStateSchema = z.object({
@@ -93,7 +93,7 @@ export const mfaSetupStateSchema = z.object({
 export type MfaSetupState = z.infer<typeof mfaSetupStateSchema>;
 
 /**
- * SPEC §2 new-password pages: the mailed link this browser opened (docs/browsers.md, "Differences found"), so that
+ * product §2 new-password pages: the mailed link this browser opened (docs/browsers.md, "Differences found"), so that
  * the page it redirects to holds no secret in its address. `page` is the link's path: forgotPassword or
  * initiatePassword.
  */
