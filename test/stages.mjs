@@ -2,8 +2,8 @@
 // CPU-seconds the machine was busy during the run.
 // - The browser lane: `vitest run --project e2e`, which builds the site, starts its servers and drives the engines.
 //   The browsers wait on pages, timers and each other; on two cores that leaves about a fifth of the CPU idle.
-// - The other lane fills it: lint, typecheck and the brand check, then every other vitest project on one worker.
-//   Run after the browsers, as one vitest run did, they added some 45 s at the end (docs/benchmarks.md).
+// - The other lane fills it: lint, typecheck and the brand check, then every other vitest project (one worker on two
+//   cores, half the cores on more). Run after the browsers instead, they would add their whole time at the end.
 // A quiet stage's output is printed as soon as it ends, so a failure shows at once (Ctrl-C stops the rest), and the
 // run fails if any stage failed. With arguments, one `vitest run` gets them (`npm test -- --project e2e`) beside the
 // static checks. The time of each vitest project and of the slowest files is printed by test/support/stageTimes.ts.

@@ -32,7 +32,7 @@ function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" | undefi
  * Listens on `port` (127.0.0.1) and forwards every request to `upstream`. The Host header passes unchanged, so the
  * worker sees the origin the browser uses (its redirects and Origin checks name the proxy's address).
  * `withoutHeaders` (lower-case names) are taken off every answer: a measurement of what a header costs the browser,
- * never a setting of the site (`LIGHTHOUSE_WITHOUT_HEADERS`, docs/benchmarks.md).
+ * never a setting of the site (`LIGHTHOUSE_WITHOUT_HEADERS`, docs/benchmarks.md; what COOP costs: docs/performance.md).
  */
 export async function startCompressingProxy(
   port: number,

@@ -46,7 +46,7 @@ const GOAL = { score: 100, lcpMs: 1200 };
 const ONLY = process.env.LIGHTHOUSE_PAGES?.split(",").map((name) => name.trim());
 /**
  * LIGHTHOUSE_WITHOUT_HEADERS="cross-origin-opener-policy": the proxy takes these response headers off, to measure
- * what one costs the first paint (docs/benchmarks.md). The site still sends them; such a run is not the site's score.
+ * what one costs the first paint (docs/performance.md, "Measured and left alone"). The site still sends them; such a run is not the site's score.
  */
 const WITHOUT_HEADERS = (process.env.LIGHTHOUSE_WITHOUT_HEADERS ?? "")
   .split(",")

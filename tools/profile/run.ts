@@ -12,7 +12,7 @@ import { GUNGNIR } from "../../test/support/vocabulary";
 import { type CpuProfile, type ProfileSummary, STAGES, summarise } from "./stages";
 import { load, startWorkerd } from "./workerd";
 
-// `npm run profile` (docs/performance.md): where a request's time goes in the built worker. Two builds of the same
+// `npm run profile` (docs/benchmarks.md): where a request's time goes in the built worker. Two builds of the same
 // source: dist/ (minified, what ships) is timed; .profile-build/ (the same with function names kept) is profiled
 // with V8's sampling profiler and summarised by stage (tools/profile/stages.ts). Four parts, each optional:
 //
