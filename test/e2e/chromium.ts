@@ -7,7 +7,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * Debian's Chromium headless shell (the old headless mode): the browser tests' and the gallery's Chromium, the same
  * Blink and V8 without the full browser's UI layers, and the build Playwright itself runs for headless tests. On
  * these machines it costs about a third of the CPU per step: a new tab 330 ms instead of 930, a page 200 instead of
- * 520 (docs/testing.md).
+ * 520, as measured when it was chosen.
  */
 export const HEADLESS_SHELL_PATH = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
 

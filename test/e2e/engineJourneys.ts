@@ -1242,7 +1242,7 @@ async function throwInPage(page: EnginePage, site: Site): Promise<void> {
  * Every journey in one engine, JavaScript on and off, each in a fresh window (its own cookie jar). With script on a
  * journey must end with no uncaught page error; with it off, having run no script at all. A journey that needs a
  * capability the engine lacks, or a second tab where there is none, is not registered here: the docs say where it
- * runs (docs/testing.md, "Where each check went").
+ * runs (docs/testing.md, "Journeys by layer").
  */
 export function journeysIn(
   engine: EngineName,

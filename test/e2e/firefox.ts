@@ -61,7 +61,7 @@ export async function launchFirefox({ javaScript = true } = {}): Promise<Browser
         "javascript.enabled": javaScript,
         "intl.accept_languages": "ja-JP",
         // One content process for the whole browser, none started ahead: every page here is of one site, so site
-        // isolation (Fission) and a spare process only cost CPU, about a fifth of firefox.test.ts's (docs/testing.md).
+        // isolation (Fission) and a spare process only cost CPU, about a fifth of firefox.test.ts's as measured when it was chosen.
         // What a page sees (DOM, script, cookies, layout) is the same; Firefox for Android runs without Fission too.
         "fission.autostart": false,
         "dom.ipc.processCount": 1,

@@ -38,7 +38,7 @@ export const WEBKITS = {
     gtkStylesheet: true,
     // Xvfb has no GPU: accelerated compositing would draw every frame through Mesa's software OpenGL. Without it
     // WebKitGTK paints straight to the window, as on a machine without GPU drivers: the same DOM, script, layout,
-    // cookies and screenshots, and about a fifth less CPU for webkit.test.ts (docs/testing.md).
+    // cookies and screenshots, and about a fifth less CPU for webkit.test.ts, as measured when it was chosen.
     env: { WEBKIT_DISABLE_COMPOSITING_MODE: "1" },
   },
   wpe: {

@@ -21,7 +21,7 @@ import { clearSealed, readSealed, writeSealed } from "../session/cookies";
 // reached outside any app's authorization (a link, a mail), so a GET first forgets the stored auth request; the
 // brand comes from client_id, which must be one of the brand data's (else the parameter modal, history back).
 // A mailed link's GET keeps the link in a sealed cookie and redirects to its page with client_id alone, so that no
-// page holds the code in its address (docs/browsers.md, "Differences found"). The forms carry the link's parameters
+// page holds the code in its address (docs/journeys.md, the reset link). The forms carry the link's parameters
 // as hidden fields, checked again on every POST.
 
 /** A client_id of the brand data (themes/data/clients.ts). */

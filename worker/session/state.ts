@@ -93,7 +93,7 @@ export const mfaSetupStateSchema = z.object({
 export type MfaSetupState = z.infer<typeof mfaSetupStateSchema>;
 
 /**
- * product §2 new-password pages: the mailed link this browser opened (docs/browsers.md, "Differences found"), so that
+ * product §2 new-password pages: the mailed link this browser opened (docs/journeys.md, the reset link), so that
  * the page it redirects to holds no secret in its address. `page` is the link's path: forgotPassword or
  * initiatePassword.
  */
