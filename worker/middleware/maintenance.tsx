@@ -4,7 +4,7 @@ import type { AppEnv } from "../context";
 import { errorPage } from "../render";
 
 /**
- * The operators' switch (docs/configuration.md, "Maintenance"): `MAINTENANCE=on` as a secret in production and staging, in
+ * The operators' switch (docs/runbook.md, "Maintenance on and off"): `MAINTENANCE=on` as a secret in production and staging, in
  * `.dev.vars` locally. Unset or anything else is off.
  */
 export function maintenanceOn(env: Env): boolean {
