@@ -29,6 +29,7 @@ export default defineConfig({
       "jose",
       "otpauth",
       "zod",
+      "zod/mini",
       "oauth4webapi",
       "@simplewebauthn/server",
     ]),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PushedOperation } from "./operations";
 
 /** What /oauth2/auth was asked, kept with a login or consent challenge until the code is issued. */
 export interface AuthorizationRequest {
@@ -14,6 +15,11 @@ export interface AuthorizationRequest {
   acrValues?: string | undefined;
   /** OIDC Core §3.1.2.1: a remembered login older than this many seconds does not count; 0 as `prompt=login`. */
   maxAge?: number | undefined;
+  /**
+   * A pushed operation's details and binding nonce (docs/operations.md): present only on a request pushed to
+   * `POST /oauth2/par`, and then `prompt` is `login`, `maxAge` 0 and `acrValues` `phr`.
+   */
+  operation?: PushedOperation | undefined;
 }
 
 const scopeToken = /^[\x21\x23-\x5b\x5d-\x7e]+$/;

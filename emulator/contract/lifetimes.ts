@@ -30,6 +30,13 @@ export const lifetimes = {
    * gives the new code its full 10 minutes; then both are dead (`challenge_expired`).
    */
   deviceConfirmation: 10 * minute,
+  /**
+   * A pushed authorization request (`POST /oauth2/par`, docs/operations.md): its `request_uri` is good this long, once
+   * (RFC 9126 §2.2 suggests 5 to 600 seconds; the browser is sent on at once).
+   */
+  pushedRequest: 90 * 1000,
+  /** The access token of an approved operation: the app's server uses it once, right after the approval. */
+  operationAccessToken: 5 * minute,
   /** The sign-in history: rows older than this are dropped, and the country rule looks this far back. */
   signInHistory: 90 * 24 * hour,
 } as const;

@@ -1,3 +1,4 @@
+import type { AuthorizationDetail, BankAccount } from "../../forms/authorizationDetails";
 import type { SignInMethod } from "./authentication";
 import type { NoticeBrand } from "./clients";
 import type { Whereabouts } from "./loginContext";
@@ -215,6 +216,20 @@ export const noticeCatalogue = {
       "お心当たりのない場合は、第三者がお客様のアカウントを操作した可能性があります。",
       ["（日時・方法・端末・場所は、お手続きをした端末のものです。）"],
     ),
+  /**
+   * An operation approved by a passkey (docs/operations.md): `facts` are the approval's (its brand, its device and
+   * place, method パスキー); the details are the approved ones, in words.
+   */
+  operationApproved: (facts: NoticeFacts, detail: AuthorizationDetail): Message => {
+    const words = operationWords(detail, facts.brand.name);
+    return notice(
+      facts,
+      words.title,
+      words.happened,
+      "お心当たりのない場合は、第三者がお客様のパスキーでお手続きを承認した可能性があります。",
+      [...words.details, "（日時・方法・端末・場所は、お手続きを承認した端末のものです。）"],
+    );
+  },
   /** `facts`: the passkey sign-in attempt that gave the copy away (its login challenge's brand, its `context`). */
   passkeySuspended: (facts: NoticeFacts, name: string | null): Message =>
     notice(
@@ -228,6 +243,59 @@ export const noticeCatalogue = {
       ],
     ),
 };
+
+/** `100,000円`: whole yen, grouped by thousands. */
+function yenLabel(amount: number): string {
+  return `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}円`;
+}
+
+/**
+ * `みずほ銀行 渋谷支店 普通 ****1234`: the bank's and branch's names filtered as a region is (`plainText`: they are the
+ * app's text, which a notice never lets pass for a link), the type and the masked number (their schema allows
+ * nothing else: forms/authorizationDetails.ts).
+ */
+function accountLabel(account: BankAccount): string {
+  const name = (text: string) => plainText(text) || "（名称を表示できません）";
+  return `${name(account.bank_name)} ${name(account.branch_name)} ${account.account_type} ${account.account_number}`;
+}
+
+/**
+ * An approved operation in words (docs/operations.md, "Notice and history"): its title, what happened, and its
+ * details. A new e-mail address is named by its masked local part only: its domain would read as a link.
+ */
+function operationWords(
+  detail: AuthorizationDetail,
+  brand: string,
+): { title: string; happened: string; details: string[] } {
+  switch (detail.type) {
+    case "withdrawal":
+      return {
+        title: "出金のお手続きを承認しました",
+        happened: `${brand}のアカウントで、次の出金のお手続きをパスキーで承認しました。`,
+        details: [`出金額: ${yenLabel(detail.amount)}`, `出金先: ${accountLabel(detail.destination)}`],
+      };
+    case "bank_account_change":
+      return {
+        title: "出金先口座の変更を承認しました",
+        happened: `${brand}のアカウントで、出金先口座を次の口座に変更するお手続きをパスキーで承認しました。`,
+        details: [`変更後の出金先口座: ${accountLabel(detail.account)}`],
+      };
+    case "contact_change":
+      return detail.channel === "email"
+        ? {
+            title: "ご連絡先の変更を承認しました",
+            happened: `${brand}のアカウントで、ご連絡先のメールアドレスを変更するお手続きをパスキーで承認しました。`,
+            details: [
+              `変更後のメールアドレス: ${detail.new_value.slice(0, detail.new_value.indexOf("@") + 1)}（ドメインは記載していません）`,
+            ],
+          }
+        : {
+            title: "ご連絡先の変更を承認しました",
+            happened: `${brand}のアカウントで、ご連絡先の電話番号を変更するお手続きをパスキーで承認しました。`,
+            details: [`変更後の電話番号: ${detail.new_value}`],
+          };
+  }
+}
 
 /**
  * A passkey's name as the notices quote it, filtered as a region is (`plainText`): up to 64 characters of anything

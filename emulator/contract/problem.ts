@@ -23,7 +23,8 @@ export type ProblemType =
   | "cloned_authenticator"
   | "reauthentication_required"
   | "email_code_required"
-  | "new_devices_suspended";
+  | "new_devices_suspended"
+  | "operation_requires_passkey";
 
 /** The one error of the identity API: thrown deep in a handler, answered as `{type, detail}` by onError. */
 export class Problem extends Error {
@@ -99,6 +100,12 @@ export const problems = {
       "Too many device codes were wrong or mailed for this account; sign in from a known device or with a passkey, or retry later.",
       { "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
     ),
+  /**
+   * A login that approves a pushed operation (docs/operations.md) is completed by a passkey only: a password, a
+   * sign-up and every later step of a password login are refused before anything they carry is checked.
+   */
+  operationRequiresPasskey: () =>
+    new Problem(403, "operation_requires_passkey", "This login approves an operation: only a passkey completes it."),
   /** RFC 9110 §10.2.3: Retry-After in whole seconds, rounded up. */
   tooManyRequests: (detail: string, retryAfterMs: number) =>
     new Problem(429, "too_many_requests", detail, {

@@ -1,4 +1,5 @@
 import { type JWTPayload, jwtVerify, SignJWT } from "jose";
+import type { AuthorizationDetails } from "../../forms/authorizationDetails";
 import { type Authentication, isAcr } from "../contract/authentication";
 import { randomToken } from "./randomValues";
 import type { SigningKey } from "./signingKey";
@@ -13,6 +14,8 @@ export interface TokenSubject {
   now: number;
   /** The login the grant came from: its acr, amr and auth_time go in every token (RFC 9068 §2.2.1, OIDC Core §2). */
   login: Authentication;
+  /** How long the tokens live; `accessTokenLifetimeSeconds` unless given (an approved operation's are shorter). */
+  lifetimeSeconds?: number | undefined;
 }
 
 /** `acr`, `amr` and `auth_time` (seconds) of the login behind a token. */
@@ -29,7 +32,7 @@ function emulatorJwt(key: SigningKey, subject: TokenSubject, claims: JWTPayload)
     .setSubject(subject.username)
     .setAudience(subject.clientId)
     .setIssuedAt(iat)
-    .setExpirationTime(iat + accessTokenLifetimeSeconds);
+    .setExpirationTime(iat + (subject.lifetimeSeconds ?? accessTokenLifetimeSeconds));
 }
 
 /** A new access token id; the caller records it so the token can be revoked (state/tickets.ts `access_token`). */
@@ -37,12 +40,21 @@ export function newTokenId(): string {
   return randomToken(16);
 }
 
-export function signAccessToken(key: SigningKey, subject: TokenSubject & { jti: string }): Promise<string> {
+/**
+ * `authorizationDetails`: an approved operation's, carried as the `authorization_details` claim (RFC 9396 §9.1,
+ * docs/operations.md).
+ */
+export function signAccessToken(
+  key: SigningKey,
+  subject: TokenSubject & { jti: string; authorizationDetails?: AuthorizationDetails | undefined },
+): Promise<string> {
+  const details = subject.authorizationDetails;
   return emulatorJwt(key, subject, {
     scope: subject.scope,
     username: subject.username,
     client_id: subject.clientId,
     ...loginClaims(subject.login),
+    ...(details === undefined ? {} : { authorization_details: details }),
   })
     .setJti(subject.jti)
     .sign(key.privateKey);

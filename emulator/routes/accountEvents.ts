@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { AuthorizationDetailsType } from "../../forms/authorizationDetails";
 import type { SignInMethod } from "../contract/authentication";
 import { findClient, noticeBrand } from "../contract/clients";
 import { asksDeviceConfirmation } from "../contract/devicePolicy";
@@ -67,7 +68,10 @@ export function needsDeviceConfirmation(c: EmulatorContext, user: User, context:
   });
 }
 
-/** A sign-in, accepted or refused, goes into the account's history (when it is recorded at all, above). */
+/**
+ * A sign-in, accepted or refused, goes into the account's history (when it is recorded at all, above); `operation`:
+ * the type of the operation it approved or was refused for (docs/operations.md), null for a sign-in.
+ */
 export function recordSignIn(
   c: EmulatorContext,
   user: User,
@@ -75,6 +79,7 @@ export function recordSignIn(
   method: SignInMethod,
   context: LoginContext | undefined,
   result: "success" | "refused",
+  operation: AuthorizationDetailsType | null = null,
 ): void {
   const seen = signInWhereabouts(user, context);
   if (seen === undefined) return;
@@ -90,12 +95,14 @@ export function recordSignIn(
     result,
     deviceId: device?.id ?? null,
     digest: digest ?? null,
+    operation,
   });
 }
 
 /**
- * A sign-in completed: its device becomes known to the account (or its last use moves on), the history records it,
- * and, unless `notice` is false (a sign-up, which the customer has just done), the account is told.
+ * A sign-in completed: its device becomes known to the account (or its last use moves on), the history records it
+ * (with the `operation` it approved, if any), and, unless `notice` is false (a sign-up, which the customer has just
+ * done; an approval, which has a notice of its own), the account is told.
  */
 export function completedSignIn(
   c: EmulatorContext,
@@ -103,13 +110,13 @@ export function completedSignIn(
   clientId: string,
   method: SignInMethod,
   context: LoginContext | undefined,
-  options: { notice: boolean; deviceConfirmed?: boolean },
+  options: { notice: boolean; deviceConfirmed?: boolean; operation?: AuthorizationDetailsType },
 ): void {
   const seen = signInWhereabouts(user, context);
   if (seen === undefined) return;
   if (context?.device !== undefined)
     c.var.services.devices.bind(user.username, context.device, seen, c.var.now, randomToken(12));
-  recordSignIn(c, user, clientId, method, context, "success");
+  recordSignIn(c, user, clientId, method, context, "success", options.operation ?? null);
   if (!options.notice) return;
   const how = { signIn: method, deviceConfirmed: options.deviceConfirmed ?? false };
   sendNotice(c, user.email, noticeCatalogue.signIn(noticeFacts(c, clientId, how, noticedWhereabouts(context))));

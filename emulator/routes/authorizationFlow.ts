@@ -171,12 +171,19 @@ export function continueAuthorization(
   return redirect(c, url.toString());
 }
 
+/**
+ * The code of an authorization. A pushed operation's (docs/operations.md) carries its details to the token response,
+ * and only a passkey login made for it gets here: the request always asks a login (`redirectToLogin`), and every
+ * other way to accept that login refuses it (`operation_requires_passkey`). Checked again here all the same.
+ */
 export function redirectWithCode(
   c: EmulatorContext,
   request: AuthorizationRequest,
   signedIn: SignedIn,
   scope: string,
 ): Response {
+  if (request.operation !== undefined && signedIn.login.acr !== "phr")
+    throw new Error("an operation's code needs the passkey login made for it");
   const code = c.var.services.tickets.issue(
     "authorization_code",
     randomToken(),
@@ -187,6 +194,7 @@ export function redirectWithCode(
       scope,
       nonce: request.nonce,
       ...signedIn,
+      authorizationDetails: request.operation?.details,
     },
     c.var.now + lifetimes.authorizationCode,
   );

@@ -44,6 +44,8 @@ devices.get("/auth/v1/user/signins", async (c) => {
     result: signIn.result,
     device_id: signIn.deviceId,
     this_device: digest !== undefined && signIn.digest === digest,
+    // docs/operations.md: the operation a passkey approved (or was refused for); null for a sign-in.
+    operation: signIn.operation,
   }));
   return c.json({ signins });
 });

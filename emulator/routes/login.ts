@@ -98,6 +98,8 @@ login.get("/auth/v1/login", (c) => {
     // Hydra's OIDC context: the ACRs the app asked for. Hydra does not enforce them; the login UI must.
     oidc_context: { acr_values: (request.acrValues ?? "").split(" ").filter(Boolean) },
     skip: false,
+    // docs/operations.md: the pushed operation this login approves, for the login UI to show; absent for a sign-in.
+    ...(request.operation === undefined ? {} : { authorization_details: request.operation.details }),
   });
 });
 
@@ -106,6 +108,8 @@ login.post("/auth/v1/login", async (c) => {
   const { tickets, users, lockout } = c.var.services;
   const now = c.var.now;
   const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
+  // docs/operations.md: an operation's login is a passkey's; nothing the body carries is checked.
+  if (request.operation !== undefined) throw problems.operationRequiresPasskey();
 
   if (body.flow === "email_password") {
     const user = users.byLoginId(body.username);

@@ -1,10 +1,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import type { AuthorizationDetails } from "../../forms/authorizationDetails";
 import { encodeBase64url } from "../../islands/base64url";
 import { type Authentication, acrValuesSupported } from "../contract/authentication";
 import { authorizationQuerySchema, needsFreshLogin, toAuthorizationRequest } from "../contract/authorizationRequest";
 import { findClient, registeredRedirectUris } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
+import { operationTypes } from "../contract/operations";
 import { randomToken } from "../crypto/randomValues";
 import { accessTokenLifetimeSeconds, newTokenId, signAccessToken, signIdToken } from "../crypto/tokens";
 import { sameCode, type TicketKinds } from "../state/tickets";
@@ -17,7 +19,8 @@ import {
   startBrowserSession,
 } from "./authorizationFlow";
 import type { EmulatorHono } from "./context";
-import { describeIssues, queryParams } from "./requestBody";
+import { authorizePushed, parMethodNotAllowed, pushAuthorizationRequest } from "./pushedRequests";
+import { describeIssues, formText, isFormBody, queryParams } from "./requestBody";
 
 type EmulatorContext = Context<EmulatorHono>;
 
@@ -40,6 +43,10 @@ oauth2.get("/.well-known/openid-configuration", (c) => {
     scopes_supported: ["openid", "offline", "offline_access", "user.write"],
     claims_supported: ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr"],
     acr_values_supported: acrValuesSupported,
+    // docs/operations.md: operations are pushed (RFC 9126 §5) as RFC 9396 authorization_details (§10); only they are.
+    pushed_authorization_request_endpoint: `${site}/oauth2/par`,
+    require_pushed_authorization_requests: false,
+    authorization_details_types_supported: operationTypes,
   });
 });
 
@@ -54,6 +61,7 @@ oauth2.get("/oauth2/auth", (c) => {
   const query = queryParams(c.req.raw);
   const client = findClient(query.client_id);
   if (client === undefined) return c.json({ error: "invalid_client", error_description: "Unknown client_id." }, 400);
+  if (query.request_uri !== undefined) return authorizePushed(c, client, query.request_uri, query);
   const redirectUri = query.redirect_uri;
   if (redirectUri === undefined || !registeredRedirectUris(client, c.var.site).includes(redirectUri)) {
     return c.json(
@@ -63,6 +71,15 @@ oauth2.get("/oauth2/auth", (c) => {
   }
   if (query.login_verifier !== undefined) return resumeAfterLogin(c, client.id, redirectUri, query);
   if (query.consent_verifier !== undefined) return resumeAfterConsent(c, client.id, redirectUri, query);
+  // docs/operations.md: the details of an operation never travel in a URL; they are pushed.
+  if (query.authorization_details !== undefined)
+    return redirectWithError(
+      c,
+      redirectUri,
+      query.state,
+      "invalid_request",
+      "authorization_details must be pushed to the pushed authorization request endpoint.",
+    );
 
   const parsed = authorizationQuerySchema.safeParse(query);
   if (!parsed.success) {
@@ -165,11 +182,10 @@ async function s256(verifier: string): Promise<string> {
 }
 
 async function token(c: EmulatorContext): Promise<Response> {
-  if (!(c.req.header("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
+  if (!isFormBody(c.req.raw)) {
     return tokenError(c, 400, "invalid_request", "The body must be application/x-www-form-urlencoded.");
   }
-  // Decoded from bytes: workerd warns on every `.text()` of a body whose type is not text (the test output's noise).
-  const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer())));
+  const form = Object.fromEntries(new URLSearchParams(await formText(c.req.raw)));
   if (form.grant_type !== "authorization_code" && form.grant_type !== "refresh_token") {
     return tokenError(c, 400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
   }
@@ -210,6 +226,7 @@ async function token(c: EmulatorContext): Promise<Response> {
       code: body.code,
       browserSession: grant.browserSession,
       login: grant.login,
+      authorizationDetails: grant.authorizationDetails,
     });
   }
 
@@ -252,10 +269,14 @@ async function issueTokens(
     code: string;
     browserSession: string;
     login: Authentication;
+    /** An approved operation's (docs/operations.md): returned, carried in the access token, and no refresh token. */
+    authorizationDetails?: AuthorizationDetails | undefined;
   },
 ): Promise<Response> {
   const { tickets } = c.var.services;
   const key = await c.var.services.signingKey();
+  const details = grant.authorizationDetails;
+  const lifetimeSeconds = details === undefined ? accessTokenLifetimeSeconds : lifetimes.operationAccessToken / 1000;
   const subject = {
     issuer: c.var.site,
     clientId: grant.clientId,
@@ -263,28 +284,38 @@ async function issueTokens(
     scope: grant.scope,
     now: c.var.now,
     login: grant.login,
+    lifetimeSeconds,
   };
   const chain = { code: grant.code, browserSession: grant.browserSession };
   // Recorded so that the bearer check can refuse the token once it is revoked (routes/bearer.ts).
-  const jti = tickets.issue("access_token", newTokenId(), chain, c.var.now + accessTokenLifetimeSeconds * 1000);
-  const refreshToken = tickets.issue(
-    "refresh_token",
-    randomToken(),
-    { clientId: grant.clientId, username: grant.username, scope: grant.scope, login: grant.login, ...chain },
-    c.var.now + lifetimes.refreshToken,
-  );
+  const jti = tickets.issue("access_token", newTokenId(), chain, c.var.now + lifetimeSeconds * 1000);
+  // An approval is one act, not a session: a refresh would copy its details into new tokens, so it gets none,
+  // whatever its scope (docs/operations.md).
+  const refreshToken =
+    details === undefined
+      ? tickets.issue(
+          "refresh_token",
+          randomToken(),
+          { clientId: grant.clientId, username: grant.username, scope: grant.scope, login: grant.login, ...chain },
+          c.var.now + lifetimes.refreshToken,
+        )
+      : undefined;
   const openid = grant.scope.split(" ").includes("openid");
   c.header("cache-control", "no-store");
   return c.json({
-    access_token: await signAccessToken(key, { ...subject, jti }),
-    expires_in: accessTokenLifetimeSeconds,
+    access_token: await signAccessToken(key, { ...subject, jti, authorizationDetails: details }),
+    expires_in: lifetimeSeconds,
     scope: grant.scope,
     token_type: "bearer",
-    refresh_token: refreshToken,
+    ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
     ...(openid ? { id_token: await signIdToken(key, { ...subject, nonce: grant.nonce }) } : {}),
+    // RFC 9396 §7: the approved details, exactly as pushed.
+    ...(details === undefined ? {} : { authorization_details: details }),
   });
 }
 
+oauth2.post("/oauth2/par", pushAuthorizationRequest);
+oauth2.all("/oauth2/par", parMethodNotAllowed);
 oauth2.post("/oauth2/token", token);
 // product §7 lists a form token call under the identity API too; it is the same endpoint.
 oauth2.post("/auth/v1/token", token);

@@ -5,6 +5,7 @@ import { lifetimes } from "../contract/lifetimes";
 import { sendLimits } from "../contract/limits";
 import { loginContextSchema, whereaboutsOf } from "../contract/loginContext";
 import { mailCatalogue, type NoticeFacts, noticeCatalogue } from "../contract/mailCatalogue";
+import { bindingChallenge, operationType } from "../contract/operations";
 import {
   ceremonyTimeoutMs,
   challengeBytes,
@@ -20,7 +21,14 @@ import { type Ceremony, counterWentBack, verifyAssertion, verifyRegistration } f
 import type { Passkey } from "../state/passkeys";
 import { redeemCode, requireLive } from "../state/tickets";
 import type { User } from "../state/users";
-import { completedSignIn, grantWhereabouts, noticeFacts, sendNotice } from "./accountEvents";
+import {
+  completedSignIn,
+  grantWhereabouts,
+  noticedWhereabouts,
+  noticeFacts,
+  recordSignIn,
+  sendNotice,
+} from "./accountEvents";
 import { acceptLogin } from "./authorizationFlow";
 import { type BearerGrant, requireAccount, requireRecentLogin } from "./bearer";
 import type { EmulatorHono } from "./context";
@@ -273,8 +281,12 @@ passkeys.post(`${base}/attestation/result`, async (c) => {
 passkeys.post(`${base}/assertion/options`, async (c) => {
   const body = await jsonBody(c.req.raw, z.object({ login_challenge: loginChallenge }));
   const { tickets } = c.var.services;
-  requireLive(tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
-  const ceremony = ceremonyAt(c, randomToken(challengeBytes));
+  const request = requireLive(tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
+  // docs/operations.md, "The binding": an operation's login signs a challenge derived from what it approves, so the
+  // assertion covers exactly the details the customer was shown; a sign-in's is random.
+  const challenge =
+    request.operation === undefined ? randomToken(challengeBytes) : await bindingChallenge(request.operation);
+  const ceremony = ceremonyAt(c, challenge);
   const id = tickets.issue(
     "passkey_assertion",
     randomToken(),
@@ -300,15 +312,24 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
   const found = tickets.find("passkey_assertion", body.session, now);
   if (found.status !== "valid" || found.data.loginChallenge !== body.login_challenge) throw problems.ceremonyExpired();
   tickets.consume("passkey_assertion", body.session, now);
-  // A failed assertion counts against its login challenge, which dies at the cap (contract/limits.ts).
-  const failed = (problem: Problem = problems.invalidCredential(401)): Problem => {
+  const { operation } = request;
+  // A failed assertion counts against its login challenge, which dies at the cap (contract/limits.ts). One that
+  // names an account's own passkey (its id and user handle) and was to approve an operation goes into that
+  // account's history as refused (docs/operations.md).
+  const failed = (problem: Problem = problems.invalidCredential(401), owner?: string): Problem => {
     tickets.recordWrongCode("login_challenge", body.login_challenge);
+    const account = owner === undefined ? undefined : users.byUsername(owner);
+    if (operation !== undefined && account !== undefined)
+      recordSignIn(c, account, request.clientId, "passkey", body.context, "refused", operationType(operation));
     return problem;
   };
   // Found by its id, and the user handle the authenticator keeps with it must be the account's: an unknown
   // credential and a wrong handle answer alike.
   const passkey = store.byId(body.id);
   if (passkey === undefined || body.response.userHandle !== passkey.userHandle) throw failed();
+  // docs/operations.md, "The binding": recomputed from the login's stored operation, never taken from the ceremony
+  // or the request, so an assertion over any other details (or a random challenge) does not verify.
+  const expectedChallenge = operation === undefined ? found.data.challenge : await bindingChallenge(operation);
   const verdict = await verifyAssertion(
     {
       id: body.id,
@@ -323,12 +344,12 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
       clientExtensionResults: body.clientExtensionResults,
       authenticatorAttachment: body.authenticatorAttachment ?? undefined,
     },
-    ceremonyAt(c, found.data.challenge),
+    ceremonyAt(c, expectedChallenge),
     passkey,
   );
-  if (!verdict.verified) throw failed();
+  if (!verdict.verified) throw failed(undefined, passkey.username);
   // Past the signature, only the key's holder hears that the passkey is suspended; they hear it every time.
-  if (passkey.suspended) throw failed(problems.clonedAuthenticator());
+  if (passkey.suspended) throw failed(problems.clonedAuthenticator(), passkey.username);
   if (counterWentBack(passkey.counter, verdict.value.counter)) {
     store.suspend(passkey.id);
     const owner = users.byUsername(passkey.username);
@@ -337,7 +358,7 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
     const whereabouts = body.context === undefined ? undefined : whereaboutsOf(body.context);
     const facts = noticeFacts(c, request.clientId, { signIn: "passkey" }, whereabouts);
     if (owner !== undefined) sendNotice(c, owner.email, noticeCatalogue.passkeySuspended(facts, passkey.name));
-    throw failed(problems.clonedAuthenticator());
+    throw failed(problems.clonedAuthenticator(), passkey.username);
   }
   const user = users.byUsername(passkey.username);
   if (user === undefined || !user.confirmed) throw failed();
@@ -345,7 +366,19 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
   if (user.transferInProgress) throw problems.rejectLogin();
   store.recordUse(passkey.id, verdict.value.counter, verdict.value.backedUp, now);
   // docs/devices.md: the passkey proves the device, so it is never asked to confirm it, and becomes known.
-  completedSignIn(c, user, request.clientId, "passkey", body.context, { notice: true });
+  if (operation === undefined) {
+    completedSignIn(c, user, request.clientId, "passkey", body.context, { notice: true });
+  } else {
+    // docs/operations.md, "Notice and history": an approval is recorded as one, and the account is told what was
+    // approved instead of being told of a sign-in.
+    const [detail] = operation.details;
+    completedSignIn(c, user, request.clientId, "passkey", body.context, {
+      notice: false,
+      operation: operationType(operation),
+    });
+    const facts = noticeFacts(c, request.clientId, { signIn: "passkey" }, noticedWhereabouts(body.context));
+    if (detail !== undefined) sendNotice(c, user.email, noticeCatalogue.operationApproved(facts, detail));
+  }
   const redirectTo = acceptLogin(
     c,
     body.login_challenge,

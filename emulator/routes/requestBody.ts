@@ -22,3 +22,13 @@ export async function jsonBody<T extends z.ZodType>(request: Request, schema: T)
 export function queryParams(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);
 }
+
+/** An `application/x-www-form-urlencoded` body's bytes, as text: the OAuth2 endpoints' bodies. */
+export async function formText(request: Request): Promise<string> {
+  // Decoded from bytes: workerd warns on every `.text()` of a body whose type is not text (the test output's noise).
+  return new TextDecoder().decode(await request.arrayBuffer());
+}
+
+export function isFormBody(request: Request): boolean {
+  return (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");
+}

@@ -48,6 +48,8 @@ signUp.post("/auth/v1/register", async (c) => {
     c.var.now,
     "login challenge",
   );
+  // docs/operations.md: an operation's login is a signed-in customer's passkey, never a new account.
+  if (request.operation !== undefined) throw problems.operationRequiresPasskey();
   const problem = passwordProblem(body.password, findClient(request.clientId)?.serviceId);
   if (problem !== undefined) throw problems.invalidRequest(problem);
   const existing = users.byEmail(body.email);
@@ -86,6 +88,7 @@ signUp.post("/auth/v1/register/confirm", async (c) => {
   );
   const { tickets, users } = c.var.services;
   const request = requireLive(tickets, "login_challenge", body.login_challenge, c.var.now, "login challenge");
+  if (request.operation !== undefined) throw problems.operationRequiresPasskey();
   const user = users.byUsername(body.username);
   if (user === undefined || user.confirmed) throw problems.invalidCode();
   redeemCode(tickets, "signup_code", user.username, body.code, c.var.now);

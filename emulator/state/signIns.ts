@@ -1,3 +1,4 @@
+import type { AuthorizationDetailsType } from "../../forms/authorizationDetails";
 import type { SignInMethod } from "../contract/authentication";
 import { lifetimes } from "../contract/lifetimes";
 import type { Browser, OperatingSystem } from "../contract/loginContext";
@@ -18,6 +19,8 @@ export interface SignIn {
   deviceId: string | null;
   /** The device credential's digest, kept only to answer `this_device`; never answered itself. */
   digest: string | null;
+  /** The type of the operation a passkey approved or was refused for (docs/operations.md); null for a sign-in. */
+  operation: AuthorizationDetailsType | null;
 }
 
 interface SignInRow extends Record<string, SqlStorageValue> {
@@ -32,6 +35,7 @@ interface SignInRow extends Record<string, SqlStorageValue> {
   result: string;
   device_id: string | null;
   digest: string | null;
+  operation: string | null;
 }
 
 function fromRow(row: SignInRow): SignIn {
@@ -47,6 +51,7 @@ function fromRow(row: SignInRow): SignIn {
     result: row.result === "success" ? "success" : "refused",
     deviceId: row.device_id,
     digest: row.digest,
+    operation: row.operation as AuthorizationDetailsType | null,
   };
 }
 
@@ -60,8 +65,9 @@ export class SignIns {
   record(signIn: SignIn): void {
     this.sql.exec("DELETE FROM signins WHERE at <= ?", signIn.at - lifetimes.signInHistory);
     this.sql.exec(
-      `INSERT INTO signins (username, at, method, browser, os, country, region, service_id, result, device_id, digest)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO signins
+        (username, at, method, browser, os, country, region, service_id, result, device_id, digest, operation)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       signIn.username,
       signIn.at,
       signIn.method,
@@ -73,6 +79,7 @@ export class SignIns {
       signIn.result,
       signIn.deviceId,
       signIn.digest,
+      signIn.operation,
     );
   }
 

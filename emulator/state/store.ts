@@ -44,7 +44,8 @@ const schema = [
     locked_until INTEGER NOT NULL,
     UNIQUE (username, digest)
   )`,
-  // The sign-in history (signIns.ts): every sign-in that carried the site's login context, for 90 days.
+  // The sign-in history (signIns.ts): every sign-in that carried the site's login context, for 90 days; `operation` is
+  // the type of an operation a passkey approved or was refused for (docs/operations.md), else null.
   `CREATE TABLE IF NOT EXISTS signins (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     username TEXT NOT NULL,
@@ -57,7 +58,8 @@ const schema = [
     service_id TEXT,
     result TEXT NOT NULL,
     device_id TEXT,
-    digest TEXT
+    digest TEXT,
+    operation TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS signins_by_username ON signins (username, at)`,
   `CREATE TABLE IF NOT EXISTS outbox (
@@ -120,6 +122,7 @@ const schema = [
 const addedColumns: [table: string, column: string, definition: string][] = [
   ["tickets", "failures", "INTEGER NOT NULL DEFAULT 0"],
   ["users", "device_contract", "INTEGER NOT NULL DEFAULT 1"],
+  ["signins", "operation", "TEXT"],
 ];
 
 export function migrate(sql: SqlStorage): void {

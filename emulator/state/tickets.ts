@@ -1,3 +1,4 @@
+import type { AuthorizationDetails } from "../../forms/authorizationDetails";
 import type { Acr, Authentication, SignInMethod } from "../contract/authentication";
 import type { AuthorizationRequest } from "../contract/authorizationRequest";
 import { maxWrongCodes } from "../contract/limits";
@@ -20,6 +21,11 @@ import { problems } from "../contract/problem";
  * signing the device out ends the sessions that carry it and every token issued through them.
  */
 export interface TicketKinds {
+  /**
+   * A pushed authorization request (RFC 9126), by its whole `request_uri`: the request as `/oauth2/auth` will run it,
+   * its operation included (docs/operations.md). Used by its first presentation, right or wrong.
+   */
+  pushed_request: AuthorizationRequest;
   login_challenge: AuthorizationRequest;
   login_verifier: {
     request: AuthorizationRequest;
@@ -74,6 +80,8 @@ export interface TicketKinds {
     nonce?: string | undefined;
     browserSession: string;
     login: Authentication;
+    /** The approved operation's details, exactly as pushed: the token response carries them (docs/operations.md). */
+    authorizationDetails?: AuthorizationDetails | undefined;
   };
   /** An issued access token, by its `jti`: the bearer check refuses one that is revoked (used) or unknown. */
   access_token: { code: string; browserSession: string };
