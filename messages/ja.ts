@@ -59,6 +59,8 @@ export const buttonLabels = {
   register: "登録する",
   logIn: "ログイン",
   passkeyLogIn: "パスキーでログイン",
+  /** docs/operations.md "On the site": the confirmation screen's one way to approve. */
+  approveWithPasskey: "パスキーで承認する",
   registerPasskey: "パスキーを登録する",
   createPasskey: "パスキーを作成する",
   addPasskey: "パスキーを追加する",
@@ -195,6 +197,29 @@ export const screens = {
     passkeyRequired: "このお手続きには、パスキーでのログインが必要です。",
     noPasskey:
       "パスキーをお持ちでない方は、このお手続きに進めません。アプリに戻ってログインIDとパスワードでログインし、表示される画面または「パスキーの管理」からパスキーを登録してから、もう一度お手続きください。",
+  },
+  /**
+   * docs/operations.md "On the site": an operation pushed by the app (a withdrawal, a bank-account change, a contact
+   * change), shown as pushed and approved by passkey. The passkey-only words are the step-up page's (screens.signIn).
+   */
+  operation: {
+    titles: {
+      withdrawal: "出金のご確認",
+      bank_account_change: "出金先口座の変更のご確認",
+      contact_change: "ご連絡先の変更のご確認",
+    },
+    lead: "以下の内容をご確認のうえ、パスキーで承認してください。",
+    amount: "出金額",
+    destination: "出金先",
+    newAccount: "新しい出金先口座",
+    contactChannel: "変更する連絡先",
+    newContact: "新しい連絡先",
+    channels: { email: "メールアドレス", phone: "電話番号" },
+    /** Whole yen with thousands separators: 100,000円. */
+    yen: (amount: number) => `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}円`,
+    /** An account as pushed: みずほ銀行 渋谷支店 普通 ****1234. */
+    account: (bank: string, branch: string, type: string, number: string) => `${bank} ${branch} ${type} ${number}`,
+    noScript: "パスキーでの承認には、JavaScriptを有効にしたブラウザが必要です。",
   },
   /** docs/passkeys.md "Enrolment": after a password sign-in, before the browser goes back to the app. */
   passkeyEnrolment: {

@@ -111,6 +111,23 @@ export const modals = {
     after: "close",
     status: 401,
   },
+  // docs/operations.md "On the site": an operation's request that cannot be shown or approved any more (its
+  // request_uri used, expired, unknown or another app's; its login gone; another operation opened in this browser
+  // since), and an approval the passkey did not give. The way back is the app: a new push is a new request.
+  operationUnavailable: {
+    title: "お手続きを続けられません",
+    body: "このお手続きは、有効期限が切れたか、すでに終了しています。アプリに戻って、もう一度お手続きください",
+    closable: false,
+    after: "app",
+    status: 400,
+  },
+  operationNotApproved: {
+    title: "パスキーで承認できませんでした",
+    body: "もう一度お試しください",
+    closable: true,
+    after: "close",
+    status: 401,
+  },
   passkeyRequired: {
     title: "パスキーでのログインが必要です",
     body: "このお手続きでは、ログインIDとパスワードではログインできません。パスキーでログインしてください",

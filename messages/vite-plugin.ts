@@ -86,6 +86,7 @@ export const UNMARKED: Record<string, Record<string, string>> = {
     loginContextNames: "sent to the identity API as values, which its mails and pages show",
     authenticatorNames: "a passkey's name when it has none: the rename field's value, posted back as the new name",
     "screens.passkeys.defaultName": "a passkey's name, as above",
+    "screens.operation.yen": "an amount: its number and 円 read as one, never broken apart",
   },
   "modals.ts": {},
 };

@@ -129,6 +129,13 @@ const brandFields = {
    */
   passkeys: z.enum(["off", "offered", "required"]).default("offered"),
   /**
+   * How an operation pushed by the brand's app is approved (docs/operations.md, "On the site"): "passkey" (the
+   * default) only; "passkeyOrCode" is the JSDA guideline's temporary alternative for a brand that publishes its move
+   * to passkeys, not specified yet: the identity API refuses every other method (operation_requires_passkey), so for
+   * now such a brand's screen is the same. No brand needs it today.
+   */
+  operationConfirmation: z.enum(["passkey", "passkeyOrCode"]).default("passkey"),
+  /**
    * product §8 system transfer: this brand's accounts are moving in from an earlier service. Its users are mailed
    * a password-initiation link; users of other brands are told that service's name. At most one brand has it.
    */

@@ -31,6 +31,14 @@ import {
   passkeySetupStart,
   passkeySetupVerify,
 } from "./routes/mfaSetupPasskey";
+import {
+  approveOperation,
+  brandStartQuery,
+  cancelOperation,
+  openPushedRequest,
+  operationConfirmation,
+  operationPasskeyOptions,
+} from "./routes/operations";
 import { enrolment, enrolmentCode, enrolmentLater, enrolmentResult, enrolmentVerify } from "./routes/passkeyEnrolment";
 import {
   addCodeStep,
@@ -58,7 +66,6 @@ import { resendDeviceCode, signInDevice } from "./routes/signInDevice";
 import { signInMfa } from "./routes/signInMfa";
 import { backToEmail, checkEmail, confirmMail, inputPassword, resendCode } from "./routes/signUp";
 import { relayAllowedCall, relayToEmulator } from "./routes/upstreamProxy";
-import { appAuthQuerySchema } from "./session/authRequest";
 
 const inPath = { pathBrand: true } as const;
 
@@ -94,11 +101,9 @@ export const routeTable: readonly RouteEntry[] = [
   endpoint("/restart", "restartAuthorization", {}, restartAuthorization),
   // The app's start asks the authorization endpoint itself, so it is counted as the proxied endpoint was: `code`.
   endpoint("/", "entry", { query: entryQuery, rateLimit: "code" }, (c, query) => enter(c, query, firstScreens)),
-  endpoint(
-    "/:serviceId/auth",
-    "authRedirect",
-    { ...inPath, query: appAuthQuerySchema, rateLimit: "code" },
-    (c, query) => startForBrand(c, query, firstScreens),
+  // A pushed request (docs/operations.md "On the site") starts here too, with its client_id and request_uri alone.
+  endpoint("/:serviceId/auth", "authRedirect", { ...inPath, query: brandStartQuery, rateLimit: "code" }, (c, query) =>
+    query.request_uri === undefined ? startForBrand(c, query, firstScreens) : openPushedRequest(c, query),
   ),
   endpoint(
     "/callback",
@@ -139,6 +144,13 @@ export const routeTable: readonly RouteEntry[] = [
   form("/signIn/device/resend", "signInDeviceResend", resendDeviceCode, { rateLimit: "mail" }),
   screen("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword),
   form("/changePasswordInForceChangePassword", "forcedPassword", forcedPassword, { rateLimit: "credential" }),
+
+  // An operation approved by passkey (docs/operations.md "On the site"), shown by the app's start above: the screen
+  // again, the island's ceremony options (JSON), the signed approval (a credential try, as a passkey sign-in), cancel.
+  screen("/operation", "operationConfirmation", operationConfirmation),
+  bare("POST", "/operation/options", "operationPasskeyOptions", operationPasskeyOptions),
+  form("/operation", "operationApproval", approveOperation, { rateLimit: "credential" }),
+  form("/operation/cancel", "operationCancel", cancelOperation),
 
   // Consent of the partner service: the link's challenge moves into a cookie, then the screen.
   endpoint("/:serviceId/consent", "consent", { ...inPath, query: consentQuery }, showConsent),

@@ -8,7 +8,7 @@ export function PostButton({
   children,
 }: {
   action: string;
-  look?: "button" | "link";
+  look?: "button" | "secondary" | "link";
   fields?: Record<string, string>;
   children: ReactNode;
 }) {
@@ -17,7 +17,10 @@ export function PostButton({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" className={look === "link" ? "link-button" : "button"}>
+      <button
+        type="submit"
+        className={{ button: "button", secondary: "button button--secondary", link: "link-button" }[look]}
+      >
         {children}
       </button>
     </form>

@@ -141,6 +141,44 @@ export function stepUpSignInCase({ serviceId, clientId }: ScreenBrand): ScreenCa
   };
 }
 
+/**
+ * docs/operations.md "On the site": the confirmation screen of a withdrawal pushed by the app, as a reload of it
+ * (`GET /operation`) shows it: the operation cookie's login challenge, and the upstream's login request with the
+ * details. Not in screenCases yet: the workerd test of the screen (test/worker/operations.test.ts) and the bench
+ * read it; the browsers' screen checks are to take it.
+ */
+export function operationConfirmationCase({ serviceId, clientId }: ScreenBrand): ScreenCase {
+  const loginRequest = {
+    client_id: clientId,
+    request_url: `https://signin.test/oauth2/auth?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: `https://app.${serviceId}.example/oauth/callback`,
+      state: "operation-0001",
+    })}`,
+    authorization_details: [
+      {
+        type: "withdrawal",
+        amount: 100_000,
+        currency: "JPY",
+        destination: {
+          bank_name: "みずほ銀行",
+          branch_name: "渋谷支店",
+          account_type: "普通",
+          account_number: "****1234",
+        },
+      },
+    ],
+  };
+  return {
+    name: "operation-confirmation",
+    path: `/operation?client_id=${encodeURIComponent(clientId)}`,
+    state: { operation: { loginChallenge: "login-challenge-0001", clientId } },
+    status: 200,
+    expectText: "出金のご確認",
+    upstream: [{ method: "GET", pathPattern: "/auth/v1/login", status: 200, body: loginRequest }],
+  };
+}
+
 export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
   return allScreenCases({ serviceId, clientId }).filter(
     (screen) => offersSms(serviceId) || !screen.path.startsWith("/mfa/setup/SMS"),

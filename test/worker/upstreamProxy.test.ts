@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { app } from "../../worker/index";
 import { isProxiedCall } from "../../worker/routes/upstreamProxy";
 import { appStart } from "../support/appStart";
-import { CLIENT, PASSWORD } from "../support/vocabulary";
+import { CLIENT, GUNGNIR, PASSWORD } from "../support/vocabulary";
 import { emulator, fromOwnAddress, get, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, siteFetch } from "./helpers";
 import { authorizationAskedBy, Journey } from "./journey";
 
@@ -29,6 +29,9 @@ describe("the /auth and /oauth2 proxy (architecture §3)", () => {
     ["POST", "/auth/v1/consent", false],
     ["GET", "/auth/v1/tenants/gungnir-aurora/loginHint/abc123", false],
     ["GET", "/oauth2/auth", true],
+    // docs/operations.md: an app's server pushes an operation at the site's origin, as discovery advertises.
+    ["POST", "/oauth2/par", true],
+    ["GET", "/oauth2/par", false],
     ["POST", "/oauth2/token", true],
     ["POST", "/oauth2/revoke", false],
     ["GET", "/admin/clients", false],
@@ -124,6 +127,48 @@ describe("the /auth and /oauth2 proxy (architecture §3)", () => {
     const discovery = (await response.json()) as { issuer: string; authorization_endpoint: string };
     expect(discovery.issuer).toBe(ORIGIN);
     expect(discovery.authorization_endpoint).toBe(`${ORIGIN}/oauth2/auth`);
+  });
+
+  it("passes an app server's push (POST /oauth2/par) to the endpoint discovery advertises at the site's origin", async () => {
+    const discovery = (await (await get("/.well-known/openid-configuration")).json()) as {
+      pushed_authorization_request_endpoint: string;
+    };
+    expect(discovery.pushed_authorization_request_endpoint).toBe(`${ORIGIN}/oauth2/par`);
+    const push = (headers: Record<string, string> = {}) =>
+      siteFetch(discovery.pushed_authorization_request_endpoint, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({
+          client_id: GUNGNIR.clientId,
+          response_type: "code",
+          redirect_uri: `https://app.${GUNGNIR.serviceId}.example/oauth/callback`,
+          state: "operation-state-0001",
+          scope: "openid",
+          code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          code_challenge_method: "S256",
+          authorization_details: JSON.stringify([
+            { type: "contact_change", channel: "phone", new_value: "***-****-5678" },
+          ]),
+        }),
+      });
+    // A server (no browser headers): the upstream's answer as it is, its request_uri and no-store.
+    const pushed = await push();
+    expect(pushed.status).toBe(201);
+    expect(pushed.headers.get("Cache-Control")).toBe("no-store");
+    expect(await pushed.json()).toMatchObject({
+      request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:/),
+      expires_in: 90,
+    });
+    // A page of another site cannot push in the customer's browser.
+    expect((await push({ "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    // The upstream's refusal, RFC 6749 §5.2 JSON, relayed as it is.
+    const refused = await siteFetch(`${ORIGIN}/oauth2/par`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: GUNGNIR.clientId, response_type: "code" }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: "invalid_request" });
   });
 
   it("answers 504 when the upstream is slower than the timeout, 502 when the connection drops", async () => {

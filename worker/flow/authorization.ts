@@ -139,7 +139,12 @@ export async function newAuthorization(
  * URI; browsers check every hop against form-action, so the app's origin joins 'self' (architecture §8).
  */
 export function allowAppFormAction(c: AppContext, authRequest: AuthRequest): void {
-  const origin = appOriginForCsp(authRequest.redirectUri);
+  allowFormActionTo(c, authRequest.redirectUri);
+}
+
+/** A form on this response may end at `target` (a registered redirect URI, a service top): its origin joins 'self'. */
+export function allowFormActionTo(c: AppContext, target: string): void {
+  const origin = appOriginForCsp(target);
   if (origin && !c.get("formActionOrigins").includes(origin))
     c.set("formActionOrigins", [...c.get("formActionOrigins"), origin]);
 }

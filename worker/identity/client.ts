@@ -285,21 +285,37 @@ export async function authorize(c: AppContext, pathAndQuery: string): Promise<Ca
   if (language) headers["Accept-Language"] = language;
   const response = await send(c, pathAndQuery, { method: "GET", headers });
   if (!(response instanceof Response)) return response;
-  await response.body?.cancel();
   const location = response.headers.get("location");
-  if (response.status >= 300 && response.status < 400 && location !== null)
+  if (response.status >= 300 && response.status < 400 && location !== null) {
+    await response.body?.cancel();
     return { ok: true, status: response.status, data: { location } };
+  }
+  // RFC 6749 §5.2's error code of a JSON refusal (RFC 9126 §4: `invalid_request_uri`), as the problem's type.
+  let type: string | undefined;
+  if (response.status >= 400) type = await oauthErrorCode(response);
+  else await response.body?.cancel();
   logEvent("info", "upstream_refused", {
     requestId: c.get("requestId"),
     path: "/oauth2/auth",
     status: response.status,
+    type,
   });
   return {
     ok: false,
     status: response.status,
-    problem: {},
+    problem: type === undefined ? {} : { type },
     ...(response.status < 400 ? { unavailable: "malformed" } : {}),
   };
+}
+
+/** The `error` of an OAuth2 error body (RFC 6749 §5.2: printable ASCII), or undefined for any other body. */
+async function oauthErrorCode(response: Response): Promise<string | undefined> {
+  try {
+    const { error } = JSON.parse(await response.text()) as { error?: unknown };
+    return typeof error === "string" && /^[\x20-\x7e]{1,64}$/.test(error) ? error : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** product §7 GET login: the upstream's login request, with the authorization request (and its state) behind it. */
@@ -308,7 +324,15 @@ export function loginRequest(c: AppContext, loginChallenge: string) {
     method: "GET",
     path: `/auth/v1/login?${new URLSearchParams({ login_challenge: loginChallenge })}`,
     success: [200],
-    response: z.object({ client_id: bounded(1, 256), request_url: url() }),
+    response: z.object({
+      client_id: bounded(1, 256),
+      request_url: url(),
+      /**
+       * docs/operations.md: the pushed operation a login approves, exactly as pushed; absent for a sign-in. Read with
+       * forms/authorizationDetails.ts where it is shown (worker/routes/operations.tsx), never passed on.
+       */
+      authorization_details: z.optional(z.unknown()),
+    }),
   });
 }
 

@@ -60,6 +60,9 @@ async function startedHere(
   const asked = await loginRequest(c, loginChallenge);
   if (!asked.ok && (asked.unavailable || asked.status >= 500)) return failure(asked);
   if (!asked.ok || asked.data.client_id !== clientId) return undefined;
+  // docs/operations.md "On the site": an operation's login is taken only by its confirmation screen, which the app's
+  // start of a pushed request answers itself: never through the login URL to a sign-in page that does not show it.
+  if (asked.data.authorization_details !== undefined) return undefined;
   const state = new URL(asked.data.request_url).searchParams.get("state");
   return authorizationOf(authRequest, clientId, state) ? authRequest : undefined;
 }

@@ -6,11 +6,12 @@ import { reportUnexpected } from "../errorReporting";
 import { clientIdFor } from "../flow/clientId";
 import { loginStep } from "../flow/continueLogin";
 import { loginContext } from "../flow/loginContext";
+import { answerAssertionOptions, fromOwnPage } from "../flow/passkeyOptions";
 import { passkeyPolicy, passkeyRequired, webAuthnRefused } from "../flow/passkeys";
 import { systemTransferNotice } from "../flow/systemTransfer";
 import { jsonField, ruleField } from "../formFields";
 import { failure, isRefusal, isSystemTransfer } from "../identity/outcomes";
-import { assertionCredentialSchema, passkeyAssertionOptions, passkeyAssertionResult } from "../identity/passkeys";
+import { assertionCredentialSchema, passkeyAssertionResult } from "../identity/passkeys";
 import { isLeaked } from "../identity/pwnedPasswords";
 import { continueTo } from "../identity/redirects";
 import { logEvent } from "../log";
@@ -111,15 +112,12 @@ function passkeysOn(c: AppContext, authRequest: AuthRequest | undefined): boolea
  * elsewhere cannot start one in this browser); the options are the same for everyone and name no account.
  */
 export async function passkeyOptions(c: AppContext): Promise<Response> {
-  if (c.req.header("sec-fetch-site") !== "same-origin") return c.json({ type: "forbidden" }, 403);
+  if (!fromOwnPage(c)) return c.json({ type: "forbidden" }, 403);
   const [signIn, authRequest] = await Promise.all([readSealed(c, "signIn"), readSealed(c, "authRequest")]);
   if (!signIn || !passkeysOn(c, authRequest)) return c.json({ type: "not_found" }, 404);
-  const outcome = await passkeyAssertionOptions(c, signIn.loginChallenge);
-  if (!outcome.ok) return c.json({ type: "unavailable" }, outcome.unavailable || outcome.status >= 500 ? 502 : 409);
-  const { session, ...publicKey } = outcome.data;
-  await writeSealed(c, "signIn", { ...signIn, passkey: { session } });
-  c.header("Cache-Control", "no-store");
-  return c.json({ publicKey });
+  return answerAssertionOptions(c, signIn.loginChallenge, (session) =>
+    writeSealed(c, "signIn", { ...signIn, passkey: { session } }),
+  );
 }
 
 /** The credential as the form posts it: `PublicKeyCredential.toJSON()`, at most 12 KB. */

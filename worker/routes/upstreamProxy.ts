@@ -8,8 +8,8 @@ import { logEvent } from "../log";
 import { errorPage, type Outcome } from "../render";
 
 // architecture §3: the native app and standard OAuth2 clients see one origin. Only what they need passes: the
-// OAuth2 authorization and token endpoints, discovery, the health check, the signed-in user's profile (bearer)
-// and logout. Every other identity call is the worker's own (the site's forms), so it is not reachable from
+// OAuth2 authorization and token endpoints, the pushed authorization request endpoint (an app's server pushes an
+// operation there: docs/operations.md), discovery, the health check, the signed-in user's profile (bearer) and logout. Every other identity call is the worker's own (the site's forms), so it is not reachable from
 // outside: no password reset, sign-up or e-mail check through the proxy. Everything else under these prefixes
 // is 404. docs/security.md ("The narrow proxy") lists the same calls.
 const ALLOWED: ReadonlyArray<readonly [method: string, path: RegExp]> = [
@@ -17,6 +17,7 @@ const ALLOWED: ReadonlyArray<readonly [method: string, path: RegExp]> = [
   ["GET", /^\/auth\/v1\/logout$/],
   ["GET", /^\/auth\/v1\/user\/profile$/],
   ["GET", /^\/oauth2\/auth$/],
+  ["POST", /^\/oauth2\/par$/],
   ["POST", /^\/oauth2\/token$/],
   ["GET", /^\/\.well-known\/(openid-configuration|jwks\.json)$/],
 ];

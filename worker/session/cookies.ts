@@ -9,6 +9,7 @@ import {
   consentStateSchema,
   deviceCredentialSchema,
   mfaSetupStateSchema,
+  operationStateSchema,
   passkeyRegistrationSchema,
   registerEmailStateSchema,
   resetLinkSchema,
@@ -57,6 +58,10 @@ export const sealedCookies = {
   },
   // docs/passkeys.md "Passkey first": the sign-up's ticket lives 10 minutes upstream.
   signUpPasskey: { name: "sign-up-passkey", schema: signUpPasskeySchema, maxAgeSeconds: 10 * 60, sameSite: "Strict" },
+  // docs/operations.md "On the site": the operation shown, until it is approved or cancelled: 10 minutes to read and
+  // sign (its login challenge lives 30 upstream). Strict: set by the app's start (the answer to a navigation from the
+  // app), read only by the screen's own forms, reload and island.
+  operation: { name: "operation", schema: operationStateSchema, maxAgeSeconds: 10 * 60, sameSite: "Strict" },
   // docs/devices.md "On the site: /security": a form's result, for the one GET its redirect leads to. A flash rather
   // than a query, so that a link cannot show 「この端末の登録を解除しました」 to anyone who did not do it.
   securityResult: { name: "security-result", schema: securityResultSchema, maxAgeSeconds: 60, sameSite: "Strict" },

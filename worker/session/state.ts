@@ -121,3 +121,15 @@ export type DeviceCredential = z.infer<typeof deviceCredentialSchema>;
 /** What a /security form did, shown once by the GET its redirect leads to, in the browser that did it; then cleared. */
 export const securityResults = ["signedOut", "othersSignedOut", "forgotten", "unknownDevice"] as const;
 export const securityResultSchema = z.object({ result: z.enum(securityResults) });
+
+/**
+ * docs/operations.md "On the site": the operation this browser was shown, by its login challenge (the details, the
+ * app's redirect URI and state stay upstream and are read again with it), its app's client (the brand), and the
+ * passkey ceremony in flight (the upstream's single-use session).
+ */
+export const operationStateSchema = z.object({
+  loginChallenge: opaque,
+  clientId: short,
+  passkey: z.optional(z.object({ session: opaque })),
+});
+export type OperationState = z.infer<typeof operationStateSchema>;

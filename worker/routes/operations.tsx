@@ -1,0 +1,314 @@
+import { z } from "zod/mini";
+import {
+  type AuthorizationDetail,
+  type AuthorizationDetailsType,
+  authorizationDetailsSchema,
+} from "../../forms/authorizationDetails";
+import { OperationConfirmation } from "../../pages/OperationConfirmation";
+import { brandForClientId, registeredRedirectUris } from "../../themes/brands";
+import type { AppContext } from "../context";
+import { reportUnexpected } from "../errorReporting";
+import { allowFormActionTo } from "../flow/authorization";
+import { loginUrlQuery } from "../flow/loginChallenge";
+import { loginContext } from "../flow/loginContext";
+import { answerAssertionOptions, fromOwnPage } from "../flow/passkeyOptions";
+import { passkeyPolicy, webAuthnRefused } from "../flow/passkeys";
+import { jsonField } from "../formFields";
+import { authorize, type CallResult, loginRequest } from "../identity/client";
+import { failure, refusedAs } from "../identity/outcomes";
+import { assertionCredentialSchema, passkeyAssertionResult } from "../identity/passkeys";
+import { continueTo } from "../identity/redirects";
+import { logEvent } from "../log";
+import { bounded, queryValue } from "../queryParams";
+import { deployEnvironment, errorPage, parameterProblem, renderPage, type Show } from "../render";
+import { formStep, type Refusal, type ScreenLoader } from "../routeKinds";
+import { appAuthQuerySchema } from "../session/authRequest";
+import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
+import { sha256Hex } from "../session/digest";
+import type { OperationState } from "../session/state";
+
+// docs/operations.md "On the site": an operation (a withdrawal, a bank-account change, a contact change) that the
+// app's server pushed (RFC 9126) as RFC 9396 authorization_details. The app opens `/{serviceId}/auth` with its
+// client_id and request_uri alone; the site asks the authorization endpoint with exactly those, reads the login
+// request's details and answers the confirmation screen itself. The passkey signs a challenge the upstream derives
+// from those details; the site only shows them and passes the ceremony on. The operation cookie holds the login
+// challenge and the client; the details, the app's redirect URI and its state are read from the upstream each time.
+
+/** RFC 9126 §4: a pushed request's start carries its client and request_uri, and nothing else (strict). */
+export const pushedRequestQuery = z.strictObject({
+  client_id: queryValue,
+  request_uri: bounded(1, 512).check(z.regex(/^[\x21-\x7e]+$/)),
+});
+export type PushedRequestQuery = z.infer<typeof pushedRequestQuery>;
+
+/**
+ * `/{serviceId}/auth`: the app's query (product §2 entry), which never names a request_uri, or a pushed request's
+ * two parameters. A request_uri with any other parameter fits neither: the parameter problem.
+ */
+export const brandStartQuery = z.union([
+  z.extend(appAuthQuerySchema, { request_uri: z.optional(z.never()) }),
+  pushedRequestQuery,
+]);
+
+/** What operators count (docs/runbook.md, "Event lines"): the brand, the type, the outcome; never the details. */
+type ConfirmationOutcome = "shown" | "request_uri_refused" | "approved" | "refused" | "cancelled" | "superseded";
+
+function logConfirmation(c: AppContext, outcome: ConfirmationOutcome, type?: AuthorizationDetailsType): void {
+  logEvent("info", "operation_confirmation", {
+    requestId: c.get("requestId"),
+    brand: c.get("brand").id,
+    type,
+    outcome,
+  });
+}
+
+/** An operation as the upstream's login request holds it, and where a cancel sends the browser. */
+interface Operation {
+  detail: AuthorizationDetail;
+  /** The app's registered redirect URI, if the login request names one, and where its cancel goes. */
+  redirectUri: string | undefined;
+  cancelTo: string;
+}
+
+/** A login the upstream no longer knows (spent, expired, ended after its last try): the operation is over. */
+const loginGone = (outcome: CallResult<unknown>) =>
+  refusedAs(outcome, "challenge_not_found") || refusedAs(outcome, "challenge_expired");
+
+/**
+ * The operation of `loginChallenge`, from the upstream's login request (product §7 GET login): its details checked
+ * by the shared schema (forms/authorizationDetails.ts), else nothing is shown (the unexpected error, reported).
+ */
+async function operationOf(c: AppContext, clientId: string, loginChallenge: string): Promise<Operation | Refusal> {
+  const asked = await loginRequest(c, loginChallenge);
+  if (!asked.ok) return { refuse: loginGone(asked) ? { modal: "operationUnavailable" } : failure(asked) };
+  const parsed = authorizationDetailsSchema.safeParse(asked.data.authorization_details);
+  const detail = parsed.success ? parsed.data[0] : undefined;
+  if (!detail || asked.data.client_id !== clientId) {
+    const path = "/auth/v1/login";
+    logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status: asked.status });
+    reportUnexpected(c, "the login request of a pushed operation holds no readable authorization_details", { path });
+    return { refuse: { modal: "unexpectedError" } };
+  }
+  const authorization = new URL(asked.data.request_url).searchParams;
+  const redirectUri = registeredRedirectUris(clientId).find((uri) => uri === authorization.get("redirect_uri"));
+  return { detail, redirectUri, cancelTo: cancelTarget(c, redirectUri, authorization.get("state")) };
+}
+
+/**
+ * Where a cancel goes: the app's redirect URI with `error=access_denied` and its state (RFC 6749 §4.1.2.1), as the
+ * upstream's login request names it and the brand data registers it for the client; else the brand's service top.
+ * The contract has no call to reject a login: the login challenge is left to expire upstream.
+ */
+function cancelTarget(c: AppContext, redirectUri: string | undefined, state: string | null): string {
+  if (!redirectUri) return c.get("brand").fallBackUrls[deployEnvironment(c.env)];
+  const target = new URL(redirectUri);
+  target.searchParams.set("error", "access_denied");
+  if (state !== null) target.searchParams.set("state", state);
+  return target.toString();
+}
+
+/** The screen of an operation; its forms may end at the app (the approval's code, the cancel) or the service top. */
+async function confirmationPage(
+  c: AppContext,
+  state: Pick<OperationState, "loginChallenge" | "clientId">,
+  shown: Operation,
+) {
+  if (shown.redirectUri) allowFormActionTo(c, shown.redirectUri);
+  allowFormActionTo(c, shown.cancelTo);
+  const passkeys = passkeyPolicy(c.env, c.get("brand")) !== "off" && !webAuthnRefused(c);
+  return (
+    <OperationConfirmation
+      detail={shown.detail}
+      clientId={state.clientId}
+      shown={await sha256Hex(state.loginChallenge)}
+      passkeys={passkeys}
+    />
+  );
+}
+
+/**
+ * The app's start of a pushed request: the authorization endpoint asked with exactly `client_id` and `request_uri`
+ * (the details never travel in a URL), its login URL's challenge kept, the login request read, the screen answered.
+ * A request_uri the server refuses (RFC 9126 `invalid_request_uri`: used, expired, unknown, another client's) is the
+ * operationUnavailable modal, whose way back is the app.
+ */
+export async function openPushedRequest(c: AppContext, query: PushedRequestQuery): Promise<Response> {
+  if (brandForClientId(query.client_id)?.id !== c.get("brand").id) return parameterProblem(c);
+  const pushed = new URLSearchParams({ client_id: query.client_id, request_uri: query.request_uri });
+  const asked = await authorize(c, `/oauth2/auth?${pushed}`);
+  const loginChallenge = asked.ok ? loginChallengeOf(c, query.client_id, asked.data.location) : undefined;
+  if (loginChallenge === undefined) return refusedStart(c, asked);
+  const shown = await operationOf(c, query.client_id, loginChallenge);
+  if ("refuse" in shown) return errorPage(c, shown.refuse);
+  const state = { loginChallenge, clientId: query.client_id };
+  await writeSealed(c, "operation", state);
+  logConfirmation(c, "shown", shown.detail.type);
+  // The address is the app's start (its request_uri is spent); referrers still never leave the site.
+  c.set("referrerPolicy", "same-origin");
+  return renderPage(c, await confirmationPage(c, state, shown));
+}
+
+/** The login challenge of the site's login URL that the authorization endpoint answered, for this client. */
+function loginChallengeOf(c: AppContext, clientId: string, location: string): string | undefined {
+  const site = new URL(c.req.url).origin;
+  if (!URL.canParse(location, site)) return undefined;
+  const target = new URL(location, site);
+  if (target.origin !== site || target.pathname !== "/" || target.hash !== "") return undefined;
+  const loginUrl = loginUrlQuery.safeParse(Object.fromEntries(target.searchParams));
+  return loginUrl.success && loginUrl.data.client_id === clientId ? loginUrl.data.login_challenge : undefined;
+}
+
+/** The authorization endpoint did not answer a login URL for the pushed request. */
+function refusedStart(c: AppContext, asked: CallResult<{ location: string }>): Promise<Response> {
+  // RFC 9126 §4: JSON when the request_uri is unknown or another client's; at the app's redirect URI with `error` when
+  // it is used or expired (or, with any other error, spent all the same). The browser stays here with the modal.
+  const site = new URL(c.req.url).origin;
+  const refused = asked.ok
+    ? URL.canParse(asked.data.location, site) && new URL(asked.data.location, site).searchParams.has("error")
+    : asked.status === 400 && asked.problem.type === "invalid_request_uri";
+  if (refused) {
+    logConfirmation(c, "request_uri_refused");
+    return errorPage(c, { modal: "operationUnavailable" });
+  }
+  if (asked.ok) return errorPage(c, { modal: "unexpectedError", status: 502 });
+  const otherRefusal = asked.status >= 400 && asked.status < 500 && asked.status !== 429;
+  return errorPage(c, otherRefusal ? { modal: "parameterError" } : failure(asked));
+}
+
+interface ConfirmationState {
+  operation: OperationState;
+  type: AuthorizationDetailsType;
+  /** The page's mark of the operation it shows (a digest of its login challenge). */
+  shown: string;
+  cancelTo: string;
+}
+
+/**
+ * The screen again, from the operation cookie and the upstream's login request: a reload, and every form of it. The
+ * brand is the operation's app's, whatever the request resolved.
+ */
+const confirmationScreen: ScreenLoader<ConfirmationState> = async (c) => {
+  const operation = await readSealed(c, "operation");
+  const brand = operation && brandForClientId(operation.clientId);
+  if (!operation || !brand) return undefined;
+  c.set("brand", brand);
+  const shown = await operationOf(c, operation.clientId, operation.loginChallenge);
+  if ("refuse" in shown) return shown;
+  return {
+    state: {
+      operation,
+      type: shown.detail.type,
+      shown: await sha256Hex(operation.loginChallenge),
+      cancelTo: shown.cancelTo,
+    },
+    page: await confirmationPage(c, operation, shown),
+  };
+};
+
+export const operationConfirmation = { screen: confirmationScreen };
+
+/**
+ * A form of a page that showed another operation than this browser's now (another was opened since, in another
+ * tab): refused before anything is asked, so that a passkey never approves what its page did not show.
+ */
+function superseded(c: AppContext, type: AuthorizationDetailsType): Promise<Response> {
+  logConfirmation(c, "superseded", type);
+  return errorPage(c, { modal: "operationUnavailable" });
+}
+
+/** The page's mark of the operation it shows. */
+const shownField = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+/** The credential as the island posts it: `PublicKeyCredential.toJSON()`, at most 12 KB. */
+const credentialField = jsonField(assertionCredentialSchema, 12_288);
+
+/**
+ * POST /operation/options: the ceremony for this browser's operation, for the island (JSON, same origin only). Its
+ * challenge is the upstream's, derived from the details (docs/operations.md, "The binding").
+ */
+export async function operationPasskeyOptions(c: AppContext): Promise<Response> {
+  if (!fromOwnPage(c)) return c.json({ type: "forbidden" }, 403);
+  const operation = await readSealed(c, "operation");
+  const brand = operation && brandForClientId(operation.clientId);
+  if (!operation || !brand || passkeyPolicy(c.env, brand) === "off") return c.json({ type: "not_found" }, 404);
+  const keep = (session: string) => writeSealed(c, "operation", { ...operation, passkey: { session } });
+  return answerAssertionOptions(c, operation.loginChallenge, keep);
+}
+
+/** POST /operation: the signed assertion; counted per IP and per credential, as a passkey sign-in. */
+export const approveOperation = formStep({
+  screen: confirmationScreen,
+  form: () => z.object({ operation: shownField, credential: credentialField }),
+  subject: ({ form }) => `passkey:${form.credential.id}`,
+  submit: async (c, { state, form, show }) => {
+    if (form.operation !== state.shown) return superseded(c, state.type);
+    const { loginChallenge, clientId, passkey } = state.operation;
+    // The ceremony is used once, right or wrong: the next try asks for new options.
+    await writeSealed(c, "operation", { loginChallenge, clientId });
+    if (!passkey) return show({ modal: "operationNotApproved" });
+    const outcome = await passkeyAssertionResult(
+      c,
+      { loginChallenge, session: passkey.session, deviceId: deviceId(c) },
+      form.credential,
+      await loginContext(c),
+    );
+    if (outcome.ok) {
+      logConfirmation(c, "approved", state.type);
+      // Cleared before continueTo builds its response, which copies the headers set so far.
+      clearSealed(c, "operation");
+      return continueTo(c, outcome.data.redirect_to, show);
+    }
+    return refusedApproval(c, { type: state.type, loginChallenge, credentialId: form.credential.id }, outcome, show);
+  },
+});
+
+/** A refused assertion: said and logged; the login the upstream ended is the operation's end. */
+async function refusedApproval(
+  c: AppContext,
+  {
+    type,
+    loginChallenge,
+    credentialId,
+  }: { type: AuthorizationDetailsType; loginChallenge: string; credentialId: string },
+  outcome: CallResult<unknown>,
+  show: Show,
+): Promise<Response> {
+  if (loginGone(outcome)) {
+    logConfirmation(c, "refused", type);
+    clearSealed(c, "operation");
+    return errorPage(c, { modal: "operationUnavailable" });
+  }
+  if (refusedAs(outcome, "cloned_authenticator")) {
+    // As a passkey sign-in (worker/routes/signIn.tsx): named by the credential ID's digest only.
+    const credentialDigest = (await sha256Hex(credentialId)).slice(0, 16);
+    logEvent("warn", "passkey_cloned", { requestId: c.get("requestId"), credentialDigest });
+    reportUnexpected(c, "a cloned passkey authenticator was refused", { credentialDigest });
+    logConfirmation(c, "refused", type);
+    return show({ modal: "passkeySuspended" });
+  }
+  if (refusedAs(outcome, "invalid_credential") || refusedAs(outcome, "ceremony_expired")) {
+    logConfirmation(c, "refused", type);
+    // The fifth refused assertion ends the login upstream: then no try is left, and the screen says so at once.
+    const alive = await loginRequest(c, loginChallenge);
+    if (!alive.ok && loginGone(alive)) {
+      clearSealed(c, "operation");
+      return errorPage(c, { modal: "operationUnavailable" });
+    }
+    return show({ modal: "operationNotApproved" });
+  }
+  return show(failure(outcome));
+}
+
+/**
+ * POST /operation/cancel: no reject call in the contract, so the browser goes back to the app's redirect URI with
+ * `error=access_denied` and the state (the upstream's, never the request's), else to the service top; logged.
+ */
+export const cancelOperation = formStep({
+  screen: confirmationScreen,
+  form: () => z.object({ operation: shownField }),
+  submit: async (c, { state, form }) => {
+    if (form.operation !== state.shown) return superseded(c, state.type);
+    clearSealed(c, "operation");
+    logConfirmation(c, "cancelled", state.type);
+    return c.redirect(state.cancelTo, 303);
+  },
+});
