@@ -10,6 +10,7 @@ import { oauth2 } from "./routes/oauth2";
 import { passkeys } from "./routes/passkeys";
 import { passwordReset } from "./routes/passwordReset";
 import { pwnedRange } from "./routes/pwnedRange";
+import { sampleApp } from "./routes/sampleApp";
 import { signUp } from "./routes/signUp";
 import { siteOrigin } from "./routes/siteOrigin";
 import { emulatorNow } from "./state/clock";
@@ -51,6 +52,8 @@ export function createApp(services: Services): Hono<EmulatorHono> {
     devEndpoints,
   ])
     app.route("/", routes);
+  // The sample app's page calls the emulator's own endpoints, as an app's server calls them at the site's origin.
+  app.route("/", sampleApp(app));
 
   app.notFound((c) => c.json({ type: "not_found", detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
   app.onError((error, c) => {

@@ -1,5 +1,5 @@
 import { rawBrands } from "../../themes/data/brands";
-import { clients as clientRecords } from "../../themes/data/clients";
+import { clients as clientRecords, sampleClientIds } from "../../themes/data/clients";
 
 /** An OAuth2 client as the emulator registers it: public, PKCE S256 only, no secret. */
 export interface OAuthClient {
@@ -60,7 +60,19 @@ export function appRedirectUri(serviceId: string): string {
   return `https://app.${serviceId}.example/oauth/callback`;
 }
 
-/** Exact-match list: the site's own /callback (at the origin the request came through) and the app's own. */
+/**
+ * The emulator's sample app (routes/sampleApp.ts) plays this client's app, a gungnir-aurora app's server pushing a
+ * withdrawal (docs/operations.md); the code comes back to its page at this path of the site's origin, a redirect URI
+ * registered for that client in the emulator alone (dev only: no brand data names it).
+ */
+export const sampleAppClientId: string = sampleClientIds.gungnir;
+export const sampleAppCallbackPath = "/__emulator/sample-app/callback";
+
+/**
+ * Exact-match list: the site's own /callback (at the origin the request came through) and the app's own; for the
+ * sample app's client, the sample app's page too.
+ */
 export function registeredRedirectUris(client: OAuthClient, site: string): string[] {
-  return [`${site}/callback`, ...client.redirectUris];
+  const sampleApp = client.id === sampleAppClientId ? [`${site}${sampleAppCallbackPath}`] : [];
+  return [`${site}/callback`, ...client.redirectUris, ...sampleApp];
 }

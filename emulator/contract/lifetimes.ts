@@ -37,6 +37,11 @@ export const lifetimes = {
   pushedRequest: 90 * 1000,
   /** The access token of an approved operation: the app's server uses it once, right after the approval. */
   operationAccessToken: 5 * minute,
+  /**
+   * What the sample app (routes/sampleApp.ts) keeps of a push until its code comes back: as long as the login
+   * challenge the push starts.
+   */
+  sampleAppPush: 30 * minute,
   /** The sign-in history: rows older than this are dropped, and the country rule looks this far back. */
   signInHistory: 90 * 24 * hour,
 } as const;

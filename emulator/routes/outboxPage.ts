@@ -2,7 +2,8 @@ import type { OutboxItem } from "../state/outbox";
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-function escapeHtml(text: string): string {
+/** Text as HTML text or a quoted attribute value. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
 }
 

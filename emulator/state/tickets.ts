@@ -120,6 +120,11 @@ export interface TicketKinds {
     clientId?: string;
     device?: string | undefined;
   };
+  /**
+   * The emulator's sample app (routes/sampleApp.ts), by the `state` of its push: the PKCE verifier and the details it
+   * pushed, which its callback exchanges and compares. An app's server keeps them in its own session.
+   */
+  sample_app_push: { codeVerifier: string; details: AuthorizationDetails; redirectUri: string };
 }
 
 /** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */

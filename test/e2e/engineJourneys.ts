@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import jsQR from "jsqr";
 import { TOTP } from "otpauth";
@@ -1005,7 +1005,105 @@ export const JOURNEYS: Record<string, Journey> = {
       expect(await idp(run).count(address)).toBe(1);
     },
   },
+
+  // docs/operations.md "On the site": no engine here can sign with a passkey (none has a platform authenticator, and
+  // without script there is no WebAuthn), so the screen shows what is approved and what to do; the approval itself is
+  // Chromium's, with a virtual authenticator (operations.test.ts).
+  "an operation's confirmation shows what is approved, and where no passkey can sign, what to do": {
+    run: operationConfirmationJourney,
+  },
 };
+
+/** Where the operation journey's app gets its answer: gungnir-aurora's registered redirect URI. */
+const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/callback`;
+
+/**
+ * The app's server pushes a withdrawal of 100,000 yen for gungnir-aurora to the site's `/oauth2/par` (the narrow
+ * proxy lets a server through), with a PKCE challenge of its own; answers the request_uri, the state and the verifier.
+ */
+async function pushWithdrawal(run: JourneyRun): Promise<{ requestUri: string; state: string; verifier: string }> {
+  const verifier = randomBytes(32).toString("base64url");
+  const state = `operation-${randomBytes(16).toString("base64url")}`;
+  const details = [
+    {
+      type: "withdrawal",
+      amount: 100_000,
+      currency: "JPY",
+      destination: {
+        bank_name: "みずほ銀行",
+        branch_name: "渋谷支店",
+        account_type: "普通",
+        account_number: "****1234",
+      },
+    },
+  ];
+  const response = await fromNode(run, () =>
+    fetch(`${run.site.url}/oauth2/par`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        client_id: GUNGNIR.clientId,
+        response_type: "code",
+        redirect_uri: OPERATION_REDIRECT_URI,
+        scope: "openid",
+        state,
+        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+        code_challenge_method: "S256",
+        authorization_details: JSON.stringify(details),
+      }),
+    }),
+  );
+  const body = (await response.json()) as { request_uri: string };
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return { requestUri: body.request_uri, state, verifier };
+}
+
+/**
+ * docs/operations.md "On the site": the app opens the site's entry with its client_id and the pushed request_uri. The
+ * screen shows the withdrawal as pushed (the heading, the amount and the bank in its definition list) with no
+ * password field; no passkey button, since no passkey can sign in this browser (the island asked, with script), and
+ * the words that say what to do without one (and, without script, that approving needs it). The cancel goes back to
+ * the app's redirect URI with access_denied and the app's state.
+ */
+async function operationConfirmationJourney(run: JourneyRun): Promise<void> {
+  const { page } = run;
+  const pushed = await pushWithdrawal(run);
+  const query = new URLSearchParams({ client_id: GUNGNIR.clientId, request_uri: pushed.requestUri });
+  const entry = `${run.site.url}/${GUNGNIR.serviceId}/auth?${query}`;
+  await page.go(entry);
+  expect(await page.url()).toBe(entry);
+  expect(await headingOf(page)).toBe("出金のご確認");
+  const rows = await page.exec<string[][]>(`return [...document.querySelectorAll("dl.operation-details > div")]
+    .map((row) => [...row.children].map((cell) => ${textAsRead("cell")}));`);
+  expect(rows).toEqual([
+    ["出金額", "100,000円"],
+    ["出金先", "みずほ銀行 渋谷支店 普通 ****1234"],
+  ]);
+  expect(await countOf(page, "input[type=password]")).toBe(0);
+  if (page.javaScript) {
+    const island = '[data-island="PasskeySignIn"]';
+    await until(() => page.exec<boolean>(`return !!document.querySelector('${island}[data-hydrated]');`), "the island");
+    const platform = "return window.PublicKeyCredential?.isUserVerifyingPlatformAuthenticatorAvailable?.() ?? false;";
+    expect(await page.exec<boolean>(platform), "this browser has a platform authenticator").toBe(false);
+  }
+  expect(await countOf(page, "button", "パスキーで承認する")).toBe(0);
+  const shown = await page.text();
+  expect(shown).toContain("このお手続きには、パスキーでのログインが必要です。");
+  expect(shown).toContain("パスキーをお持ちでない方は、このお手続きに進めません。");
+  // The <noscript> line is in the page, and shows where the browser runs no script. WebKit's switch here (webkit.ts,
+  // `--enable-javascript-markup=false`) stops the markup's scripts only: its <noscript> stays unrendered.
+  const needsScript = "パスキーでの承認には、JavaScriptを有効にしたブラウザが必要です。";
+  expect(await page.exec<string>(`return ${textAsRead('document.querySelector("noscript")')};`)).toContain(needsScript);
+  const noScript = !page.javaScript && !/WebKit|WPE/.test(page.engine);
+  expect(shown.includes(needsScript), "the <noscript> line shown").toBe(noScript);
+  await expectNothingSecret(run, pushed.requestUri, pushed.verifier);
+  const back = page.watchFor(OPERATION_REDIRECT_URI);
+  await page.click({ button: "キャンセル" });
+  const cancelled = await back();
+  expect(cancelled.searchParams.get("error")).toBe("access_denied");
+  expect(cancelled.searchParams.get("state")).toBe(pushed.state);
+  expect(cancelled.searchParams.has("code")).toBe(false);
+}
 
 /** After a change of password: the modal, nothing secret, and the next sign-in with the new one. */
 async function changedPasswordSignsInAfterModal(run: JourneyRun, login: string): Promise<void> {

@@ -1,74 +1,30 @@
 import { TOTP } from "otpauth";
-import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { asItReads } from "../support/phraseBreaks";
 import { GUNGNIR, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import { chromiumForFile, islandsHydrated, siteUrl } from "./browser";
 import { emulator, expectAppLogin, LOGINS, newContext, nowSeconds, openApp, submit } from "./journeys";
+import {
+  newPasskey,
+  type Passkey,
+  seededPasskey,
+  virtualAuthenticator as withAuthenticator,
+} from "./virtualAuthenticator";
 
 // docs/passkeys.md: a passkey sign-in in Chromium, with the DevTools Protocol's virtual authenticator (a
-// platform authenticator that verifies its user). The site is opened as `localhost`: an RP ID is a host name, never
-// an IP address. The passkey's key is made here and given both to the virtual authenticator and to the emulator,
-// as the enrolment screen would have done.
+// platform authenticator that verifies its user; virtualAuthenticator.ts). The site is opened as `localhost`: an RP ID
+// is a host name, never an IP address. The passkey's key is made here and given both to the virtual authenticator
+// and to the emulator, as the enrolment screen would have done.
 
 const baseUrl = siteUrl().replace("127.0.0.1", "localhost");
 const idp = emulator(baseUrl);
 
 const browser = chromiumForFile({ emulator: idp });
 
-const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
-const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-
-/** A P-256 passkey: its id, user handle, the COSE public key for the emulator and the PKCS #8 key for Chromium. */
-async function newPasskey() {
-  const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
-  const raw = new Uint8Array(await crypto.subtle.exportKey("raw", keys.publicKey));
-  // COSE_Key (RFC 9053): {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}, CBOR-encoded.
-  const cose = new Uint8Array([
-    0xa5,
-    ...[0x01, 0x02, 0x03, 0x26, 0x20, 0x01],
-    ...[0x21, 0x58, 0x20, ...raw.slice(1, 33)],
-    ...[0x22, 0x58, 0x20, ...raw.slice(33, 65)],
-  ]);
-  const id = crypto.getRandomValues(new Uint8Array(32));
-  const userHandle = crypto.getRandomValues(new Uint8Array(32));
-  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", keys.privateKey));
-  return { id, userHandle, cose, pkcs8 };
-}
-
-/** Chromium's virtual platform authenticator (holding the passkey, if given) that verifies its user without asking. */
-async function virtualAuthenticator(
-  context: BrowserContext,
-  passkey?: Awaited<ReturnType<typeof newPasskey>>,
-  signCount = 0,
-) {
-  const page = await context.newPage();
-  const cdp: CDPSession = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  if (passkey)
-    await cdp.send("WebAuthn.addCredential", {
-      authenticatorId,
-      credential: {
-        credentialId: base64(passkey.id),
-        isResidentCredential: true,
-        rpId: new URL(baseUrl).hostname,
-        privateKey: base64(passkey.pkcs8),
-        userHandle: base64(passkey.userHandle),
-        signCount,
-      },
-    });
-  return page;
-}
+/** Chromium's virtual platform authenticator for the site's host (holding the passkey, if given). */
+const virtualAuthenticator = (context: BrowserContext, passkey?: Passkey, signCount = 0) =>
+  withAuthenticator(context, new URL(baseUrl).hostname, passkey, signCount);
 
 /** The app's code exchanged by a real OIDC client; the id_token's claims must say a passkey login, just now. */
 async function expectPhishingResistantLogin(app: Awaited<ReturnType<typeof openApp>>, startedAt: number) {
@@ -84,12 +40,7 @@ async function atSignInWithPasskey(context: BrowserContext, script?: () => void,
   const passkey = await newPasskey();
   await idp.seed({
     email,
-    passkey: {
-      id: base64url(passkey.id),
-      publicKey: base64url(passkey.cose),
-      userHandle: base64url(passkey.userHandle),
-      ...(clonedAt ? { counter: clonedAt } : {}),
-    },
+    passkey: { ...seededPasskey(passkey), ...(clonedAt ? { counter: clonedAt } : {}) },
   });
   if (script) await context.addInitScript(script);
   const app = await openApp(context, baseUrl, GUNGNIR.serviceId, GUNGNIR.clientId, "extSignIn");

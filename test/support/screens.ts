@@ -144,8 +144,8 @@ export function stepUpSignInCase({ serviceId, clientId }: ScreenBrand): ScreenCa
 /**
  * docs/operations.md "On the site": the confirmation screen of a withdrawal pushed by the app, as a reload of it
  * (`GET /operation`) shows it: the operation cookie's login challenge, and the upstream's login request with the
- * details. Not in screenCases yet: the workerd test of the screen (test/worker/operations.test.ts) and the bench
- * read it; the browsers' screen checks are to take it.
+ * details (one emulator fault, the screen's one call). In screenCases for a client of the brand data; the workerd
+ * test of the screen (test/worker/operations.test.ts) reads it too.
  */
 export function operationConfirmationCase({ serviceId, clientId }: ScreenBrand): ScreenCase {
   const loginRequest = {
@@ -462,6 +462,8 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
       status: 400,
       expectText: "最初からやり直してください",
     },
+    // An operation pushed by the app of a client of the brand data (the neutral theme's unknown one has none).
+    ...(clientId in clients ? [operationConfirmationCase({ serviceId, clientId })] : []),
     { name: "error", path: "/error", state: {}, status: 200, expectText: "エラーが発生しました" },
     { name: "not-found", path: "/no/such/page", state: {}, status: 404, expectText: "ページが見つかりません" },
   ];

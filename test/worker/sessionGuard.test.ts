@@ -38,6 +38,7 @@ const guardedScreens: Record<string, boolean> = {
   "mfa-setup-sms": true,
   "mfa-setup-sms-warning": true,
   "mfa-setup-sms-code": true,
+  "operation-confirmation": true,
   "callback-parameter-error": false,
   error: false,
   "not-found": false,

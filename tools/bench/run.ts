@@ -6,7 +6,7 @@ import { buildForE2e } from "../../test/e2e/server";
 import { startWorkerdSite } from "../../test/e2e/workerdSite";
 import { emulatorClient, type Fault } from "../../test/support/emulatorClient";
 import { sealedCookieHeader } from "../../test/support/forms";
-import { operationConfirmationCase, screenCases } from "../../test/support/screens";
+import { screenCases } from "../../test/support/screens";
 import { GUNGNIR } from "../../test/support/vocabulary";
 import { benchmarkAddress, closedLoop, type LoadResult } from "./httpLoad";
 import { JOURNEY_STEPS, journeyLoad } from "./journeyLoad";
@@ -207,7 +207,7 @@ async function main() {
   let failures = workerOver ? 1 : 0;
   let reactGzip = 0;
   const medians: number[] = [];
-  for (const screen of [...screenCases(GUNGNIR), operationConfirmationCase(GUNGNIR)]) {
+  for (const screen of screenCases(GUNGNIR)) {
     upstream = screen.upstream ?? [];
     // The brand a browser keeps from earlier in its journey, as the screens test gives it (architecture §6).
     const sealed = await sealedCookieHeader(vars.SESSION_KEYS ?? "", screen.state);
