@@ -13,7 +13,8 @@ export default defineConfig({
     // two cores is one): the browser files wait on pages and timers most of the time. No project turns file
     // parallelism off: vitest would run its files one at a time after all the others. Each browser file has the
     // site of its worker, each emulator file its own state (docs/testing.md).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // `npm test`'s other lane asks for its own count (TEST_LANE_WORKERS, test/stages.mjs).
+    maxWorkers: Number(process.env.TEST_LANE_WORKERS) || Math.max(2, availableParallelism() - 1),
     // A long file starts first, not last alone (test/support/longestFirst.ts).
     sequence: { sequencer: LongestFirst },
     // A passing test's console lines (every request's JSON log line…) are not shown; a failing test's are.

@@ -260,6 +260,16 @@ export const screens = {
     /** After a row's button, for a screen reader: which device it signs out. */
     whichDevice: (device: string) => `（${device}）`,
     refused: "失敗",
+    /** docs/operations.md: an operation's login the customer cancelled. */
+    cancelled: "キャンセル",
+    /** An operation's row, in the method's place: what was approved, and how (「出金の承認（パスキー）」). */
+    operation: (operation: string, method: string) => `${operation}の承認（${method}）`,
+    /** The operations by their `authorization_details` type; never their amount or account. */
+    operations: {
+      withdrawal: "出金",
+      bank_account_change: "出金先口座の変更",
+      contact_change: "ご連絡先の変更",
+    },
     signedIn: "ログイン中",
     signedOut: "ログアウト済み",
     lastUsed: (date: string) => `最終利用：${date}`,

@@ -15,7 +15,8 @@ export interface SigninRow {
   place: string;
   /** The brand's display name, where the brand data knows its service id. */
   brand: string | undefined;
-  refused: boolean;
+  /** A row that did not succeed, said by a text label (never colour alone); an operation's may be cancelled. */
+  outcome: "refused" | "cancelled" | undefined;
   thisDevice: boolean;
 }
 
@@ -41,6 +42,11 @@ const text = screens.security;
 
 function ThisDevice({ shown }: { shown: boolean }) {
   return shown ? <span className="tag">{text.thisDevice}</span> : null;
+}
+
+function Outcome({ outcome }: Pick<SigninRow, "outcome">) {
+  if (outcome === "refused") return <span className="tag tag--refused">{text.refused}</span>;
+  return outcome === "cancelled" ? <span className="tag">{text.cancelled}</span> : null;
 }
 
 /** docs/devices.md "On the site: /security": the account's devices (each signed out here) and its sign-ins. */
@@ -105,7 +111,7 @@ export function Security({ signins, signinCount, devices, links }: SecurityProps
           <li key={index} className="row">
             <p className="row-title">
               {signin.at}
-              {signin.refused ? <span className="tag tag--refused">{text.refused}</span> : null}
+              <Outcome outcome={signin.outcome} />
               <ThisDevice shown={signin.thisDevice} />
             </p>
             <p className="note">

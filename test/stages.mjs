@@ -39,9 +39,12 @@ function machineCpuSeconds() {
 const cpuAtStart = machineCpuSeconds();
 
 /** Runs a command, its output shown as it comes or, for a quiet one, when it ends; answers its exit status. */
-function run(name, [command, ...args], { quiet }) {
+function run(name, [command, ...args], { quiet, env = {} }) {
   const start = Date.now();
-  const child = spawn(command, args, { stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+  const child = spawn(command, args, {
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, ...env },
+  });
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
@@ -61,12 +64,12 @@ const vitestStages = args.length
   ? [["vitest", ["npx", "vitest", "run", ...args]]]
   : [
       ["vitest: browsers", ["npx", "vitest", "run", "--project", "e2e"]],
-      ["vitest: the rest", ["npx", "vitest", "run", "--project", "!e2e", "--maxWorkers", String(restWorkers)]],
+      ["vitest: the rest", ["npx", "vitest", "run", "--project", "!e2e"], { TEST_LANE_WORKERS: String(restWorkers) }],
     ];
 const [loud, ...quiet] = vitestStages;
 const failed = [];
-const stage = async ([name, command], options) => {
-  if ((await run(name, command, options)) !== 0) failed.push(name);
+const stage = async ([name, command, env], options) => {
+  if ((await run(name, command, { ...options, env })) !== 0) failed.push(name);
 };
 await Promise.all([
   stage(loud, { quiet: false }),

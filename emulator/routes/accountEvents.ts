@@ -7,6 +7,7 @@ import { type LoginContext, type Whereabouts, whereaboutsOf } from "../contract/
 import { type Message, type NoticeFacts, type NoticeMethod, noticeCatalogue } from "../contract/mailCatalogue";
 import { randomToken } from "../crypto/randomValues";
 import type { LockStarted } from "../state/passwordLockout";
+import type { SignInResult } from "../state/signIns";
 import type { User } from "../state/users";
 import type { BearerGrant } from "./bearer";
 import type { EmulatorHono } from "./context";
@@ -69,8 +70,9 @@ export function needsDeviceConfirmation(c: EmulatorContext, user: User, context:
 }
 
 /**
- * A sign-in, accepted or refused, goes into the account's history (when it is recorded at all, above); `operation`:
- * the type of the operation it approved or was refused for (docs/operations.md), null for a sign-in.
+ * A sign-in, accepted or refused (or an operation's login cancelled), goes into the account's history (when it is
+ * recorded at all, above); `operation`: the type of the operation it approved, was refused for or cancelled
+ * (docs/operations.md), null for a sign-in.
  */
 export function recordSignIn(
   c: EmulatorContext,
@@ -78,7 +80,7 @@ export function recordSignIn(
   clientId: string,
   method: SignInMethod,
   context: LoginContext | undefined,
-  result: "success" | "refused",
+  result: SignInResult,
   operation: AuthorizationDetailsType | null = null,
 ): void {
   const seen = signInWhereabouts(user, context);

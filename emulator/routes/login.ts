@@ -1,12 +1,13 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type SignInMethod, signInMethods } from "../contract/authentication";
-import { resumeUrl } from "../contract/authorizationRequest";
+import { type AuthorizationRequest, resumeUrl } from "../contract/authorizationRequest";
 import { findClient } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { deviceCodeWrongAccount, newDevicesSuspendedNotice, sendLimits } from "../contract/limits";
 import { type LoginContext, loginContextSchema } from "../contract/loginContext";
 import { mailCatalogue, noticeCatalogue } from "../contract/mailCatalogue";
+import { operationType } from "../contract/operations";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { Problem, problems } from "../contract/problem";
 import { hashPassword, verifyPassword } from "../crypto/passwordHash";
@@ -411,6 +412,62 @@ login.post("/auth/v1/login/device/resend", async (c) => {
   mailDeviceCode(c, body.session, user, request.clientId, pending.context, pending.method);
   return c.json({}, 201);
 });
+
+/** RFC 6749 §4.1.2.1's `error_description`: printable ASCII without `"` or `\`. */
+const errorDescription = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/, "error_description must be printable ASCII without quote or backslash");
+
+const rejectSchema = z.object({
+  login_challenge: challenge,
+  // The one error a login UI answers for a customer who declined (RFC 6749 §4.1.2.1).
+  error: z.literal("access_denied"),
+  error_description: errorDescription.optional(),
+  context: loginContextSchema.optional(),
+});
+
+/**
+ * docs/operations.md, "Calls": the login UI rejects the login, as Hydra's reject: the challenge is used up, and
+ * `redirect_to` is the authorization endpoint's, whose `login_verifier` sends the browser on to the request's redirect
+ * URI with `error`, `error_description` and its `state`. Any login challenge may be rejected; an operation's cancel
+ * goes into the history (below).
+ */
+login.post("/auth/v1/login/reject", async (c) => {
+  const body = await jsonBody(c.req.raw, rejectSchema);
+  const { tickets } = c.var.services;
+  const now = c.var.now;
+  const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
+  tickets.consume("login_challenge", body.login_challenge, now);
+  recordCancel(c, request, body.context);
+  const verifier = tickets.issue(
+    "login_rejection",
+    randomToken(),
+    {
+      request,
+      error: body.error,
+      description: body.error_description ?? "The resource owner denied the request.",
+    },
+    now + lifetimes.verifier,
+  );
+  return c.json({ redirect_to: resumeUrl(c.var.site, request, { login_verifier: verifier }) }, 201);
+});
+
+/**
+ * docs/operations.md, "Notice and history": an operation's cancel is recorded as a `passkey` `cancelled` row with its
+ * type. Nobody has signed in at a cancel, so the row goes to the account that last completed a sign-in from the
+ * cancelling device (`context.device`); a device no account knows, or no `context`, records nothing.
+ */
+function recordCancel(c: EmulatorContext, request: AuthorizationRequest, context: LoginContext | undefined): void {
+  const digest = context?.device;
+  if (request.operation === undefined || digest === undefined) return;
+  const { devices, users } = c.var.services;
+  const username = devices.lastAccountOf(digest);
+  const user = username === undefined ? undefined : users.byUsername(username);
+  if (user === undefined) return;
+  recordSignIn(c, user, request.clientId, "passkey", context, "cancelled", operationType(request.operation));
+}
 
 /** The TOTP code (±1 step) or the texted code of this session; an expired SMS code is expired_code, not wrong. */
 function secondFactorMatches(

@@ -105,14 +105,15 @@ oauth2.get("/oauth2/auth", (c) => {
 });
 
 /** A verifier brings the browser back: it must be live, unused and issued for this client and redirect URI. */
-function redeemVerifier<K extends "login_verifier" | "consent_verifier">(
+function redeemVerifier<K extends "login_verifier" | "consent_verifier" | "login_rejection">(
   c: EmulatorContext,
   kind: K,
+  param: "login_verifier" | "consent_verifier",
   clientId: string,
   redirectUri: string,
   query: Record<string, string>,
 ): TicketKinds[K] | Response {
-  const verifier = verifierSchema.safeParse(query[kind]);
+  const verifier = verifierSchema.safeParse(query[param]);
   const found = verifier.success ? c.var.services.tickets.find(kind, verifier.data, c.var.now) : undefined;
   if (
     found?.status !== "valid" ||
@@ -125,10 +126,10 @@ function redeemVerifier<K extends "login_verifier" | "consent_verifier">(
       redirectUri,
       query.state,
       "invalid_request",
-      `The ${kind.replace("_", " ")} ${reason}.`,
+      `The ${param.replace("_", " ")} ${reason}.`,
     );
   }
-  c.var.services.tickets.consume(kind, query[kind] ?? "", c.var.now);
+  c.var.services.tickets.consume(kind, query[param] ?? "", c.var.now);
   return found.data;
 }
 
@@ -138,7 +139,14 @@ function resumeAfterLogin(
   redirectUri: string,
   query: Record<string, string>,
 ): Response {
-  const accepted = redeemVerifier(c, "login_verifier", clientId, redirectUri, query);
+  // As Hydra: the verifier of a rejected login (POST /auth/v1/login/reject) ends the authorization with its error.
+  const verifier = verifierSchema.safeParse(query.login_verifier);
+  if (verifier.success && c.var.services.tickets.dataOf("login_rejection", verifier.data) !== undefined) {
+    const rejected = redeemVerifier(c, "login_rejection", "login_verifier", clientId, redirectUri, query);
+    if (rejected instanceof Response) return rejected;
+    return redirectWithError(c, redirectUri, rejected.request.state, rejected.error, rejected.description);
+  }
+  const accepted = redeemVerifier(c, "login_verifier", "login_verifier", clientId, redirectUri, query);
   if (accepted instanceof Response) return accepted;
   const signedIn = startBrowserSession(c, accepted.username, accepted.remember, accepted.login, accepted.device);
   return continueAuthorization(c, accepted.request, signedIn, accepted.loginChallenge);
@@ -150,7 +158,7 @@ function resumeAfterConsent(
   redirectUri: string,
   query: Record<string, string>,
 ): Response {
-  const consent = redeemVerifier(c, "consent_verifier", clientId, redirectUri, query);
+  const consent = redeemVerifier(c, "consent_verifier", "consent_verifier", clientId, redirectUri, query);
   if (consent instanceof Response) return consent;
   const { username, browserSession: session, login } = consent;
   return redirectWithCode(c, consent.request, { username, browserSession: session, login }, consent.grantedScope);

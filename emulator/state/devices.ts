@@ -59,6 +59,19 @@ export class Devices {
     return row && fromRow(row);
   }
 
+  /**
+   * The account whose sign-in from `digest` completed last, of those that know the device (docs/operations.md: whose
+   * history an operation's cancel goes into); undefined when none knows it.
+   */
+  lastAccountOf(digest: string): string | undefined {
+    return this.sql
+      .exec<{ username: string }>(
+        "SELECT username FROM devices WHERE digest = ? ORDER BY last_used_at DESC, rowid DESC LIMIT 1",
+        digest,
+      )
+      .toArray()[0]?.username;
+  }
+
   /** Newest use first. */
   listOf(username: string): Device[] {
     return this.sql

@@ -3,6 +3,8 @@ import type { SignInMethod } from "../contract/authentication";
 import { lifetimes } from "../contract/lifetimes";
 import type { Browser, OperatingSystem } from "../contract/loginContext";
 
+export type SignInResult = "success" | "refused" | "cancelled";
+
 /** One row of an account's sign-in history (docs/devices.md, `GET /auth/v1/user/signins`). */
 export interface SignIn {
   username: string;
@@ -14,12 +16,19 @@ export interface SignIn {
   region: string | null;
   /** The service of the client the login came through. */
   serviceId: string | null;
-  result: "success" | "refused";
+  /**
+   * `cancelled`: an operation's login the customer declined (`POST /auth/v1/login/reject`, docs/operations.md); a
+   * sign-in is never recorded so.
+   */
+  result: SignInResult;
   /** The public id of the account's device the sign-in came from, when the account knew it then. */
   deviceId: string | null;
   /** The device credential's digest, kept only to answer `this_device`; never answered itself. */
   digest: string | null;
-  /** The type of the operation a passkey approved or was refused for (docs/operations.md); null for a sign-in. */
+  /**
+   * The type of the operation a passkey approved or was refused for, or whose login was cancelled
+   * (docs/operations.md); null for a sign-in.
+   */
   operation: AuthorizationDetailsType | null;
 }
 
@@ -48,7 +57,7 @@ function fromRow(row: SignInRow): SignIn {
     country: row.country,
     region: row.region,
     serviceId: row.service_id,
-    result: row.result === "success" ? "success" : "refused",
+    result: row.result === "success" || row.result === "cancelled" ? row.result : "refused",
     deviceId: row.device_id,
     digest: row.digest,
     operation: row.operation as AuthorizationDetailsType | null,

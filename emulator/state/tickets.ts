@@ -52,6 +52,11 @@ export interface TicketKinds {
     deviceConfirmed?: boolean;
     passwordLeaked?: boolean;
   };
+  /**
+   * A login the login UI rejected (`POST /auth/v1/login/reject`, as Hydra's reject), by the `login_verifier` of its
+   * `redirect_to`: the authorization endpoint sends the browser to the request's redirect URI with this error.
+   */
+  login_rejection: { request: AuthorizationRequest; error: "access_denied"; description: string };
   sms_login_code: { code: string };
   /** The mailed code of a device confirmation, by its login `session`; a resend replaces it. */
   device_code: { code: string };

@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { createRemoteJWKSet, decodeJwt, customFetch as joseCustomFetch, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
 import { beforeEach, describe, expect, it } from "vitest";
+import { lifetimes } from "../../emulator/contract/lifetimes";
 import { bindingChallenge } from "../../emulator/contract/operations";
 import {
   AUTHORIZATION_DETAILS_MAX_BYTES,
@@ -23,9 +24,13 @@ import {
   outbox,
   postJson,
   resetEmulator,
+  seedUser,
+  serviceOf,
   setClock,
   site,
   siteCallback,
+  startLogin,
+  testDeviceContext,
   tokensFor,
 } from "./emulatorClient";
 import { expectNotice, linkLike } from "./noticeExpectations";
@@ -433,6 +438,149 @@ describe("the binding: the passkey signs the details", () => {
     });
     expect(signUp.status).toBe(403);
     expect(await signUp.json()).toMatchObject({ type: "operation_requires_passkey" });
+  });
+});
+
+/** `POST /auth/v1/login/reject` as the site sends it for a cancel: access_denied, from the test device. */
+function reject(loginChallenge: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  return postJson("/auth/v1/login/reject", {
+    login_challenge: loginChallenge,
+    error: "access_denied",
+    error_description: "The customer cancelled the operation.",
+    context: testDeviceContext,
+    ...extra,
+  });
+}
+
+interface SigninRow {
+  method: string;
+  result: string;
+  operation: string | null;
+  browser: string;
+  os: string;
+  country: string | null;
+  region: string | null;
+  service_id: string | null;
+}
+
+async function historyOf(token: string): Promise<SigninRow[]> {
+  const response = await call("/auth/v1/user/signins", { headers: bearer(token) });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { signins: SigninRow[] }).signins;
+}
+
+const results = (rows: SigninRow[]) => rows.map(({ method, result, operation }) => ({ method, result, operation }));
+
+describe("the reject: a cancel (POST /auth/v1/login/reject)", () => {
+  it("uses the challenge up, and its redirect_to sends the browser to the app with access_denied and the state", async () => {
+    const { authenticator } = await accountWithPasskey(email);
+    const loginChallenge = await openPushed((await pushed()).requestUri);
+    // A ceremony in flight when the customer cancels: it approves nothing afterwards.
+    const options = await assertionOptions(loginChallenge);
+    const rejected = await reject(loginChallenge);
+    const { redirect_to } = (await rejected.json()) as { redirect_to: string };
+    expect(rejected.status).toBe(201);
+    // Hydra's manner: back through the authorization endpoint, with a login verifier.
+    const resume = new URL(redirect_to);
+    expect(`${resume.origin}${resume.pathname}`).toBe(`${site}/oauth2/auth`);
+    expect(resume.searchParams.get("login_verifier")).toMatch(/.{16,}/);
+    const { response } = await follow(redirect_to);
+    const location = expectRedirectError(response, siteCallback, "access_denied", "state-of-the-operation");
+    expect(location.searchParams.get("error_description")).toBe("The customer cancelled the operation.");
+    expect(location.searchParams.has("code")).toBe(false);
+    // The verifier is used once.
+    const again = (await follow(redirect_to)).response;
+    expectRedirectError(again, siteCallback, "invalid_request", "state-of-the-operation");
+
+    // The challenge is dead: no login request, no approval, no second reject.
+    const asked = await call(`/auth/v1/login?login_challenge=${encodeURIComponent(loginChallenge)}`);
+    expect(asked.status).toBe(404);
+    expect(await asked.json()).toMatchObject({ type: "challenge_not_found" });
+    const approval = await assertionResult(loginChallenge, options.session, await authenticator.authenticate(options));
+    expect(approval.status).toBe(404);
+    expect(await approval.json()).toMatchObject({ type: "challenge_not_found" });
+    const twice = await reject(loginChallenge);
+    expect(twice.status).toBe(404);
+    expect(await twice.json()).toMatchObject({ type: "challenge_not_found" });
+  });
+
+  it("records a passkey cancelled row with the operation's type, for the account that last signed in from the device", async () => {
+    const { token } = await accountWithPasskey(email);
+    const loginChallenge = await openPushed((await pushed({ details: bankAccountChange })).requestUri);
+    expect((await reject(loginChallenge)).status).toBe(201);
+    const [cancelled, ...earlier] = await historyOf(token);
+    expect(cancelled).toMatchObject({
+      method: "passkey",
+      result: "cancelled",
+      operation: "bank_account_change",
+      browser: "Chrome",
+      os: "Windows",
+      country: "JP",
+      region: "Tokyo",
+      service_id: serviceOf(clientId),
+    });
+    expect(results(earlier)).toEqual([{ method: "password", result: "success", operation: null }]);
+    // No notice: the customer has just done it, and nothing was approved.
+    expect((await outbox(email))[0]?.subject).not.toContain("承認");
+
+    // Another account signs in from the same device since: the next cancel from it is that account's alone.
+    const other = "operations.other@example.jp";
+    await seedUser({ email: other });
+    const { access_token: otherToken } = await tokensFor(other, { scope: "openid user.write" });
+    expect((await reject(await openPushed((await pushed({ details: phoneChange })).requestUri))).status).toBe(201);
+    expect(results(await historyOf(otherToken))).toEqual([
+      { method: "passkey", result: "cancelled", operation: "contact_change" },
+      { method: "password", result: "success", operation: null },
+    ]);
+    expect(await historyOf(token)).toHaveLength(2);
+  });
+
+  it("records nothing from a device no account knows, without context, or for a sign-in's login", async () => {
+    const { token } = await accountWithPasskey(email);
+    const unknownDevice = { ...testDeviceContext, device: `${"x".repeat(42)}A` };
+    const strange = await reject(await openPushed((await pushed()).requestUri), { context: unknownDevice });
+    expect(strange.status).toBe(201);
+    const bare = await reject(await openPushed((await pushed()).requestUri), { context: undefined });
+    expect(bare.status).toBe(201);
+    // Any login challenge may be rejected: a sign-in's goes back to its app as well, and is no history row.
+    const signIn = await startLogin({ state: "sign-in-state-0001" });
+    const declined = await reject(signIn.challenge, { error_description: undefined });
+    const { redirect_to } = (await declined.json()) as { redirect_to: string };
+    const location = expectRedirectError(
+      (await follow(redirect_to)).response,
+      siteCallback,
+      "access_denied",
+      "sign-in-state-0001",
+    );
+    expect(location.searchParams.get("error_description")).toBe("The resource owner denied the request.");
+    expect(results(await historyOf(token))).toEqual([{ method: "password", result: "success", operation: null }]);
+  });
+
+  it("answers 404 for an unknown challenge, 410 for an expired one, and 400 for another error or description", async () => {
+    const unknown = await reject("no-such-challenge");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ type: "challenge_not_found" });
+    for (const extra of [
+      { error: "login_required" },
+      { error: undefined },
+      { error_description: 'a "quoted" description' },
+      { error_description: "キャンセル" },
+      { error_description: "x".repeat(257) },
+      { login_challenge: undefined },
+    ]) {
+      const refused = await reject(await openPushed((await pushed()).requestUri), extra);
+      expect(refused.status, JSON.stringify(extra)).toBe(400);
+      expect(await refused.json()).toMatchObject({ type: "invalid_request" });
+    }
+    const loginChallenge = await openPushed((await pushed()).requestUri);
+    await setClock(lifetimes.loginChallenge + 1_000);
+    try {
+      const expired = await reject(loginChallenge);
+      expect(expired.status).toBe(410);
+      expect(await expired.json()).toMatchObject({ type: "challenge_expired" });
+    } finally {
+      await setClock(0);
+    }
   });
 });
 

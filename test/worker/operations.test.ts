@@ -62,8 +62,11 @@ function identity(path: string, token: string, body?: unknown): Promise<Response
   });
 }
 
-/** A customer who signed in with a password (an own view, so the site holds a token) and registered a passkey. */
-async function customerWithPasskey(): Promise<SoftAuthenticator> {
+/**
+ * A customer who signed in with a password (an own view, so the site holds a token) and registered a passkey: the
+ * passkey, and the browser signed in, which has since completed a sign-in from the test device.
+ */
+async function signedInWithPasskey(): Promise<{ authenticator: SoftAuthenticator; journey: Journey }> {
   const authenticator = new SoftAuthenticator({ origin: ORIGIN });
   const email = unique("operation.user");
   await emulator.seed({ email });
@@ -85,7 +88,11 @@ async function customerWithPasskey(): Promise<SoftAuthenticator> {
     ...(await authenticator.register(creation)),
   });
   expect(registered.status).toBe(201);
-  return authenticator;
+  return { authenticator, journey };
+}
+
+async function customerWithPasskey(): Promise<SoftAuthenticator> {
+  return (await signedInWithPasskey()).authenticator;
 }
 
 interface Pushed {
@@ -399,21 +406,172 @@ describe("the approval", () => {
   });
 });
 
+/** The browser's cookie pair of the operation, to plant again as a stale tab would still hold it. */
+function operationCookie(journey: Journey): string {
+  const pair = journey
+    .cookieHeader("/")
+    .split("; ")
+    .find((part) => part.startsWith("__Host-operation="));
+  expect(pair, "no operation cookie").toBeDefined();
+  return `${pair}; Path=/; Secure; HttpOnly; SameSite=Strict`;
+}
+
+function cancel(journey: Journey, html: string): Promise<Response> {
+  return journey.postForm("/operation/cancel", { client_id: GUNGNIR.clientId, operation: shownMark(html) });
+}
+
 describe("the cancel", () => {
-  it("goes back to the app's redirect URI with error=access_denied and the pushed state, and ends the operation", async () => {
+  it("rejects the login upstream and follows its redirect_to back to the app: access_denied and the pushed state", async () => {
     const pushed = await push(emailChange);
     const journey = new Journey();
     const html = await open(journey, pushed);
-    const cancelled = await journey.postForm("/operation/cancel", {
-      client_id: GUNGNIR.clientId,
-      operation: shownMark(html),
+    const seen: { path: string; body: string }[] = [];
+    const upstream = env.IDENTITY;
+    if (!upstream) throw new Error("the worker project binds the emulator as IDENTITY");
+    const recording = {
+      async fetch(request: Request) {
+        const path = new URL(request.url).pathname;
+        if (request.method === "POST") seen.push({ path, body: await request.clone().text() });
+        return upstream.fetch(request);
+      },
+    } as unknown as Fetcher;
+    const cancelled = await journey.postForm(
+      "/operation/cancel",
+      { client_id: GUNGNIR.clientId, operation: shownMark(html) },
+      { env: { IDENTITY: recording } },
+    );
+    // The reject call, with the login challenge and access_denied; then the upstream's redirect_to (at the site's
+    // origin: the OAuth2 server, through the narrow proxy), never a target of the request.
+    expect(seen.map(({ path }) => path)).toEqual(["/auth/v1/login/reject"]);
+    expect(JSON.parse(seen[0]?.body ?? "{}")).toMatchObject({
+      error: "access_denied",
+      error_description: "The customer cancelled the operation.",
+      context: { browser: expect.any(String), os: expect.any(String) },
     });
     expect(cancelled.status).toBe(303);
-    const location = new URL(cancelled.headers.get("Location") ?? "");
-    expect(`${location.origin}${location.pathname}`).toBe(appRedirectUri(GUNGNIR));
-    expect(Object.fromEntries(location.searchParams)).toEqual({ error: "access_denied", state: pushed.state });
+    const resume = new URL(cancelled.headers.get("Location") ?? "");
+    expect(`${resume.origin}${resume.pathname}`).toBe(`${ORIGIN}/oauth2/auth`);
+    expect(resume.searchParams.get("login_verifier")).toMatch(/.{16,}/);
     expect(journey.has("__Host-operation")).toBe(false);
+    const { foreign } = await journey.follow(cancelled);
+    expect(`${foreign?.origin}${foreign?.pathname}`).toBe(appRedirectUri(GUNGNIR));
+    expect(Object.fromEntries(foreign?.searchParams ?? [])).toEqual({
+      error: "access_denied",
+      error_description: "The customer cancelled the operation.",
+      state: pushed.state,
+    });
     await expectModal(await journey.request("/operation"), 400, "parameterError");
+  });
+
+  it("leaves the challenge dead upstream: a second approval is refused, by the site and by the identity API", async () => {
+    const authenticator = await customerWithPasskey();
+    const journey = new Journey();
+    const html = await open(journey, await push(withdrawal));
+    const { loginChallenge } = await journey.sealedKept("operation");
+    // A ceremony in flight, signed by the passkey, as a second tab of the same screen would hold it.
+    const signed = await authenticator.authenticate(await optionsFor(journey));
+    const session = (await journey.sealedKept("operation")).passkey?.session;
+    const stale = operationCookie(journey);
+    const cancelled = await cancel(journey, html);
+    expect(cancelled.status).toBe(303);
+    await cancelled.body?.cancel();
+    journey.setCookie(stale);
+    await expectModal(await approve(journey, html, signed), 400, "operationUnavailable");
+    if (!env.IDENTITY) throw new Error("the worker project binds the emulator as IDENTITY");
+    const upstream = await env.IDENTITY.fetch(`${ORIGIN}/auth/v1/passkeys/assertion/result`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "localhost" },
+      body: JSON.stringify({ login_challenge: loginChallenge, session, ...signed }),
+    });
+    expect(upstream.status).toBe(404);
+    expect(await upstream.json()).toMatchObject({ type: "challenge_not_found" });
+  });
+
+  it("shows the catalogue's modal when the reject fails upstream, keeps the operation, and cancels once it is back", async () => {
+    const journey = new Journey();
+    const html = await open(journey, await push(phoneChange));
+    await emulator.fault({ method: "POST", pathPattern: "/auth/v1/login/reject", status: 500 });
+    const failed = await cancel(journey, html);
+    const page = await expectModal(failed, 502, "unexpectedError");
+    expect(detailRows(page)).toHaveLength(2);
+    await emulator.fault({
+      method: "POST",
+      pathPattern: "/auth/v1/login/reject",
+      status: 503,
+      body: { type: "maintenance" },
+    });
+    await expectModal(await cancel(journey, html), 503, "maintenance");
+    // The faults answered in the upstream's place: the login is still alive, and the cancel goes through now.
+    const { foreign } = await journey.follow(await cancel(journey, html));
+    expect(foreign?.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("follows the reject's redirect_to only to an allowed origin", async () => {
+    const journey = new Journey();
+    const html = await open(journey, await push(withdrawal));
+    await emulator.fault({
+      method: "POST",
+      pathPattern: "/auth/v1/login/reject",
+      status: 201,
+      body: { redirect_to: "https://evil.example/oauth/callback?error=access_denied" },
+    });
+    const refused = await cancel(journey, html);
+    expect(refused.headers.get("Location")).toBeNull();
+    await expectModal(refused, 502, "unexpectedError");
+  });
+});
+
+describe("the history on /security (docs/devices.md)", () => {
+  it("lists an approval, a refusal and a cancel by the operation's words, with no amount or account", async () => {
+    const { authenticator, journey } = await signedInWithPasskey();
+    const approved = new Journey();
+    const first = await open(approved, await push(withdrawal));
+    const accepted = await approve(approved, first, await authenticator.authenticate(await optionsFor(approved)));
+    expect(accepted.status).toBe(303);
+    await accepted.body?.cancel();
+    const refused = new Journey();
+    const second = await open(refused, await push(bankAccountChange));
+    const forged = await authenticator.authenticate(await optionsFor(refused), { origin: "https://evil.example" });
+    await expectModal(await approve(refused, second, forged), 401, "operationNotApproved");
+    const cancelling = new Journey();
+    const third = await open(cancelling, await push(emailChange));
+    const cancelled = await cancel(cancelling, third);
+    expect(cancelled.status).toBe(303);
+    await cancelled.body?.cancel();
+
+    const response = await journey.request("/security");
+    expect(response.status).toBe(200);
+    const html = withoutPhraseBreaks(await response.text());
+    const section = html.slice(html.indexOf("ログイン履歴（過去90日間）"));
+    const rows = [...section.matchAll(/<li class="row">([\s\S]*?)<\/li>/g)].map(([, row = ""]) =>
+      row.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "),
+    );
+    expect(rows).toHaveLength(4);
+    const [cancelRow = "", refusedRow = "", approvalRow = "", signInRow = ""] = rows;
+    expect(cancelRow).toContain("方法：ご連絡先の変更の承認（パスキー）");
+    expect(cancelRow).toContain("キャンセル");
+    expect(cancelRow).not.toContain("失敗");
+    expect(refusedRow).toContain("方法：出金先口座の変更の承認（パスキー）");
+    expect(refusedRow).toContain("失敗");
+    expect(approvalRow).toContain("方法：出金の承認（パスキー）");
+    expect(approvalRow).not.toMatch(/失敗|キャンセル/);
+    expect(signInRow).toContain("方法：パスワード");
+    expect(signInRow).not.toContain("の承認");
+    // The words are labels, not colour alone: the cancel's tag is text too.
+    expect(html).toMatch(/<span class="tag">キャンセル<\/span>/);
+    expect(html).toMatch(/<span class="tag tag--refused">失敗<\/span>/);
+    // The history names what was approved, never its amount, account or contact (the notice has them).
+    for (const secret of [
+      "123,456",
+      "123456",
+      "****9876",
+      "****5555",
+      account.bank_name,
+      account.branch_name,
+      "三井住友銀行",
+      "t***@example.com",
+    ])
+      expect(html, secret).not.toContain(secret);
   });
 });
 

@@ -138,6 +138,55 @@ describe("/security: what it shows (docs/devices.md)", () => {
     expect(html).not.toContain("<script");
   });
 
+  it("names an operation's row by what was approved, its refusal and cancel as text; refuses a row off the contract", async () => {
+    const tokens = await sealedCookie("tokens", screenCase.state.tokens ?? never());
+    const row = (result: string, operation: string | null) => ({
+      at: "2026-11-26T08:05:00.000Z",
+      method: "passkey",
+      browser: "Safari",
+      os: "iOS",
+      country: "JP",
+      region: "Tokyo",
+      service_id: GUNGNIR.serviceId,
+      result,
+      device_id: "device-0001",
+      this_device: true,
+      operation,
+    });
+    const listed = async (signins: object[]) => {
+      await emulator.fault({ method: "GET", pathPattern: "/auth/v1/user/signins", status: 200, body: { signins } });
+      await emulator.fault({ method: "GET", pathPattern: "/auth/v1/user/devices", status: 200, body: { devices: [] } });
+      return get("/security", [tokens]);
+    };
+    const response = await listed([
+      row("cancelled", "contact_change"),
+      row("refused", "bank_account_change"),
+      row("success", "withdrawal"),
+      row("success", null),
+    ]);
+    expect(response.status).toBe(200);
+    const history = rowsUnder(await response.text(), "ログイン履歴（過去90日間）");
+    expect(history).toHaveLength(4);
+    expect(history[0]).toContain("キャンセル");
+    expect(history[0]).toContain("方法：ご連絡先の変更の承認（パスキー）");
+    expect(history[1]).toContain("失敗");
+    expect(history[1]).toContain("方法：出金先口座の変更の承認（パスキー）");
+    expect(history[2]).toContain("方法：出金の承認（パスキー）");
+    expect(history[2]).not.toMatch(/失敗|キャンセル/);
+    expect(history[3]).toContain("方法：パスキー ");
+
+    // An operation type or a result the contract does not have, or a cancelled sign-in: a malformed answer, reported.
+    for (const signins of [[row("success", "securities_transfer")], [row("pending", null)], [row("cancelled", null)]]) {
+      const logged = await loggedDuring(async () => {
+        const refused = await listed(signins);
+        expect(refused.status, JSON.stringify(signins)).toBe(502);
+        expect(await refused.text()).toContain("エラーが発生しました");
+      });
+      expect(logged).toContain("upstream_contract_broken");
+      await emulator.clearFaults();
+    }
+  });
+
   it("says in words when there is nothing to list, and offers no button then", async () => {
     await emulator.fault({ method: "GET", pathPattern: "/auth/v1/user/signins", status: 200, body: { signins: [] } });
     await emulator.fault({ method: "GET", pathPattern: "/auth/v1/user/devices", status: 200, body: { devices: [] } });

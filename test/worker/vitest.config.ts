@@ -83,6 +83,9 @@ export default defineConfig({
     // One file at a time, whatever the machine: the files share the emulator, whose injected faults (the fault
     // matrix's every call × fault) a file running beside them would meet.
     maxWorkers: 1,
+    // Its own group (after the others in a run of several projects): vitest runs projects of different maxWorkers
+    // only in different groups.
+    sequence: { groupOrder: 1 },
     dir: fromRoot("test/worker"),
     setupFiles: [fromRoot("test/support/phraseBreaks.setup.ts"), fromRoot("test/worker/rateLimits.setup.ts")],
     provide: { workerRateLimits: ratelimits },

@@ -336,6 +336,31 @@ export function loginRequest(c: AppContext, loginChallenge: string) {
   });
 }
 
+/**
+ * docs/operations.md "Calls": the customer declined the login (an operation's 「キャンセル」): the challenge is used up
+ * upstream, and `redirect_to` (the authorization endpoint's, as Hydra's reject answers) sends the browser on to the
+ * app's redirect URI with `error=access_denied` and its state. `context` as every login call's (docs/devices.md).
+ */
+export function rejectLogin(
+  c: AppContext,
+  loginChallenge: string,
+  description: string,
+  context: LoginContext | undefined,
+) {
+  return callIdentity(c, {
+    method: "POST",
+    path: "/auth/v1/login/reject",
+    json: {
+      login_challenge: loginChallenge,
+      error: "access_denied",
+      error_description: description,
+      ...contextField(context),
+    },
+    success: [201],
+    response: redirectTo,
+  });
+}
+
 /** product §7 GET consent: what the OAuth2 server asks consent for; the page shows this, never the link's query. */
 export function consentRequest(c: AppContext, consentChallenge: string) {
   return callIdentity(c, {

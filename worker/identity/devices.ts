@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { authorizationDetailsTypes } from "../../forms/authorizationDetails";
 import type { AppContext } from "../context";
 import { bounded } from "../queryParams";
 import { callIdentity } from "./client";
@@ -14,18 +15,27 @@ export const deviceIdSchema = bounded(1, 128).check(z.regex(/^[A-Za-z0-9_-]+$/))
 const contextText = z.optional(z.nullable(bounded(0, 64)));
 const isoTime = bounded(1, 40);
 
-const signinSchema = z.object({
-  at: isoTime,
-  method: z.enum(["passkey", "password_totp", "password_sms", "password"]),
-  browser: contextText,
-  os: contextText,
-  country: contextText,
-  region: contextText,
-  service_id: z.optional(z.nullable(bounded(0, 64))),
-  result: z.enum(["success", "refused"]),
-  device_id: z.optional(z.nullable(deviceIdSchema)),
-  this_device: z.boolean(),
-});
+/**
+ * One row of the history. docs/operations.md: `operation` is the type of the operation a passkey approved, was refused
+ * for or whose login was cancelled (null or absent for a sign-in), and only such a row is `cancelled`. A type or a
+ * result outside the contract is a malformed answer like any other (the list is not shown): the site names every row
+ * in words, and a new type is a contract change that the site ships first.
+ */
+const signinSchema = z
+  .object({
+    at: isoTime,
+    method: z.enum(["passkey", "password_totp", "password_sms", "password"]),
+    browser: contextText,
+    os: contextText,
+    country: contextText,
+    region: contextText,
+    service_id: z.optional(z.nullable(bounded(0, 64))),
+    result: z.enum(["success", "refused", "cancelled"]),
+    device_id: z.optional(z.nullable(deviceIdSchema)),
+    this_device: z.boolean(),
+    operation: z.optional(z.nullable(z.enum(authorizationDetailsTypes))),
+  })
+  .check(z.refine((signin) => signin.result !== "cancelled" || Boolean(signin.operation)));
 export type Signin = z.infer<typeof signinSchema>;
 
 const deviceSchema = z.object({

@@ -14,13 +14,13 @@ import { loginContext } from "../flow/loginContext";
 import { answerAssertionOptions, fromOwnPage } from "../flow/passkeyOptions";
 import { passkeyPolicy, webAuthnRefused } from "../flow/passkeys";
 import { jsonField } from "../formFields";
-import { authorize, type CallResult, loginRequest } from "../identity/client";
+import { authorize, type CallResult, loginRequest, rejectLogin } from "../identity/client";
 import { failure, refusedAs } from "../identity/outcomes";
 import { assertionCredentialSchema, passkeyAssertionResult } from "../identity/passkeys";
 import { continueTo } from "../identity/redirects";
 import { logEvent } from "../log";
 import { bounded, queryValue } from "../queryParams";
-import { deployEnvironment, errorPage, parameterProblem, renderPage, type Show } from "../render";
+import { errorPage, parameterProblem, renderPage, type Show } from "../render";
 import { formStep, type Refusal, type ScreenLoader } from "../routeKinds";
 import { appAuthQuerySchema } from "../session/authRequest";
 import { clearSealed, deviceId, readSealed, writeSealed } from "../session/cookies";
@@ -32,7 +32,8 @@ import type { OperationState } from "../session/state";
 // client_id and request_uri alone; the site asks the authorization endpoint with exactly those, reads the login
 // request's details and answers the confirmation screen itself. The passkey signs a challenge the upstream derives
 // from those details; the site only shows them and passes the ceremony on. The operation cookie holds the login
-// challenge and the client; the details, the app's redirect URI and its state are read from the upstream each time.
+// challenge and the client; the details and the app's redirect URI are read from the upstream each time. The cancel
+// rejects the login upstream, which sends the browser back to the app with access_denied.
 
 /** RFC 9126 §4: a pushed request's start carries its client and request_uri, and nothing else (strict). */
 export const pushedRequestQuery = z.strictObject({
@@ -62,12 +63,14 @@ function logConfirmation(c: AppContext, outcome: ConfirmationOutcome, type?: Aut
   });
 }
 
-/** An operation as the upstream's login request holds it, and where a cancel sends the browser. */
+/** An operation as the upstream's login request holds it. */
 interface Operation {
   detail: AuthorizationDetail;
-  /** The app's registered redirect URI, if the login request names one, and where its cancel goes. */
+  /**
+   * The app's redirect URI, if the login request names one the brand data registers: the approval's code and the
+   * cancel's error end there (CSP form-action).
+   */
   redirectUri: string | undefined;
-  cancelTo: string;
 }
 
 /** A login the upstream no longer knows (spent, expired, ended after its last try): the operation is over. */
@@ -89,32 +92,18 @@ async function operationOf(c: AppContext, clientId: string, loginChallenge: stri
     reportUnexpected(c, "the login request of a pushed operation holds no readable authorization_details", { path });
     return { refuse: { modal: "unexpectedError" } };
   }
-  const authorization = new URL(asked.data.request_url).searchParams;
-  const redirectUri = registeredRedirectUris(clientId).find((uri) => uri === authorization.get("redirect_uri"));
-  return { detail, redirectUri, cancelTo: cancelTarget(c, redirectUri, authorization.get("state")) };
+  const named = new URL(asked.data.request_url).searchParams.get("redirect_uri");
+  const redirectUri = registeredRedirectUris(clientId).find((uri) => uri === named);
+  return { detail, redirectUri };
 }
 
-/**
- * Where a cancel goes: the app's redirect URI with `error=access_denied` and its state (RFC 6749 §4.1.2.1), as the
- * upstream's login request names it and the brand data registers it for the client; else the brand's service top.
- * The contract has no call to reject a login: the login challenge is left to expire upstream.
- */
-function cancelTarget(c: AppContext, redirectUri: string | undefined, state: string | null): string {
-  if (!redirectUri) return c.get("brand").fallBackUrls[deployEnvironment(c.env)];
-  const target = new URL(redirectUri);
-  target.searchParams.set("error", "access_denied");
-  if (state !== null) target.searchParams.set("state", state);
-  return target.toString();
-}
-
-/** The screen of an operation; its forms may end at the app (the approval's code, the cancel) or the service top. */
+/** The screen of an operation; its forms end at the app (the approval's code, the cancel's error) via the upstream. */
 async function confirmationPage(
   c: AppContext,
   state: Pick<OperationState, "loginChallenge" | "clientId">,
   shown: Operation,
 ) {
   if (shown.redirectUri) allowFormActionTo(c, shown.redirectUri);
-  allowFormActionTo(c, shown.cancelTo);
   const passkeys = passkeyPolicy(c.env, c.get("brand")) !== "off" && !webAuthnRefused(c);
   return (
     <OperationConfirmation
@@ -180,7 +169,6 @@ interface ConfirmationState {
   type: AuthorizationDetailsType;
   /** The page's mark of the operation it shows (a digest of its login challenge). */
   shown: string;
-  cancelTo: string;
 }
 
 /**
@@ -199,7 +187,6 @@ const confirmationScreen: ScreenLoader<ConfirmationState> = async (c) => {
       operation,
       type: shown.detail.type,
       shown: await sha256Hex(operation.loginChallenge),
-      cancelTo: shown.cancelTo,
     },
     page: await confirmationPage(c, operation, shown),
   };
@@ -298,17 +285,29 @@ async function refusedApproval(
   return show(failure(outcome));
 }
 
+/** What the app reads of a cancel (RFC 6749 §4.1.2.1 `error_description`: printable ASCII). */
+const CANCELLED = "The customer cancelled the operation.";
+
 /**
- * POST /operation/cancel: no reject call in the contract, so the browser goes back to the app's redirect URI with
- * `error=access_denied` and the state (the upstream's, never the request's), else to the service top; logged.
+ * POST /operation/cancel: the login rejected upstream (docs/operations.md, `POST /auth/v1/login/reject`), so that the
+ * identity API learns of the cancel and the challenge can approve nothing any more; the browser follows the upstream's
+ * `redirect_to` (allowed origins only), whence the OAuth2 server sends it to the app's redirect URI with
+ * `error=access_denied` and the app's state. A failed call shows its modal over the screen, the operation kept.
  */
 export const cancelOperation = formStep({
   screen: confirmationScreen,
   form: () => z.object({ operation: shownField }),
-  submit: async (c, { state, form }) => {
+  submit: async (c, { state, form, show }) => {
     if (form.operation !== state.shown) return superseded(c, state.type);
-    clearSealed(c, "operation");
+    const rejected = await rejectLogin(c, state.operation.loginChallenge, CANCELLED, await loginContext(c));
+    if (!rejected.ok) {
+      if (!loginGone(rejected)) return show(failure(rejected));
+      clearSealed(c, "operation");
+      return errorPage(c, { modal: "operationUnavailable" });
+    }
     logConfirmation(c, "cancelled", state.type);
-    return c.redirect(state.cancelTo, 303);
+    // Cleared before continueTo builds its response, which copies the headers set so far.
+    clearSealed(c, "operation");
+    return continueTo(c, rejected.data.redirect_to, show);
   },
 });

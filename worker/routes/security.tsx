@@ -58,13 +58,18 @@ function placeOf({ country, region }: Context): string {
   return region ? text.region(name, region) : name;
 }
 
+/** The method in words; an operation's row names what was approved, never its amount or account (docs/operations.md). */
+function methodOf({ method, operation }: Signin): string {
+  return operation ? text.operation(text.operations[operation], signInMethods[method]) : signInMethods[method];
+}
+
 const signinRow = (signin: Signin): SigninRow => ({
   at: shownTime(signin.at),
-  method: signInMethods[signin.method],
+  method: methodOf(signin),
   device: deviceOf(signin),
   place: placeOf(signin),
   brand: signin.service_id ? brandById(signin.service_id)?.displayName : undefined,
-  refused: signin.result === "refused",
+  outcome: signin.result === "success" ? undefined : signin.result,
   thisDevice: signin.this_device,
 });
 
