@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,12 +19,13 @@ import { startCompressingProxy } from "./compressingProxy";
 
 // `npm run lighthouse`: Lighthouse's mobile preset (Moto G Power screen, slow 4G, 4x CPU
 // slowdown) with DevTools throttling, so the preset's latency, bandwidth and CPU slowdown are applied to the real
-// load rather than simulated from an unthrottled one, on six screens of the built site on the local workerd, in
+// load rather than simulated from an unthrottled one, on seven screens of the built site on the local workerd, in
 // Debian's Chromium. Chromium loads the site through a proxy that compresses as the edge does (compressingProxy.ts).
 // A screen that needs journey state is reached by driving the real journey in the same browser profile first, so its
 // cookies exist; Lighthouse then loads the screen's address. The profile is the test device (test/support/testDevice.ts),
 // which the seeded users know, so no sign-in stops at the new-device confirmation (docs/devices.md). Sign-in is
-// scored from the brand's entry, as the app opens it, so its redirects are part of what is measured. Each screen
+// scored from the brand's entry, as the app opens it, so its redirects are part of what is measured; so is the
+// operation confirmation, from the entry with a request_uri the app's server has just pushed. Each screen
 // is loaded RUNS times and every run counts: the medians and each run are printed. Nothing here is a test.
 //
 // `--smoke` (.ci/run): one run per screen (LIGHTHOUSE_RUNS still sets it), so that a tool that breaks fails CI: a
@@ -61,6 +63,8 @@ interface Screen {
   reach(context: BrowserContext, baseUrl: string, run: number): Promise<string>;
   /** The path Lighthouse must end on: a journey that went wrong is not scored as if it were the screen. */
   path: string;
+  /** Audits Lighthouse must not run on this screen (none weighs in a score), as `skipAudits` in its settings. */
+  skipAudits?: string[];
 }
 
 const idpOf = (baseUrl: string) =>
@@ -89,6 +93,50 @@ async function signIn(context: BrowserContext, baseUrl: string, brand: AppBrand,
   await page.locator("#field-password").fill(PASSWORD);
   await pressButton(page, "ログイン");
   return page;
+}
+
+/** gungnir-aurora's registered redirect URI, where an operation's answer goes (test/e2e/engineJourneys.ts). */
+const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/callback`;
+
+/**
+ * docs/operations.md: the app's server pushes a withdrawal of 100,000 yen for gungnir-aurora to the site's
+ * `/oauth2/par` (the narrow proxy lets it through), with a PKCE challenge and a state of its own, as the engine
+ * journey does (test/e2e/engineJourneys.ts); answers the single-use request_uri.
+ */
+async function pushWithdrawal(baseUrl: string): Promise<string> {
+  const verifier = randomBytes(32).toString("base64url");
+  const details = [
+    {
+      type: "withdrawal",
+      amount: 100_000,
+      currency: "JPY",
+      destination: {
+        bank_name: "みずほ銀行",
+        branch_name: "渋谷支店",
+        account_type: "普通",
+        account_number: "****1234",
+      },
+    },
+  ];
+  const response = await fetch(`${baseUrl}/oauth2/par`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      client_id: GUNGNIR.clientId,
+      response_type: "code",
+      redirect_uri: OPERATION_REDIRECT_URI,
+      scope: "openid",
+      state: `lighthouse-${randomBytes(16).toString("base64url")}`,
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      authorization_details: JSON.stringify(details),
+    }),
+  });
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`the push answered ${response.status}: ${text}`);
+  const { request_uri: requestUri } = JSON.parse(text) as { request_uri?: string };
+  if (!requestUri) throw new Error(`the push answered no request_uri: ${text}`);
+  return requestUri;
 }
 
 const SCREENS: Screen[] = [
@@ -147,6 +195,25 @@ const SCREENS: Screen[] = [
       await page.close();
       return `${baseUrl}/${PARTNER.serviceId}/consent?client_id=${PARTNER.clientId}`;
     },
+  },
+  {
+    name: "operation confirmation",
+    path: `/${GUNGNIR.serviceId}/auth`,
+    // docs/operations.md "On the site": the app opens the site's entry with its client_id and a pushed request_uri,
+    // and the entry answers the screen itself, with no redirect. A request_uri is spent by its first load, so every
+    // load is a fresh push: scoreWithRetries calls reach before each run and each retry. The same path with a spent
+    // or refused request_uri is the operationUnavailable modal (400), which Lighthouse refuses to score (its
+    // ERRORED_DOCUMENT_REQUEST), so a run that lands here with figures is the screen.
+    reach: async (_context, baseUrl) =>
+      `${baseUrl}/${GUNGNIR.serviceId}/auth?${new URLSearchParams({
+        client_id: GUNGNIR.clientId,
+        request_uri: await pushWithdrawal(baseUrl),
+      })}`,
+    // Lighthouse's back/forward cache check leaves the page and goes back to it after the trace; a page the cache
+    // did not keep (this headless Chromium keeps none, and the site's pages are no-store) is then loaded again, a
+    // second load of the spent request_uri (seen at the proxy). Its audit weighs nothing, so it is skipped here, and
+    // Lighthouse loads the address once.
+    skipAudits: ["bf-cache"],
   },
 ];
 
@@ -225,6 +292,7 @@ async function scoreWithRetries(
         onlyCategories: [...CATEGORIES],
         disableStorageReset: true,
         throttlingMethod: "devtools",
+        ...(screen.skipAudits ? { skipAudits: screen.skipAudits } : {}),
       }),
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${screen.name}`);
