@@ -13,7 +13,7 @@ import { emulatorClient } from "../support/emulatorClient";
 import { sealedCookie } from "../support/forms";
 import { PHRASE_BREAK } from "../support/phraseBreaks";
 import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
-import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
+import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, sampleWithdrawal, TOTP_SECRET } from "../support/vocabulary";
 import { withLocalCertificate } from "./browser";
 import {
   type Capability,
@@ -1024,19 +1024,7 @@ const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/c
 async function pushWithdrawal(run: JourneyRun): Promise<{ requestUri: string; state: string; verifier: string }> {
   const verifier = randomBytes(32).toString("base64url");
   const state = `operation-${randomBytes(16).toString("base64url")}`;
-  const details = [
-    {
-      type: "withdrawal",
-      amount: 100_000,
-      currency: "JPY",
-      destination: {
-        bank_name: "みずほ銀行",
-        branch_name: "渋谷支店",
-        account_type: "普通",
-        account_number: "****1234",
-      },
-    },
-  ];
+  const details = sampleWithdrawal();
   const response = await fromNode(run, () =>
     fetch(`${run.site.url}/oauth2/par`, {
       method: "POST",

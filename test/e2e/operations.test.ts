@@ -3,7 +3,7 @@ import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { AuthorizationDetails } from "../../forms/authorizationDetails";
 import { asItReads, withoutPhraseBreaks } from "../support/phraseBreaks";
-import { GUNGNIR } from "../support/vocabulary";
+import { GUNGNIR, sampleWithdrawal } from "../support/vocabulary";
 import { chromiumForFile, islandsHydrated, siteUrl } from "./browser";
 import { emulator, expectLoginClaims, insecureRequests, LOGINS, newContext, nowSeconds, oidcApp } from "./journeys";
 import { newPasskey, seededPasskey, virtualAuthenticator } from "./virtualAuthenticator";
@@ -23,14 +23,7 @@ const browser = chromiumForFile({ emulator: idp });
 const appOrigin = `https://app.${GUNGNIR.serviceId}.example`;
 const redirectUri = `${appOrigin}/oauth/callback`;
 
-const withdrawal: AuthorizationDetails = [
-  {
-    type: "withdrawal",
-    amount: 100_000,
-    currency: "JPY",
-    destination: { bank_name: "みずほ銀行", branch_name: "渋谷支店", account_type: "普通", account_number: "****1234" },
-  },
-];
+const withdrawal: AuthorizationDetails = sampleWithdrawal();
 
 /**
  * The app's redirect URI as the context sees it: the first request to the app's origin. A redirect there is seen only

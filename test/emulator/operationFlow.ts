@@ -1,12 +1,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import { type AuthorizationDetails, type BankAccount, canonicalJson } from "../../forms/authorizationDetails";
+import { type AuthorizationDetails, canonicalJson } from "../../forms/authorizationDetails";
 import {
   type CreationOptionsJSON,
   type RequestOptionsJSON,
   SoftAuthenticator,
   toBase64url,
 } from "../support/softAuthenticator";
+import { SAMPLE_ACCOUNT, sampleWithdrawal } from "../support/vocabulary";
 import {
   bearer,
   call,
@@ -27,17 +28,9 @@ import {
 
 const passkeys = "/auth/v1/passkeys";
 
-/** A bank account as the app shows it: a real-looking bank and branch, 普通, the masked number. */
-export const account: BankAccount = {
-  bank_name: "みずほ銀行",
-  branch_name: "渋谷支店",
-  account_type: "普通",
-  account_number: "****1234",
-};
-
-export function withdrawal(amount = 100_000, destination: BankAccount = account): AuthorizationDetails {
-  return [{ type: "withdrawal", amount, currency: "JPY", destination }];
-}
+/** A bank account as the app shows it, and a withdrawal to it (test/support/vocabulary.ts). */
+export const account = SAMPLE_ACCOUNT;
+export const withdrawal = sampleWithdrawal;
 
 export const bankAccountChange: AuthorizationDetails = [
   { type: "bank_account_change", account: { ...account, bank_name: "三井住友銀行", branch_name: "本店営業部" } },

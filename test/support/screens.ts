@@ -2,6 +2,7 @@ import { defaultBrand, rawBrands } from "../../themes/data/brands";
 import { clients } from "../../themes/data/clients";
 import type { SealedCookieName, SealedState } from "../../worker/session/cookies";
 import type { Fault } from "./emulatorClient";
+import { sampleWithdrawal } from "./vocabulary";
 
 // Every product §2 screen with the query and cookie state it needs to render for real: one list for the
 // browser tests (screenshots, axe, no-JS) and the benchmark.
@@ -155,19 +156,7 @@ export function operationConfirmationCase({ serviceId, clientId }: ScreenBrand):
       redirect_uri: `https://app.${serviceId}.example/oauth/callback`,
       state: "operation-0001",
     })}`,
-    authorization_details: [
-      {
-        type: "withdrawal",
-        amount: 100_000,
-        currency: "JPY",
-        destination: {
-          bank_name: "みずほ銀行",
-          branch_name: "渋谷支店",
-          account_type: "普通",
-          account_number: "****1234",
-        },
-      },
-    ],
+    authorization_details: sampleWithdrawal(),
   };
   return {
     name: "operation-confirmation",

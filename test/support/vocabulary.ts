@@ -1,3 +1,4 @@
+import type { AuthorizationDetails, BankAccount } from "../../forms/authorizationDetails";
 import { clients, sampleClientIds } from "../../themes/data/clients";
 import type { AppBrand } from "./appStart";
 
@@ -32,3 +33,16 @@ export const HAYATE: AppBrand = registeredBrand("gungnir-hayate");
 export const NEW_PASSWORD = "N3w-Passw0rd!";
 /** The authenticator secret seeded for TOTP users (RFC 4648 base32, 160 bits). */
 export const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/** docs/operations.md: the account the tests and tools push operations to, as an app shows it (the number masked). */
+export const SAMPLE_ACCOUNT: BankAccount = {
+  bank_name: "みずほ銀行",
+  branch_name: "渋谷支店",
+  account_type: "普通",
+  account_number: "****1234",
+};
+
+/** A withdrawal of `amount` yen (100,000 unless given) to `destination`, as an app's server pushes it. */
+export function sampleWithdrawal(amount = 100_000, destination: BankAccount = SAMPLE_ACCOUNT): AuthorizationDetails {
+  return [{ type: "withdrawal", amount, currency: "JPY", destination }];
+}

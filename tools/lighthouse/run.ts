@@ -13,7 +13,7 @@ import { type AppBrand, appStart } from "../../test/support/appStart";
 import { devSessionKeys } from "../../test/support/devKeys";
 import { emulatorClient, PASSWORD } from "../../test/support/emulatorClient";
 import { DEVICE_CREDENTIAL_COOKIE, testDeviceCookieValue } from "../../test/support/testDevice";
-import { GUNGNIR, PARTNER } from "../../test/support/vocabulary";
+import { GUNGNIR, PARTNER, sampleWithdrawal } from "../../test/support/vocabulary";
 import type { View } from "../../worker/session/authRequest";
 import { startCompressingProxy } from "./compressingProxy";
 
@@ -105,19 +105,7 @@ const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/c
  */
 async function pushWithdrawal(baseUrl: string): Promise<string> {
   const verifier = randomBytes(32).toString("base64url");
-  const details = [
-    {
-      type: "withdrawal",
-      amount: 100_000,
-      currency: "JPY",
-      destination: {
-        bank_name: "みずほ銀行",
-        branch_name: "渋谷支店",
-        account_type: "普通",
-        account_number: "****1234",
-      },
-    },
-  ];
+  const details = sampleWithdrawal();
   const response = await fetch(`${baseUrl}/oauth2/par`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
