@@ -13,7 +13,16 @@ import { emulatorClient } from "../support/emulatorClient";
 import { sealedCookie } from "../support/forms";
 import { PHRASE_BREAK } from "../support/phraseBreaks";
 import { DEVICE_CREDENTIAL_COOKIE, TEST_DEVICE_DIGEST } from "../support/testDevice";
-import { GUNGNIR, LEMON, NEW_PASSWORD, PARTNER, PASSWORD, sampleWithdrawal, TOTP_SECRET } from "../support/vocabulary";
+import {
+  GUNGNIR,
+  LEMON,
+  NEW_PASSWORD,
+  OPERATION_REDIRECT_URI,
+  PARTNER,
+  PASSWORD,
+  TOTP_SECRET,
+  withdrawalPush,
+} from "../support/vocabulary";
 import { withLocalCertificate } from "./browser";
 import {
   type Capability,
@@ -1014,9 +1023,6 @@ export const JOURNEYS: Record<string, Journey> = {
   },
 };
 
-/** Where the operation journey's app gets its answer: gungnir-aurora's registered redirect URI. */
-const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/callback`;
-
 /**
  * The app's server pushes a withdrawal of 100,000 yen for gungnir-aurora to the site's `/oauth2/par` (the narrow
  * proxy lets a server through), with a PKCE challenge of its own; answers the request_uri, the state and the verifier.
@@ -1024,21 +1030,11 @@ const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/c
 async function pushWithdrawal(run: JourneyRun): Promise<{ requestUri: string; state: string; verifier: string }> {
   const verifier = randomBytes(32).toString("base64url");
   const state = `operation-${randomBytes(16).toString("base64url")}`;
-  const details = sampleWithdrawal();
   const response = await fromNode(run, () =>
     fetch(`${run.site.url}/oauth2/par`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        client_id: GUNGNIR.clientId,
-        response_type: "code",
-        redirect_uri: OPERATION_REDIRECT_URI,
-        scope: "openid",
-        state,
-        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-        code_challenge_method: "S256",
-        authorization_details: JSON.stringify(details),
-      }),
+      body: withdrawalPush(createHash("sha256").update(verifier).digest("base64url"), state),
     }),
   );
   const body = (await response.json()) as { request_uri: string };

@@ -46,3 +46,23 @@ export const SAMPLE_ACCOUNT: BankAccount = {
 export function sampleWithdrawal(amount = 100_000, destination: BankAccount = SAMPLE_ACCOUNT): AuthorizationDetails {
   return [{ type: "withdrawal", amount, currency: "JPY", destination }];
 }
+
+/** gungnir-aurora's registered redirect URI, where a pushed operation's answer goes. */
+export const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/callback`;
+
+/**
+ * docs/operations.md: the form an app's server pushes to `/oauth2/par` for `sampleWithdrawal()` at gungnir-aurora,
+ * with its own PKCE challenge (S256) and state.
+ */
+export function withdrawalPush(codeChallenge: string, state: string): URLSearchParams {
+  return new URLSearchParams({
+    client_id: GUNGNIR.clientId,
+    response_type: "code",
+    redirect_uri: OPERATION_REDIRECT_URI,
+    scope: "openid",
+    state,
+    code_challenge: codeChallenge,
+    code_challenge_method: "S256",
+    authorization_details: JSON.stringify(sampleWithdrawal()),
+  });
+}

@@ -161,3 +161,18 @@ export async function loggedDuring(act: () => Promise<unknown>): Promise<string>
     for (const spy of spies) spy.mockRestore();
   }
 }
+
+/** An identity API POST as the site makes it (its origin in the forwarding headers), with the user's bearer token. */
+export function identityPost(path: string, token: string, body?: unknown): Promise<Response> {
+  if (!env.IDENTITY) throw new Error("the worker project binds the emulator as IDENTITY");
+  return env.IDENTITY.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "Content-Type": "application/json",
+      "X-Forwarded-Proto": "https",
+      "X-Forwarded-Host": new URL(ORIGIN).host,
+    },
+    body: JSON.stringify(body ?? {}),
+  });
+}

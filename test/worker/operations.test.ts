@@ -12,7 +12,15 @@ import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { operationConfirmationCase } from "../support/screens";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { emulator, loggedDuring, ORIGIN, openScreen, sealedCookie, siteFetch } from "./helpers";
+import {
+  emulator,
+  identityPost as identity,
+  loggedDuring,
+  ORIGIN,
+  openScreen,
+  sealedCookie,
+  siteFetch,
+} from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 
 // docs/operations.md "On the site": an operation the app's server pushed (RFC 9126) as RFC 9396 authorization_details,
@@ -46,21 +54,6 @@ const bankAccountChange: AuthorizationDetails = [
 ];
 const emailChange: AuthorizationDetails = [{ type: "contact_change", channel: "email", new_value: "t***@example.com" }];
 const phoneChange: AuthorizationDetails = [{ type: "contact_change", channel: "phone", new_value: "***-****-5678" }];
-
-/** An identity API call as the site makes it (its origin in the forwarding headers), with the user's bearer token. */
-function identity(path: string, token: string, body?: unknown): Promise<Response> {
-  if (!env.IDENTITY) throw new Error("the worker project binds the emulator as IDENTITY");
-  return env.IDENTITY.fetch(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${token}`,
-      "Content-Type": "application/json",
-      "X-Forwarded-Proto": "https",
-      "X-Forwarded-Host": new URL(ORIGIN).host,
-    },
-    body: JSON.stringify(body ?? {}),
-  });
-}
 
 /**
  * A customer who signed in with a password (an own view, so the site holds a token) and registered a passkey: the

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
@@ -8,7 +7,7 @@ import { expectModal } from "../support/expectations";
 import { formPost } from "../support/forms";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { emulator, ORIGIN, type SiteFetchOptions } from "./helpers";
+import { emulator, identityPost as identity, ORIGIN, type SiteFetchOptions } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
 import { rateLimitClock } from "./rateLimits";
 
@@ -16,21 +15,6 @@ import { rateLimitClock } from "./rateLimits";
 // WebAuthn responses from a software authenticator on the site's origin.
 
 const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
-
-/** An identity API call as the site makes it (its origin in the forwarding headers), with the user's bearer token. */
-function identity(path: string, token: string, body?: unknown): Promise<Response> {
-  if (!env.IDENTITY) throw new Error("the worker project binds the emulator as IDENTITY");
-  return env.IDENTITY.fetch(`${ORIGIN}${path}`, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${token}`,
-      "Content-Type": "application/json",
-      "X-Forwarded-Proto": "https",
-      "X-Forwarded-Host": new URL(ORIGIN).host,
-    },
-    body: JSON.stringify(body ?? {}),
-  });
-}
 
 /** A user who signed in with a password (an own view, so the site holds a token) and registered a passkey. */
 async function userWithPasskey(authenticator = new SoftAuthenticator({ origin: ORIGIN })) {

@@ -13,7 +13,7 @@ import { type AppBrand, appStart } from "../../test/support/appStart";
 import { devSessionKeys } from "../../test/support/devKeys";
 import { emulatorClient, PASSWORD } from "../../test/support/emulatorClient";
 import { DEVICE_CREDENTIAL_COOKIE, testDeviceCookieValue } from "../../test/support/testDevice";
-import { GUNGNIR, PARTNER, sampleWithdrawal } from "../../test/support/vocabulary";
+import { GUNGNIR, PARTNER, withdrawalPush } from "../../test/support/vocabulary";
 import type { View } from "../../worker/session/authRequest";
 import { startCompressingProxy } from "./compressingProxy";
 
@@ -95,9 +95,6 @@ async function signIn(context: BrowserContext, baseUrl: string, brand: AppBrand,
   return page;
 }
 
-/** gungnir-aurora's registered redirect URI, where an operation's answer goes (test/e2e/engineJourneys.ts). */
-const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/callback`;
-
 /**
  * docs/operations.md: the app's server pushes a withdrawal of 100,000 yen for gungnir-aurora to the site's
  * `/oauth2/par` (the narrow proxy lets it through), with a PKCE challenge and a state of its own, as the engine
@@ -105,20 +102,13 @@ const OPERATION_REDIRECT_URI = `https://app.${GUNGNIR.serviceId}.example/oauth/c
  */
 async function pushWithdrawal(baseUrl: string): Promise<string> {
   const verifier = randomBytes(32).toString("base64url");
-  const details = sampleWithdrawal();
   const response = await fetch(`${baseUrl}/oauth2/par`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      client_id: GUNGNIR.clientId,
-      response_type: "code",
-      redirect_uri: OPERATION_REDIRECT_URI,
-      scope: "openid",
-      state: `lighthouse-${randomBytes(16).toString("base64url")}`,
-      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-      code_challenge_method: "S256",
-      authorization_details: JSON.stringify(details),
-    }),
+    body: withdrawalPush(
+      createHash("sha256").update(verifier).digest("base64url"),
+      `lighthouse-${randomBytes(16).toString("base64url")}`,
+    ),
   });
   const text = await response.text();
   if (response.status !== 201) throw new Error(`the push answered ${response.status}: ${text}`);
