@@ -352,6 +352,26 @@ describe("the approval", () => {
     expect(right.status).toBe(303);
   });
 
+  it("counts refused approvals per passkey (credential class): the sixth for one passkey gets 429, across operations", async () => {
+    const authenticator = await customerWithPasskey();
+    const statuses: number[] = [];
+    // Three refused tries on each of two operations: no login reaches its own fifth, so the sixth is the site's limit.
+    for (const _operation of [1, 2]) {
+      const journey = new Journey();
+      const html = await open(journey, await push(withdrawal));
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const forged = await authenticator.authenticate(await optionsFor(journey), {
+          challenge: "c2lnbi1pbi1jaGFsbGVuZ2UtMDEyMzQ1Njc4OWFiY2RlZg",
+        });
+        const response = await approve(journey, html, forged);
+        await response.body?.cancel();
+        statuses.push(response.status);
+      }
+    }
+    expect(statuses.slice(0, 5)).toEqual(Array(5).fill(modals.operationNotApproved.status));
+    expect(statuses.at(-1)).toBe(429);
+  });
+
   it("ends the operation with the login's last refused try (the fifth): the screen says so, not 'try again'", async () => {
     const authenticator = await customerWithPasskey();
     const journey = new Journey();
