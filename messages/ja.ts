@@ -61,6 +61,8 @@ export const buttonLabels = {
   passkeyLogIn: "パスキーでログイン",
   /** docs/operations.md "On the site": the confirmation screen's one way to approve. */
   approveWithPasskey: "パスキーで承認する",
+  /** docs/operations.md "On the site": the brand's temporary alternative, once its code is typed. */
+  approve: "承認する",
   registerPasskey: "パスキーを登録する",
   createPasskey: "パスキーを作成する",
   addPasskey: "パスキーを追加する",
@@ -209,6 +211,19 @@ export const screens = {
       contact_change: "ご連絡先の変更のご確認",
     },
     lead: "以下の内容をご確認のうえ、パスキーで承認してください。",
+    /** Where the brand allows the password and a second factor too, for now. */
+    leadAlternative: "以下の内容をご確認のうえ、承認してください。",
+    alternativeHeading: "パスワードと認証コードで承認する",
+    alternativeLead:
+      "パスキーをお持ちでない方は、当面の間、ログインIDとパスワード、2段階認証の認証コードで承認できます。パスキーを登録すると、より安全に承認できます。",
+    /** The code the alternative asks for after the password, under the same details. */
+    codeLeads: {
+      mfa_totp: "承認するには、認証アプリに表示されている6桁の認証コードを入力してください。",
+      mfa_sms:
+        "承認するには、SMSで届いた6桁の承認コードを入力してください。SMSに書かれたお手続きが上の内容と同じであることをご確認ください。承認コードは3分以内に入力してください。",
+      device_confirmation: (destination: string | undefined) =>
+        `いつもと異なる端末または場所からのお手続きです。ご本人確認のため、${destination ?? "ご登録のメールアドレス"} 宛に6桁の確認コードを送信しました。メールに記載された確認コードを入力してください。`,
+    },
     amount: "出金額",
     destination: "出金先",
     newAccount: "新しい出金先口座",

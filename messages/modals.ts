@@ -121,8 +121,16 @@ export const modals = {
     after: "app",
     status: 400,
   },
+  /** docs/operations.md: the brand's alternative, for an account with no second factor; the passkey is left. */
+  operationNeedsSecondFactor: {
+    title: "パスワードでは承認できません",
+    body: "2段階認証が設定されていないため、このお手続きはパスキーでのみ承認できます。アプリでパスキーを登録してから、もう一度お手続きください",
+    closable: true,
+    after: "close",
+    status: 403,
+  },
   operationNotApproved: {
-    title: "パスキーで承認できませんでした",
+    title: "承認できませんでした",
     body: "もう一度お試しください",
     closable: true,
     after: "close",

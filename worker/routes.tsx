@@ -33,6 +33,8 @@ import {
 } from "./routes/mfaSetupPasskey";
 import {
   approveOperation,
+  approveWithCode,
+  approveWithPassword,
   brandStartQuery,
   cancelOperation,
   openPushedRequest,
@@ -150,6 +152,9 @@ export const routeTable: readonly RouteEntry[] = [
   screen("/operation", "operationConfirmation", operationConfirmation),
   bare("POST", "/operation/options", "operationPasskeyOptions", operationPasskeyOptions),
   form("/operation", "operationApproval", approveOperation, { rateLimit: "credential" }),
+  // The brand's temporary alternative: the password (a credential try per login ID), then the code asked next.
+  form("/operation/password", "operationPassword", approveWithPassword, { rateLimit: "credential" }),
+  form("/operation/code", "operationCode", approveWithCode, { rateLimit: "code" }),
   form("/operation/cancel", "operationCancel", cancelOperation),
 
   // Consent of the partner service: the link's challenge moves into a cookie, then the screen.

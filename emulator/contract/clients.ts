@@ -9,6 +9,11 @@ export interface OAuthClient {
   consentRequired: boolean;
   /** The app's redirect URIs, registered in the brand data the site checks too (architecture §8). */
   redirectUris: readonly string[];
+  /**
+   * How the brand's operations are approved (docs/operations.md): a passkey only, or also the password and the
+   * account's second factor (the JSDA guideline's temporary alternative), from the brand data.
+   */
+  operationConfirmation: "passkey" | "passkeyOrCode";
 }
 
 /** Whom a notice names and whom it tells the customer to call: the brand of the app a login or change came through. */
@@ -43,11 +48,20 @@ export function noticeBrand(clientId: string | undefined): NoticeBrand {
 }
 
 const consentTargets = new Set(rawBrands.filter((brand) => brand.consentTarget).map((brand) => brand.id));
+const byCode = new Set(
+  rawBrands.filter((brand) => brand.operationConfirmation === "passkeyOrCode").map((brand) => brand.id),
+);
 
 export const oauthClients: ReadonlyMap<string, OAuthClient> = new Map(
   Object.entries(clientRecords).map(([id, { serviceId, redirectUris }]) => [
     id,
-    { id, serviceId, consentRequired: consentTargets.has(serviceId), redirectUris },
+    {
+      id,
+      serviceId,
+      consentRequired: consentTargets.has(serviceId),
+      redirectUris,
+      operationConfirmation: byCode.has(serviceId) ? "passkeyOrCode" : "passkey",
+    },
   ]),
 );
 

@@ -221,12 +221,14 @@ export const noticeCatalogue = {
    * place, method パスキー); the details are the approved ones, in words.
    */
   operationApproved: (facts: NoticeFacts, detail: AuthorizationDetail): Message => {
-    const words = operationWords(detail, facts.brand.name);
+    // A passkey, or the brand's temporary alternative: the password and a second factor (docs/operations.md).
+    const by = "signIn" in facts.how ? signInMethodLabels[facts.how.signIn] : signInMethodLabels.passkey;
+    const words = operationWords(detail, facts.brand.name, by);
     return notice(
       facts,
       words.title,
       words.happened,
-      "お心当たりのない場合は、第三者がお客様のパスキーでお手続きを承認した可能性があります。",
+      `お心当たりのない場合は、第三者がお客様の${by}でお手続きを承認した可能性があります。`,
       [...words.details, "（日時・方法・端末・場所は、お手続きを承認した端末のものです。）"],
     );
   },
@@ -263,35 +265,53 @@ function accountLabel(account: BankAccount): string {
  * An approved operation in words (docs/operations.md, "Notice and history"): its title, what happened, and its
  * details. A new e-mail address is named by its masked local part only: its domain would read as a link.
  */
+/** An account in an SMS: the bank's name filtered as a region is, and the masked number. */
+function smsAccount(account: BankAccount): string {
+  return `${plainText(account.bank_name) || "銀行"} ${account.account_number}`;
+}
+
+/** What an approval's SMS names: the operation in a line (its account by bank and number only). */
+function operationSmsWords(detail: AuthorizationDetail): string {
+  switch (detail.type) {
+    case "withdrawal":
+      return `出金${yenLabel(detail.amount)}（${smsAccount(detail.destination)}へ）`;
+    case "bank_account_change":
+      return `出金先口座の変更（${smsAccount(detail.account)}へ）`;
+    case "contact_change":
+      return detail.channel === "email" ? "メールアドレスの変更" : `電話番号の変更（${detail.new_value}へ）`;
+  }
+}
+
 function operationWords(
   detail: AuthorizationDetail,
   brand: string,
+  by: string,
 ): { title: string; happened: string; details: string[] } {
   switch (detail.type) {
     case "withdrawal":
       return {
         title: "出金のお手続きを承認しました",
-        happened: `${brand}のアカウントで、次の出金のお手続きをパスキーで承認しました。`,
+        happened: `${brand}のアカウントで、次の出金のお手続きを${by}で承認しました。`,
         details: [`出金額: ${yenLabel(detail.amount)}`, `出金先: ${accountLabel(detail.destination)}`],
       };
     case "bank_account_change":
       return {
         title: "出金先口座の変更を承認しました",
-        happened: `${brand}のアカウントで、出金先口座を次の口座に変更するお手続きをパスキーで承認しました。`,
+        happened: `${brand}のアカウントで、出金先口座を次の口座に変更するお手続きを${by}で承認しました。`,
         details: [`変更後の出金先口座: ${accountLabel(detail.account)}`],
       };
     case "contact_change":
       return detail.channel === "email"
         ? {
             title: "ご連絡先の変更を承認しました",
-            happened: `${brand}のアカウントで、ご連絡先のメールアドレスを変更するお手続きをパスキーで承認しました。`,
+            happened: `${brand}のアカウントで、ご連絡先のメールアドレスを変更するお手続きを${by}で承認しました。`,
             details: [
               `変更後のメールアドレス: ${detail.new_value.slice(0, detail.new_value.indexOf("@") + 1)}（ドメインは記載していません）`,
             ],
           }
         : {
             title: "ご連絡先の変更を承認しました",
-            happened: `${brand}のアカウントで、ご連絡先の電話番号を変更するお手続きをパスキーで承認しました。`,
+            happened: `${brand}のアカウントで、ご連絡先の電話番号を変更するお手続きを${by}で承認しました。`,
             details: [`変更後の電話番号: ${detail.new_value}`],
           };
   }
@@ -335,6 +355,15 @@ export const mailCatalogue = {
   passkeyRegistrationCode: (code: string): Message => ({
     subject: "【カザハナ証券】パスキー登録の確認コード",
     text: `パスキー登録の確認コードをお送りします。\n\n確認コード: ${code}\n\nこのコードの有効期限は10分です。\nお心当たりのない場合は、第三者がお客様のアカウントにパスキーを登録しようとしている可能性があります。コードを誰にも伝えず、パスワードを変更してください。`,
+  }),
+  /**
+   * The code of an operation's approval by the brand's temporary alternative (docs/operations.md): PSD2's dynamic
+   * linking, in the SMS itself. The customer reads what the code approves where the code arrives, so a code relayed
+   * to a phishing site names the operation that site would approve.
+   */
+  operationSmsCode: (code: string, detail: AuthorizationDetail, brand: NoticeBrand): Message => ({
+    subject: "SMS承認コード",
+    text: `【${brand.name}】${operationSmsWords(detail)}の承認コード: ${code}\nこの内容にお心当たりがなければ入力しないでください。`,
   }),
   smsCode: (code: string): Message => ({
     subject: "SMS認証コード",

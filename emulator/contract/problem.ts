@@ -24,7 +24,8 @@ export type ProblemType =
   | "reauthentication_required"
   | "email_code_required"
   | "new_devices_suspended"
-  | "operation_requires_passkey";
+  | "operation_requires_passkey"
+  | "operation_requires_second_factor";
 
 /** The one error of the identity API: thrown deep in a handler, answered as `{type, detail}` by onError. */
 export class Problem extends Error {
@@ -106,6 +107,16 @@ export const problems = {
    */
   operationRequiresPasskey: () =>
     new Problem(403, "operation_requires_passkey", "This login approves an operation: only a passkey completes it."),
+  /**
+   * docs/operations.md: the brand allows the password and a second factor for an operation, and the account has no
+   * second factor: only a passkey can approve it. Answered after a right password only.
+   */
+  operationRequiresSecondFactor: () =>
+    new Problem(
+      403,
+      "operation_requires_second_factor",
+      "This login approves an operation: without a second factor, only a passkey completes it.",
+    ),
   /** RFC 9110 §10.2.3: Retry-After in whole seconds, rounded up. */
   tooManyRequests: (detail: string, retryAfterMs: number) =>
     new Problem(429, "too_many_requests", detail, {

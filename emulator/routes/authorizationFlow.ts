@@ -173,8 +173,9 @@ export function continueAuthorization(
 
 /**
  * The code of an authorization. A pushed operation's (docs/operations.md) carries its details to the token response,
- * and only a passkey login made for it gets here: the request always asks a login (`redirectToLogin`), and every
- * other way to accept that login refuses it (`operation_requires_passkey`). Checked again here all the same.
+ * and only a login made for it gets here, by a method its brand allows (its `acr_values`): the request always asks a
+ * login (`redirectToLogin`), and every other way to accept that login refuses it (`operation_requires_passkey`).
+ * Checked again here all the same.
  */
 export function redirectWithCode(
   c: EmulatorContext,
@@ -182,8 +183,8 @@ export function redirectWithCode(
   signedIn: SignedIn,
   scope: string,
 ): Response {
-  if (request.operation !== undefined && signedIn.login.acr !== "phr")
-    throw new Error("an operation's code needs the passkey login made for it");
+  if (request.operation !== undefined && !(request.acrValues ?? "").split(" ").includes(signedIn.login.acr))
+    throw new Error("an operation's code needs the login made for it, by a method its brand allows");
   const code = c.var.services.tickets.issue(
     "authorization_code",
     randomToken(),

@@ -2,12 +2,12 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type SignInMethod, signInMethods } from "../contract/authentication";
 import { type AuthorizationRequest, resumeUrl } from "../contract/authorizationRequest";
-import { findClient } from "../contract/clients";
+import { findClient, noticeBrand } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { deviceCodeWrongAccount, newDevicesSuspendedNotice, sendLimits } from "../contract/limits";
 import { type LoginContext, loginContextSchema } from "../contract/loginContext";
 import { mailCatalogue, noticeCatalogue } from "../contract/mailCatalogue";
-import { operationType } from "../contract/operations";
+import { operationType, type PushedOperation } from "../contract/operations";
 import { passwordProblem } from "../contract/passwordPolicy";
 import { Problem, problems } from "../contract/problem";
 import { hashPassword, verifyPassword } from "../crypto/passwordHash";
@@ -79,6 +79,8 @@ interface LoginInProgress {
   method: PasswordSignIn;
   deviceConfirmed: boolean;
   passwordLeaked: boolean;
+  /** The operation this login approves, by the brand's temporary alternative (docs/operations.md); else a sign-in. */
+  operation: PushedOperation | undefined;
 }
 
 export const login = new Hono<EmulatorHono>();
@@ -109,8 +111,11 @@ login.post("/auth/v1/login", async (c) => {
   const { tickets, users, lockout } = c.var.services;
   const now = c.var.now;
   const request = requireLive(tickets, "login_challenge", body.login_challenge, now, "login challenge");
-  // docs/operations.md: an operation's login is a passkey's; nothing the body carries is checked.
-  if (request.operation !== undefined) throw problems.operationRequiresPasskey();
+  // docs/operations.md: an operation's login is a passkey's, unless its brand allows the password and a second factor
+  // for now; it never changes the password. Otherwise nothing the body carries is checked.
+  const { operation } = request;
+  if (operation !== undefined && (!approvesByCode(request.clientId) || body.flow === "new_password"))
+    throw problems.operationRequiresPasskey();
 
   if (body.flow === "email_password") {
     const user = users.byLoginId(body.username);
@@ -133,6 +138,8 @@ login.post("/auth/v1/login", async (c) => {
       throw refused();
     }
     lockout.recordSuccess(user, digest);
+    // The alternative is the password and a second factor: an account without one has only the passkey way.
+    if (operation !== undefined && user.mfaType === "none") throw problems.operationRequiresSecondFactor();
     return nextStep(c, {
       challenge: body.login_challenge,
       clientId: request.clientId,
@@ -143,6 +150,7 @@ login.post("/auth/v1/login", async (c) => {
       deviceConfirmed: false,
       // Carried, not written: the account learns that its password must change only once every factor has passed.
       passwordLeaked: body.password_leaked ?? false,
+      operation,
     });
   }
 
@@ -167,6 +175,7 @@ login.post("/auth/v1/login", async (c) => {
     method: pending.method,
     deviceConfirmed: pending.deviceConfirmed ?? false,
     passwordLeaked: pending.passwordLeaked ?? false,
+    operation,
   };
 
   if (body.flow === "device_confirmation") {
@@ -232,7 +241,8 @@ function nextStep(c: EmulatorContext, progress: LoginInProgress): Response {
     // Kept on the account from here, as an administrator's forced change is: a login left at the new-password step,
     // and the next one from a site that did not check, still has to change it.
     if (!user.forceChangePassword) c.var.services.users.update(user.username, { forceChangePassword: true });
-    return issueStep(c, progress, "new_password");
+    // An operation's approval changes nothing on the account: the next sign-in asks for the new password.
+    if (progress.operation === undefined) return issueStep(c, progress, "new_password");
   }
   return acceptPasswordLogin(c, progress);
 }
@@ -255,7 +265,13 @@ function issueStep(
   if (next === "mfa_sms" && user.phone !== null) {
     const smsCode = sixDigitCode();
     tickets.issue("sms_login_code", session, { code: smsCode }, now + lifetimes.smsCode);
-    c.var.services.outbox.send("sms", user.phone, mailCatalogue.smsCode(smsCode), now, { code: smsCode });
+    // An operation's code says what it approves (docs/operations.md).
+    const [detail] = progress.operation?.details ?? [];
+    const text =
+      detail === undefined
+        ? mailCatalogue.smsCode(smsCode)
+        : mailCatalogue.operationSmsCode(smsCode, detail, noticeBrand(progress.clientId));
+    c.var.services.outbox.send("sms", user.phone, text, now, { code: smsCode });
   }
   return c.json({ additional_flow: { next, session } }, 201);
 }
@@ -285,12 +301,19 @@ function sessionData(
  */
 function acceptPasswordLogin(c: EmulatorContext, progress: LoginInProgress): Response {
   const { tickets } = c.var.services;
-  const { user, context, method } = progress;
+  const { user, context, method, operation } = progress;
+  const login = signInMethods[method];
+  if (operation !== undefined) {
+    // docs/operations.md, "Notice and history": recorded and noticed as the approval it is; no passkey enrolment
+    // follows an approval.
+    approvedByCode(c, progress, operation);
+    const redirectTo = acceptLogin(c, progress.challenge, user.username, progress.remember, login, context?.device);
+    return c.json({ redirect_to: redirectTo }, 201);
+  }
   completedSignIn(c, user, progress.clientId, method, context, {
     notice: true,
     deviceConfirmed: progress.deviceConfirmed,
   });
-  const login = signInMethods[method];
   const redirectTo = acceptLogin(c, progress.challenge, user.username, progress.remember, login, context?.device);
   const ticket = tickets.issue(
     "passkey_enrolment",
@@ -302,6 +325,20 @@ function acceptPasswordLogin(c: EmulatorContext, progress: LoginInProgress): Res
     { redirect_to: redirectTo, passkey_enrolment: { ticket, expires_in: lifetimes.passkeyEnrolment / 1000 } },
     201,
   );
+}
+
+/** Whether the client's brand lets its customers approve an operation with the password and a second factor. */
+function approvesByCode(clientId: string): boolean {
+  return findClient(clientId)?.operationConfirmation === "passkeyOrCode";
+}
+
+/** An operation approved by the password and a second factor: its history row and its notice, as a passkey's. */
+function approvedByCode(c: EmulatorContext, progress: LoginInProgress, operation: PushedOperation): void {
+  const { user, context, method, clientId } = progress;
+  completedSignIn(c, user, clientId, method, context, { notice: false, operation: operationType(operation) });
+  const [detail] = operation.details;
+  const facts = noticeFacts(c, clientId, { signIn: method }, noticedWhereabouts(context));
+  if (detail !== undefined) sendNotice(c, user.email, noticeCatalogue.operationApproved(facts, detail));
 }
 
 /**
@@ -398,6 +435,7 @@ login.post("/auth/v1/login/device/resend", async (c) => {
     method: pending.method,
     deviceConfirmed: false,
     passwordLeaked: pending.passwordLeaked ?? false,
+    operation: request.operation,
   };
   const perSession = sendLog.check("device_code", body.session, sendLimits.deviceCode, now);
   // The code mailed last stays the valid one.

@@ -38,6 +38,10 @@ export async function pushAuthorizationRequest(c: EmulatorContext): Promise<Resp
   // RFC 6749 §5.2: an unknown client (every client is public: it authenticates with its client_id alone).
   const client = findClient(params.get("client_id") ?? undefined);
   if (client === undefined) return parError(c, 401, "invalid_client", "Unknown client_id.");
+  // A partner's app asks the customer's consent to its scopes on a screen of its own, which an operation's approval
+  // never passes through: operations are the brands' own apps'.
+  if (client.consentRequired)
+    return parError(c, 400, "unauthorized_client", "This client asks for consent and may not push operations.");
   const pushed = pushedRequest(c, client, params);
   if (pushed instanceof Response) return pushed;
   const requestUri = c.var.services.tickets.issue(
@@ -59,7 +63,8 @@ export function parMethodNotAllowed(c: EmulatorContext): Response {
 /**
  * The authorization request a push makes, or its refusal: the parameters `/oauth2/auth` takes (RFC 6749 §4.1.1, RFC
  * 7636, OIDC Core), each at most once (RFC 6749 §3.1), and `authorization_details`. The request asks a fresh passkey
- * login whatever the client said: `prompt` login, `max_age` 0, `acr_values` phr; `prompt=none` cannot be met.
+ * login whatever the client said: `prompt` login, `max_age` 0, `acr_values` phr (`phr mfa` where the brand allows
+ * the password and a second factor); `prompt=none` cannot be met.
  */
 function pushedRequest(
   c: EmulatorContext,
@@ -99,7 +104,8 @@ function pushedRequest(
     ...request,
     prompt: asked.includes("consent") ? "login consent" : "login",
     maxAge: 0,
-    acrValues: "phr",
+    // A passkey; where the brand allows its temporary alternative, the password and a second factor too.
+    acrValues: client.operationConfirmation === "passkeyOrCode" ? "phr mfa" : "phr",
     operation: { bindingNonce: randomToken(), details: details.data },
   };
 }

@@ -76,6 +76,8 @@ export const outbox = dev.outbox;
 export const latestMail = dev.latest;
 /** The newest link mailed: a sign-in's notice, which may come after it, carries none. */
 export const latestLink = dev.latestLink;
+/** The newest 6-digit code sent to an address or phone. */
+export const latestCode = dev.latestCode;
 
 /** product §7 register: a sign-up for an address on a login challenge. */
 export function register(challenge: string, email: string, password = strongPassword): Promise<Response> {

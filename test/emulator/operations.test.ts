@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { createRemoteJWKSet, decodeJwt, customFetch as joseCustomFetch, jwtVerify } from "jose";
 import * as oauth from "oauth4webapi";
+import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { lifetimes } from "../../emulator/contract/lifetimes";
 import { bindingChallenge } from "../../emulator/contract/operations";
@@ -11,8 +12,9 @@ import {
   parseAuthorizationDetails,
 } from "../../forms/authorizationDetails";
 import type { SoftAuthenticator } from "../support/softAuthenticator";
-import { GUNGNIR, PARTNER } from "../support/vocabulary";
+import { GUNGNIR, HAYATE, PARTNER, TOTP_SECRET } from "../support/vocabulary";
 import {
+  accessTokenFor,
   appRedirectUri,
   bearer,
   call,
@@ -20,6 +22,7 @@ import {
   exchangeCode,
   fileState,
   follow,
+  latestCode as latestCodeTo,
   login,
   outbox,
   postJson,
@@ -58,6 +61,7 @@ import {
 beforeEach(resetEmulator);
 
 const email = "operations@example.jp";
+const totpNow = () => new TOTP({ secret: TOTP_SECRET }).generate();
 const requestUriPattern = /^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/;
 
 interface OAuthError {
@@ -199,6 +203,11 @@ describe("POST /oauth2/par", () => {
     const get = await call("/oauth2/par");
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+  });
+
+  it("refuses a partner's client, whose consent an operation never asks: unauthorized_client", async () => {
+    const form = pushForm({ client: PARTNER.clientId, redirectUri: appRedirectUri(PARTNER.serviceId) });
+    await expectOAuthError(await par(form), 400, "unauthorized_client");
   });
 
   it("names the field that failed, never the value", async () => {
@@ -623,30 +632,6 @@ describe("the tokens of an approval", () => {
     expect(decodeJwt(String(tokens.id_token))).toMatchObject({ acr: "phr" });
   });
 
-  it("carry the details through a partner brand's consent, which comes after the passkey", async () => {
-    const { authenticator } = await accountWithPasskey(email);
-    const redirectUri = appRedirectUri(PARTNER.serviceId);
-    const { requestUri, verifier } = await pushed({ client: PARTNER.clientId, redirectUri, details: phoneChange });
-    const loginChallenge = await openPushed(requestUri, PARTNER.clientId);
-    const options = await assertionOptions(loginChallenge);
-    const result = await assertionResult(loginChallenge, options.session, await authenticator.authenticate(options));
-    const { redirect_to } = (await result.json()) as { redirect_to: string };
-    const consentUrl = (await follow(redirect_to)).location;
-    expect(consentUrl.pathname).toBe(`/${PARTNER.serviceId}/consent`);
-    const consented = await postJson("/auth/v1/consent", {
-      consent_challenge: consentUrl.searchParams.get("consent_challenge"),
-      grant_scope: ["openid"],
-    });
-    const { location } = await follow(((await consented.json()) as { redirect_to: string }).redirect_to);
-    const exchanged = await exchangeCode(location.searchParams.get("code") ?? "", verifier, {
-      client: PARTNER.clientId,
-      redirectUri,
-    });
-    const tokens = (await exchanged.json()) as Record<string, unknown>;
-    expect(tokens.authorization_details).toEqual(phoneChange);
-    expect(tokens).not.toHaveProperty("refresh_token");
-  });
-
   it("are a sign-in's as before for a request that was not pushed", async () => {
     await accountWithPasskey(email);
     const tokens = await tokensFor(email, { scope: "openid offline" });
@@ -819,5 +804,142 @@ describe("with oauth4webapi", () => {
       error: "invalid_authorization_details",
       status: 400,
     });
+  });
+});
+
+describe("the brand's temporary alternative: the password and a second factor (passkeyOrCode)", () => {
+  const hayate = { client: HAYATE.clientId, redirectUri: appRedirectUri(HAYATE.serviceId) };
+  const phone = "+819012345678";
+
+  /** A push for the alternative's brand, opened: its login challenge and the verifier of its code. */
+  async function openedAtHayate(details: AuthorizationDetails = withdrawal()) {
+    const { requestUri, verifier } = await pushed({ ...hayate, details });
+    return { loginChallenge: await openPushed(requestUri, HAYATE.clientId), verifier };
+  }
+
+  /** A later step of the login, from the test device. */
+  function step(loginChallenge: string, flow: string, session: string, code: string, username = email) {
+    return postJson("/auth/v1/login", {
+      login_challenge: loginChallenge,
+      flow,
+      username,
+      session,
+      code,
+      context: testDeviceContext,
+    });
+  }
+
+  /** Follows an accepted login to the app's code and exchanges it. */
+  async function tokensOf(accepted: Response, verifier: string): Promise<Record<string, unknown>> {
+    const { redirect_to } = (await accepted.json()) as { redirect_to: string };
+    const { location } = await follow(redirect_to);
+    expect(location.origin + location.pathname).toBe(hayate.redirectUri);
+    const exchanged = await exchangeCode(location.searchParams.get("code") ?? "", verifier, hayate);
+    expect(exchanged.status).toBe(200);
+    return (await exchanged.json()) as Record<string, unknown>;
+  }
+
+  it("asks acr phr or mfa of the login, and the TOTP approval's tokens say mfa, with the details and no refresh token", async () => {
+    const username = await seedUser({ email, mfa: { totp: TOTP_SECRET } });
+    const { requestUri, verifier } = await pushed({ ...hayate, scope: "openid offline" });
+    const loginChallenge = await openPushed(requestUri, HAYATE.clientId);
+    const asked = await call(`/auth/v1/login?login_challenge=${loginChallenge}`);
+    expect(await asked.json()).toMatchObject({ oidc_context: { acr_values: ["phr", "mfa"] } });
+    const password = await login(loginChallenge, email);
+    expect(password.status).toBe(201);
+    const { additional_flow } = (await password.json()) as { additional_flow: { next: string; session: string } };
+    expect(additional_flow.next).toBe("mfa_totp");
+    const accepted = await step(loginChallenge, "mfa_totp", additional_flow.session, totpNow());
+    expect(accepted.status).toBe(201);
+    const body = (await accepted.clone().json()) as Record<string, unknown>;
+    // An approval is no sign-in: no passkey enrolment follows it.
+    expect(body).not.toHaveProperty("passkey_enrolment");
+    const tokens = await tokensOf(accepted, verifier);
+    expect(tokens.authorization_details).toEqual(withdrawal());
+    expect(tokens).not.toHaveProperty("refresh_token");
+    expect(decodeJwt(String(tokens.access_token))).toMatchObject({
+      sub: username,
+      acr: "mfa",
+      amr: ["pwd", "otp", "mfa"],
+      authorization_details: withdrawal(),
+    });
+  });
+
+  it("names the operation in the SMS, and notices the approval with the method used; history says so", async () => {
+    await seedUser({ email, mfa: { sms: phone } });
+    // The account scope, so that the approval's own token can read the history.
+    const { requestUri, verifier } = await pushed({ ...hayate, scope: "openid user.write" });
+    const loginChallenge = await openPushed(requestUri, HAYATE.clientId);
+    const password = await login(loginChallenge, email);
+    const { additional_flow } = (await password.json()) as { additional_flow: { next: string; session: string } };
+    expect(additional_flow.next).toBe("mfa_sms");
+    const [sms] = await outbox(phone);
+    expect(sms?.text).toMatch(/^【ハヤテ証券】出金100,000円（みずほ銀行 \*{4}1234へ）の承認コード: \d{6}\n/);
+    const tokens = await tokensOf(
+      await step(loginChallenge, "mfa_sms", additional_flow.session, sms?.code ?? ""),
+      verifier,
+    );
+    expect(decodeJwt(String(tokens.access_token))).toMatchObject({ acr: "mfa", amr: ["pwd", "sms", "mfa"] });
+    const mail = expectNotice((await outbox(email))[0], {
+      serviceId: HAYATE.serviceId,
+      title: "出金のお手続きを承認しました",
+      method: "パスワードとSMSのコード",
+      device: "Chrome（Windows）",
+      place: "日本 Tokyo",
+    });
+    expect(mail.text).toContain("パスワードとSMSのコードで承認しました");
+    const rows = await historyOf(String(tokens.access_token));
+    expect(results(rows).find((row) => row.operation !== null)).toEqual({
+      method: "password_sms",
+      result: "success",
+      operation: "withdrawal",
+    });
+  });
+
+  it("refuses an account without a second factor after its right password only: operation_requires_second_factor", async () => {
+    await seedUser({ email, mfa: "none" });
+    const { loginChallenge } = await openedAtHayate();
+    const wrong = await login(loginChallenge, email, "Wrong-pass1!");
+    expect(wrong.status).toBe(401);
+    const right = await login(loginChallenge, email);
+    expect(right.status).toBe(403);
+    expect(await right.json()).toMatchObject({ type: "operation_requires_second_factor" });
+  });
+
+  it("asks a new device's code after the second factor, and never a new password: a leaked one is changed at the next sign-in", async () => {
+    await seedUser({ email, mfa: { totp: TOTP_SECRET }, knownDevices: [] });
+    const { loginChallenge, verifier } = await openedAtHayate();
+    const password = await login(loginChallenge, email, undefined, undefined, { password_leaked: true });
+    const mfa = ((await password.json()) as { additional_flow: { session: string } }).additional_flow;
+    const device = await step(loginChallenge, "mfa_totp", mfa.session, totpNow());
+    const { additional_flow } = (await device.json()) as { additional_flow: { next: string; session: string } };
+    expect(additional_flow.next).toBe("device_confirmation");
+    const code = await latestCodeTo(email);
+    const tokens = await tokensOf(
+      await step(loginChallenge, "device_confirmation", additional_flow.session, code),
+      verifier,
+    );
+    expect(tokens.authorization_details).toEqual(withdrawal());
+    const signIn = await startLogin();
+    const next = await login(signIn.challenge, email);
+    const after = ((await next.json()) as { additional_flow: { session: string } }).additional_flow;
+    const forced = await step(signIn.challenge, "mfa_totp", after.session, totpNow());
+    expect(await forced.json()).toMatchObject({ additional_flow: { next: "new_password" } });
+  });
+
+  it("refuses a new password in an operation's login, and the passkey brand's password as before", async () => {
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
+    const { loginChallenge } = await openedAtHayate();
+    const newPassword = await postJson("/auth/v1/login", {
+      login_challenge: loginChallenge,
+      flow: "new_password",
+      username: email,
+      session: "any",
+      password: "An0ther-Passw0rd!",
+    });
+    expect(newPassword.status).toBe(403);
+    expect(await newPassword.json()).toMatchObject({ type: "operation_requires_passkey" });
+    const elsewhere = await openPushed((await pushed()).requestUri);
+    expect((await login(elsewhere, email)).status).toBe(403);
   });
 });

@@ -1,3 +1,4 @@
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
 import { TOTP } from "otpauth";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ModalKey, modals } from "../../messages/modals";
@@ -6,8 +7,8 @@ import { appStart } from "../support/appStart";
 import type { Fault } from "../support/emulatorClient";
 import { hiddenFields } from "../support/forms";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
-import { GUNGNIR, PARTNER, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
-import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions } from "./helpers";
+import { GUNGNIR, OPERATION_REDIRECT_URI, PARTNER, PASSWORD, TOTP_SECRET, withdrawalPush } from "../support/vocabulary";
+import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions, siteFetch } from "./helpers";
 import { authorizationAskedBy, Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
 // The fault matrix: every identity and OAuth2 call the site makes, in the journey that makes it, gets each
@@ -27,8 +28,8 @@ interface Scene {
   /** The emulator fault's method and path. */
   method: string;
   pathPattern: string;
-  /** The answer that breaks this call's contract while claiming success. */
-  contractBreak?: { status: number; body: unknown };
+  /** The answer that breaks this call's contract while claiming success (a redirect's with its `location`). */
+  contractBreak?: { status: number; body?: unknown; location?: string };
   /** Reaches the step that makes the call. */
   prepare(): Promise<Prepared>;
   /**
@@ -115,6 +116,48 @@ async function partnerConsentLink(email: string): Promise<{ journey: Journey; li
   }
   throw new Error("no consent link");
 }
+
+/**
+ * The app's server pushes `sampleWithdrawal()` to the site's origin (docs/operations.md, `POST /oauth2/par`, as a
+ * server: no browser's headers); answers where the app then opens the browser, and the pushed state.
+ */
+async function pushedStart(): Promise<{ start: string; state: string }> {
+  const state = `fault-operation-${++serial}-${crypto.randomUUID()}`;
+  const response = await siteFetch(`${ORIGIN}/oauth2/par`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: withdrawalPush(await calculatePKCECodeChallenge(generateRandomCodeVerifier()), state),
+  });
+  const pushed = (await response.json()) as { request_uri?: string };
+  expect(response.status, JSON.stringify(pushed)).toBe(201);
+  const query = new URLSearchParams({ client_id: GUNGNIR.clientId, request_uri: pushed.request_uri ?? "" });
+  return { start: `/${GUNGNIR.serviceId}/auth?${query}`, state };
+}
+
+/** The browser opens a pushed operation: its confirmation screen, whose mark of the operation its forms post. */
+async function atConfirmation(): Promise<{ journey: Journey; mark: string; state: string }> {
+  const journey = new Journey();
+  const { start, state } = await pushedStart();
+  const page = await journey.request(start);
+  const html = await page.text();
+  expect(page.status, "the confirmation screen").toBe(200);
+  const mark = /name="operation" value="([0-9a-f]{64})"/.exec(html)?.[1];
+  expect(mark, "no operation mark on the confirmation screen").toBeDefined();
+  return { journey, mark: mark ?? "", state };
+}
+
+/** A sign-in's login request, well formed but without the `authorization_details` an operation's login holds. */
+const loginRequestWithoutDetails = {
+  status: 200,
+  body: {
+    client_id: GUNGNIR.clientId,
+    request_url: `${ORIGIN}/oauth2/auth?${new URLSearchParams({
+      client_id: GUNGNIR.clientId,
+      redirect_uri: OPERATION_REDIRECT_URI,
+      state: "fault-operation-state",
+    })}`,
+  },
+};
 
 const SCENES: Scene[] = [
   {
@@ -317,6 +360,91 @@ const SCENES: Scene[] = [
       const { journey, link } = await partnerConsentLink(unique("consentpost"));
       await (await journey.request(link)).body?.cancel();
       return { journey, act: (options) => journey.postForm(`/${PARTNER.serviceId}/consent`, {}, options) };
+    },
+  },
+  {
+    journey: "operation",
+    call: "GET /oauth2/auth (a pushed request's start)",
+    method: "GET",
+    pathPattern: "/oauth2/auth",
+    // The authorization endpoint's 302 to a login URL, but another client's: the site takes no challenge from it.
+    contractBreak: {
+      status: 302,
+      location: `${ORIGIN}/?${new URLSearchParams({
+        login_challenge: "fault0operation0challenge0of0another0client",
+        client_id: PARTNER.clientId,
+        view: "signIn",
+      })}`,
+    },
+    async prepare() {
+      const journey = new Journey();
+      const { start } = await pushedStart();
+      // The fault answers in the emulator's place: the request_uri is not presented, so not spent (docs/operations.md,
+      // "In the emulator": spent by its first presentation), and the same start works once the upstream is back.
+      return { journey, act: (options) => journey.request(start, {}, options) };
+    },
+  },
+  {
+    journey: "operation",
+    call: "GET /auth/v1/login (the operation's details)",
+    method: "GET",
+    // The login request's read alone (a glob is the whole path): the start's GET /oauth2/auth goes through.
+    pathPattern: "/auth/v1/login",
+    contractBreak: loginRequestWithoutDetails,
+    async prepare() {
+      const journey = new Journey();
+      const { start } = await pushedStart();
+      return {
+        journey,
+        act: (options) => journey.request(start, {}, options),
+        // The authorization call went through and spent the request_uri, so that the same start is now
+        // operationUnavailable (docs/operations.md: "a reload of the start is operationUnavailable"): the app pushes
+        // the operation anew and opens that, in the same browser.
+        retried: async () => journey.request((await pushedStart()).start),
+      };
+    },
+  },
+  {
+    journey: "operation",
+    call: "GET /auth/v1/login (GET /operation, the screen again)",
+    method: "GET",
+    pathPattern: "/auth/v1/login",
+    contractBreak: loginRequestWithoutDetails,
+    // Reading the login request changes nothing upstream: the screen answers the same every time, from the operation
+    // cookie. Its 12 reads stay within the read class's limit per address.
+    cellsPerJourney: Number.POSITIVE_INFINITY,
+    async prepare() {
+      const { journey } = await atConfirmation();
+      return { journey, act: (options) => journey.request("/operation", {}, options) };
+    },
+  },
+  {
+    journey: "operation",
+    call: "POST /auth/v1/login/reject (the cancel)",
+    method: "POST",
+    pathPattern: "/auth/v1/login/reject",
+    contractBreak: { status: 201, body: {} },
+    async prepare() {
+      const { journey, mark, state } = await atConfirmation();
+      const cancel = (options?: SiteFetchOptions) =>
+        journey.postForm("/operation/cancel", { client_id: GUNGNIR.clientId, operation: mark }, options);
+      return {
+        journey,
+        act: cancel,
+        // A failed reject shows its modal over the screen and keeps the operation (docs/operations.md, "The cancel"):
+        // the same cancel then goes through, to the app with access_denied and the pushed state.
+        async retried() {
+          const cancelled = await cancel();
+          expect(cancelled.status, "the cancel once the upstream is back").toBe(303);
+          const { foreign } = await journey.follow(cancelled);
+          expect(foreign && `${foreign.origin}${foreign.pathname}`, "the cancel ends at the app").toBe(
+            OPERATION_REDIRECT_URI,
+          );
+          expect(foreign?.searchParams.get("error")).toBe("access_denied");
+          expect(foreign?.searchParams.get("state")).toBe(state);
+          return cancelled;
+        },
+      };
     },
   },
   {
@@ -573,7 +701,7 @@ afterAll(() => {
     "call has no success contract to break. Timeout: delayed past `UPSTREAM_TIMEOUT_MS`; malformed: a success",
     "status with a body that is not JSON; dropped: the connection closes; contract: a success status whose body",
     "breaks the call's contract (a missing `redirect_to`, an unknown `additional_flow.next`, a token answer without",
-    "a token …).",
+    "a token, an operation's login request without its `authorization_details`, a login URL for another client …).",
     "",
     "Deliberate exceptions: a login 201 without `redirect_to` is product §4's 'もう一度やり直してください' (409), and the user",
     "starts again from the stored app request (`/restart`, what the retry column tries there); any profile answer other",

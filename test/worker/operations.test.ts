@@ -1,17 +1,19 @@
 import { env } from "cloudflare:test";
 import { decodeJwt } from "jose";
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import { TOTP } from "otpauth";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthorizationDetails, BankAccount } from "../../forms/authorizationDetails";
 import { screens } from "../../messages/ja";
 import { modals } from "../../messages/modals";
+import { RETRY_AFTER_SECONDS } from "../../worker/rateLimit";
 import type { AppBrand } from "../support/appStart";
 import { expectModal } from "../support/expectations";
 import { formPost } from "../support/forms";
 import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { operationConfirmationCase } from "../support/screens";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
-import { GUNGNIR, PASSWORD } from "../support/vocabulary";
+import { GUNGNIR, HAYATE, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import {
   emulator,
   identityPost as identity,
@@ -22,6 +24,7 @@ import {
   siteFetch,
 } from "./helpers";
 import { Journey, reachLoginScreen } from "./journey";
+import { rateLimitClock } from "./rateLimits";
 
 // docs/operations.md "On the site": an operation the app's server pushed (RFC 9126) as RFC 9396 authorization_details,
 // shown by the site as pushed and approved by a passkey whose challenge the upstream derives from exactly those
@@ -92,19 +95,20 @@ interface Pushed {
   requestUri: string;
   verifier: string;
   state: string;
+  brand: AppBrand;
 }
 
 /** The app's server pushes an operation, to the site's origin as discovery advertises it (the narrow proxy). */
-async function push(details: AuthorizationDetails, scope = "openid"): Promise<Pushed> {
+async function push(details: AuthorizationDetails, scope = "openid", brand: AppBrand = GUNGNIR): Promise<Pushed> {
   const verifier = generateRandomCodeVerifier();
   const state = `operation-${crypto.randomUUID()}`;
   const response = await siteFetch(`${ORIGIN}/oauth2/par`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
-      client_id: GUNGNIR.clientId,
+      client_id: brand.clientId,
       response_type: "code",
-      redirect_uri: appRedirectUri(GUNGNIR),
+      redirect_uri: appRedirectUri(brand),
       state,
       scope,
       code_challenge: await calculatePKCECodeChallenge(verifier),
@@ -114,18 +118,18 @@ async function push(details: AuthorizationDetails, scope = "openid"): Promise<Pu
   });
   const body = (await response.json()) as { request_uri: string };
   expect(response.status, JSON.stringify(body)).toBe(201);
-  return { requestUri: body.request_uri, verifier, state };
+  return { requestUri: body.request_uri, verifier, state, brand };
 }
 
 /** Where the app opens the browser for a pushed request: its client_id and request_uri (and `extra`, to be refused). */
-function entryPath(requestUri: string, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ client_id: GUNGNIR.clientId, request_uri: requestUri, ...extra });
-  return `/${GUNGNIR.serviceId}/auth?${query}`;
+function entryPath(requestUri: string, extra: Record<string, string> = {}, brand: AppBrand = GUNGNIR): string {
+  const query = new URLSearchParams({ client_id: brand.clientId, request_uri: requestUri, ...extra });
+  return `/${brand.serviceId}/auth?${query}`;
 }
 
 /** The browser opens the pushed request; answers the confirmation page's HTML. */
 async function open(journey: Journey, pushed: Pushed): Promise<string> {
-  const response = await journey.request(entryPath(pushed.requestUri));
+  const response = await journey.request(entryPath(pushed.requestUri, {}, pushed.brand));
   const html = await response.text();
   expect(response.status, withoutPhraseBreaks(html).slice(0, 2000)).toBe(200);
   return html;
@@ -182,8 +186,8 @@ async function exchange(code: string, pushed: Pushed): Promise<Record<string, un
     body: new URLSearchParams({
       grant_type: "authorization_code",
       code,
-      redirect_uri: appRedirectUri(GUNGNIR),
-      client_id: GUNGNIR.clientId,
+      redirect_uri: appRedirectUri(pushed.brand),
+      client_id: pushed.brand.clientId,
       code_verifier: pushed.verifier,
     }),
   });
@@ -754,5 +758,159 @@ describe("the log lines (docs/runbook.md, 'Event lines')", () => {
       cancelled.requestUri.split(":").at(-1) ?? "",
     ])
       expect(logged, secret).not.toContain(secret);
+  });
+});
+
+// docs/operations.md "The temporary alternative": a brand that publishes its move to passkeys (gungnir-hayate) lets
+// its customers approve with the password and the code the upstream asks next, each under the same details.
+describe("the brand's temporary alternative (operationConfirmation passkeyOrCode)", () => {
+  const totpNow = () => new TOTP({ secret: TOTP_SECRET }).generate();
+
+  /** The password form's post, as the page carries it. */
+  function postPassword(journey: Journey, html: string, username: string, password = PASSWORD, brand = HAYATE) {
+    return journey.postForm("/operation/password", {
+      client_id: brand.clientId,
+      operation: shownMark(html),
+      username,
+      password,
+    });
+  }
+
+  /** The code form's post: the second factor's field, or a new device's. */
+  function postCode(journey: Journey, html: string, field: "mfaCode" | "code", code: string) {
+    return journey.postForm("/operation/code", {
+      client_id: HAYATE.clientId,
+      operation: shownMark(html),
+      [field]: code,
+    });
+  }
+
+  /** The screen after an accepted step: its address, and the page it shows there. */
+  async function nextScreen(journey: Journey, response: Response): Promise<string> {
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/operation");
+    await response.body?.cancel();
+    const screen = await journey.request("/operation");
+    expect(screen.status).toBe(200);
+    return screen.text();
+  }
+
+  it("offers the password form beside the passkey where the brand allows it, and nowhere else", async () => {
+    const html = await open(new Journey(), await push(withdrawal, "openid", HAYATE));
+    expect(html).toContain('action="/operation/password"');
+    expect(html).toContain('type="password"');
+    expect(html).toContain('data-island="PasskeySignIn"');
+    expect(withoutPhraseBreaks(html)).toContain(withoutPhraseBreaks(screens.operation.alternativeHeading));
+    expect(html).not.toContain(screens.signIn.passkeyRequired);
+    // The passkey brand's screen has none of it, and its form route refuses before anything is asked.
+    const journey = new Journey();
+    const passkeyOnly = await open(journey, await push(withdrawal));
+    expect(passkeyOnly).not.toContain('action="/operation/password"');
+    const email = unique("alternative.elsewhere");
+    await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
+    await expectModal(await postPassword(journey, passkeyOnly, email, PASSWORD, GUNGNIR), 400, "parameterError");
+    expect(await emulator.count(email)).toBe(0);
+  });
+
+  it("approves with the password and the app's code, each under the same details: the tokens say acr mfa", async () => {
+    const email = unique("alternative.totp");
+    await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
+    const pushed = await push(withdrawal, "openid", HAYATE);
+    const journey = new Journey();
+    const logged = await loggedDuring(async () => {
+      const html = await open(journey, pushed);
+      const codePage = await nextScreen(journey, await postPassword(journey, html, email));
+      // The same details above the code; no password and no passkey left on the page.
+      expect(detailRows(codePage)).toEqual(detailRows(html));
+      expect(codePage).toContain(screens.operation.codeLeads.mfa_totp);
+      expect(codePage).toContain('name="mfaCode"');
+      expect(codePage).not.toContain('type="password"');
+      expect(codePage).not.toContain('data-island="PasskeySignIn"');
+      expect(codePage).toContain('action="/operation/cancel"');
+      const wrong = await postCode(journey, codePage, "mfaCode", totpNow() === "000000" ? "111111" : "000000");
+      expect(wrong.status).toBe(401);
+      expect(await wrong.text()).toContain(withoutPhraseBreaks("認証コードが正しくありません"));
+      const approved = await postCode(journey, codePage, "mfaCode", totpNow());
+      expect(approved.status).toBe(303);
+      const { foreign } = await journey.follow(approved);
+      expect(`${foreign?.origin}${foreign?.pathname}`).toBe(appRedirectUri(HAYATE));
+      const tokens = await exchange(foreign?.searchParams.get("code") ?? "", pushed);
+      expect(tokens.authorization_details).toEqual(withdrawal);
+      expect(tokens).not.toHaveProperty("refresh_token");
+      expect(decodeJwt(String(tokens.access_token))).toMatchObject({ acr: "mfa", amr: ["pwd", "otp", "mfa"] });
+    });
+    expect(journey.has("__Host-operation")).toBe(false);
+    // Operators count the approval by brand and type; never the amount, the account or the login ID.
+    expect(logged).toMatch(/"event":"operation_confirmation".*"brand":"gungnir-hayate".*"outcome":"approved"/);
+    for (const secret of ["123456", "123,456", "****9876", email]) expect(logged).not.toContain(secret);
+  });
+
+  it("asks a new device's code after the SMS code, says where it went, and then approves", async () => {
+    const email = unique("alternative.device");
+    const phone = "+819012345678";
+    await emulator.seed({ email, mfa: { sms: phone }, knownDevices: [] });
+    const pushed = await push(bankAccountChange, "openid", HAYATE);
+    const journey = new Journey();
+    const html = await open(journey, pushed);
+    const smsPage = await nextScreen(journey, await postPassword(journey, html, email));
+    expect(smsPage).toContain(withoutPhraseBreaks(screens.operation.codeLeads.mfa_sms));
+    const devicePage = await nextScreen(
+      journey,
+      await postCode(journey, smsPage, "mfaCode", await emulator.latestCode(phone)),
+    );
+    expect(detailRows(devicePage)).toEqual(detailRows(html));
+    // Where the code went, as the upstream masked the address (never the address itself).
+    const destination = (await journey.sealedKept("operation")).code?.destination ?? "";
+    expect(destination).toBe(`${email[0]}***@example.com`);
+    expect(withoutPhraseBreaks(devicePage)).toContain(
+      withoutPhraseBreaks(screens.operation.codeLeads.device_confirmation(destination)),
+    );
+    expect(devicePage).not.toContain(email);
+    expect(devicePage).toContain('name="code"');
+    const approved = await postCode(journey, devicePage, "code", await emulator.latestCode(email));
+    const { foreign } = await journey.follow(approved);
+    const tokens = await exchange(foreign?.searchParams.get("code") ?? "", pushed);
+    expect(decodeJwt(String(tokens.access_token))).toMatchObject({ acr: "mfa", amr: ["pwd", "sms", "mfa"] });
+  });
+
+  it("says a wrong password as sign-in does, and that an account without a second factor needs a passkey", async () => {
+    const email = unique("alternative.nofactor");
+    await emulator.seed({ email, mfa: "none" });
+    const journey = new Journey();
+    const html = await open(journey, await push(withdrawal, "openid", HAYATE));
+    const wrong = await expectModal(await postPassword(journey, html, email, "Wr0ngPassword!"), 401, "loginFailed");
+    expect(detailRows(wrong)).toHaveLength(2);
+    await expectModal(await postPassword(journey, html, email), 403, "operationNeedsSecondFactor");
+    // The operation stays: the passkey or the cancel is still there.
+    expect((await journey.request("/operation")).status).toBe(200);
+  });
+
+  it("goes back to the password under the same details once the code's session is over (five wrong codes)", async () => {
+    const email = unique("alternative.spent");
+    await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
+    const journey = new Journey();
+    const html = await open(journey, await push(withdrawal, "openid", HAYATE));
+    const codePage = await nextScreen(journey, await postPassword(journey, html, email));
+    const wrongCode = totpNow() === "000000" ? "111111" : "000000";
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const wrong = await postCode(journey, codePage, "mfaCode", wrongCode);
+      await wrong.body?.cancel();
+      expect(wrong.status).toBe(401);
+    }
+    // The sixth in a minute is the edge's to refuse (the code class, per session); past the period, the upstream's,
+    // which ended the session at the fifth wrong code.
+    await expectModal(await postCode(journey, codePage, "mfaCode", totpNow()), 429, "tooManyAttempts");
+    rateLimitClock.advance(RETRY_AFTER_SECONDS);
+    const over = await expectModal(
+      await postCode(journey, codePage, "mfaCode", totpNow()),
+      401,
+      "operationNotApproved",
+    );
+    expect(over).toContain('action="/operation/password"');
+    expect(detailRows(over)).toHaveLength(2);
+    expect((await journey.sealedKept("operation")).code).toBeUndefined();
+    // The password again, then the right code: approved.
+    const again = await nextScreen(journey, await postPassword(journey, html, email));
+    expect((await postCode(journey, again, "mfaCode", totpNow())).status).toBe(303);
   });
 });

@@ -96,6 +96,9 @@ export const rawBrands: RawBrand[] = [
   {
     id: "gungnir-hayate",
     displayName: "ハヤテ証券",
+    // Publishes its move to passkeys, so its customers may approve an operation with the password and the second
+    // factor until then (docs/operations.md).
+    operationConfirmation: "passkeyOrCode",
     colorPattern: { primary: "#b3261e", secondary: "#f2b8b5", link: "#a3221b" },
     ...brandImages("gungnir-hayate"),
     fallBackUrls: siteUrls("hayate-sec"),

@@ -4,22 +4,24 @@ import {
   type AuthorizationDetailsType,
   authorizationDetailsSchema,
 } from "../../forms/authorizationDetails";
-import { OperationConfirmation } from "../../pages/OperationConfirmation";
+import { OPERATION_PATH, type OperationCodeStep, OperationConfirmation } from "../../pages/OperationConfirmation";
 import { brandForClientId, registeredRedirectUris } from "../../themes/brands";
 import type { AppContext } from "../context";
 import { reportUnexpected } from "../errorReporting";
 import { allowFormActionTo } from "../flow/authorization";
+import { logDeviceConfirmation } from "../flow/continueLogin";
 import { loginUrlQuery } from "../flow/loginChallenge";
 import { loginContext } from "../flow/loginContext";
 import { answerAssertionOptions, fromOwnPage } from "../flow/passkeyOptions";
 import { passkeyPolicy, webAuthnRefused } from "../flow/passkeys";
-import { jsonField } from "../formFields";
-import { authorize, type CallResult, loginRequest, rejectLogin } from "../identity/client";
-import { failure, refusedAs } from "../identity/outcomes";
+import { jsonField, ruleField } from "../formFields";
+import { authorize, type CallResult, type LoginResponse, login, loginRequest, rejectLogin } from "../identity/client";
+import { failure, isRefusal, modalForFailure, refusedAs } from "../identity/outcomes";
 import { assertionCredentialSchema, passkeyAssertionResult } from "../identity/passkeys";
 import { continueTo } from "../identity/redirects";
 import { logEvent } from "../log";
 import { bounded, queryValue } from "../queryParams";
+import { normalisedSubject } from "../rateLimit";
 import { errorPage, parameterProblem, renderPage, type Show } from "../render";
 import { formStep, type Refusal, type ScreenLoader } from "../routeKinds";
 import { appAuthQuerySchema } from "../session/authRequest";
@@ -97,10 +99,22 @@ async function operationOf(c: AppContext, clientId: string, loginChallenge: stri
   return { detail, redirectUri };
 }
 
+/**
+ * The brand lets its customers approve with the password and a second factor for now (brand data
+ * `operationConfirmation`, the JSDA guideline's temporary alternative); the upstream holds its clients to the same.
+ */
+const approvesByCode = (c: AppContext) => c.get("brand").operationConfirmation === "passkeyOrCode";
+
+/** The code step of the alternative, as the page shows it. */
+function codeStepOf(code: OperationState["code"]): OperationCodeStep | undefined {
+  if (!code) return undefined;
+  return code.flow === "device_confirmation" ? { flow: code.flow, destination: code.destination } : { flow: code.flow };
+}
+
 /** The screen of an operation; its forms end at the app (the approval's code, the cancel's error) via the upstream. */
 async function confirmationPage(
   c: AppContext,
-  state: Pick<OperationState, "loginChallenge" | "clientId">,
+  state: Pick<OperationState, "loginChallenge" | "clientId" | "code">,
   shown: Operation,
 ) {
   if (shown.redirectUri) allowFormActionTo(c, shown.redirectUri);
@@ -111,6 +125,8 @@ async function confirmationPage(
       clientId={state.clientId}
       shown={await sha256Hex(state.loginChallenge)}
       passkeys={passkeys}
+      alternative={approvesByCode(c)}
+      codeStep={codeStepOf(state.code)}
     />
   );
 }
@@ -166,6 +182,8 @@ function refusedStart(c: AppContext, asked: CallResult<{ location: string }>): P
 
 interface ConfirmationState {
   operation: OperationState;
+  /** The operation as the login request holds it now. */
+  view: Operation;
   type: AuthorizationDetailsType;
   /** The page's mark of the operation it shows (a digest of its login challenge). */
   shown: string;
@@ -185,6 +203,7 @@ const confirmationScreen: ScreenLoader<ConfirmationState> = async (c) => {
   return {
     state: {
       operation,
+      view: shown,
       type: shown.detail.type,
       shown: await sha256Hex(operation.loginChallenge),
     },
@@ -311,3 +330,131 @@ export const cancelOperation = formStep({
     return continueTo(c, rejected.data.redirect_to, show);
   },
 });
+
+// docs/operations.md "On the site", "The temporary alternative": where the brand allows it, the customer approves with
+// the account's password, then the code the upstream asks next (the second factor's, and a new device's), each typed
+// under the same details; the SMS names the operation too. The login is the operation's own: its acr (`mfa`) tells
+// the app's server which way was used. No new password is asked here, and no passkey is offered after.
+
+/**
+ * POST /operation/password: the password of the account whose operation this is, counted per IP and login ID as a
+ * sign-in's. A wrong one, a locked account or one in system transfer are one answer, as at sign-in (product §8).
+ */
+export const approveWithPassword = formStep({
+  screen: confirmationScreen,
+  form: (rules) =>
+    z.object({ operation: shownField, username: ruleField("loginId"), password: ruleField("password", rules) }),
+  subject: ({ form }) => normalisedSubject(form.username),
+  submit: async (c, { state, form, show }) => {
+    if (form.operation !== state.shown) return superseded(c, state.type);
+    if (!approvesByCode(c)) return parameterProblem(c);
+    const { loginChallenge, clientId } = state.operation;
+    const body = { flow: "email_password", username: form.username, password: form.password } as const;
+    const outcome = await login(c, loginChallenge, deviceId(c), body, await loginContext(c));
+    if (outcome.ok) return nextApprovalStep(c, { loginChallenge, clientId }, form.username, outcome.data, state, show);
+    if (refusedAs(outcome, "operation_requires_second_factor")) {
+      logConfirmation(c, "refused", state.type);
+      return show({ modal: "operationNeedsSecondFactor" });
+    }
+    if (refusedAs(outcome, "operation_requires_passkey")) return alternativeRefused(c, show);
+    if (loginGone(outcome)) return operationOver(c, state.type);
+    if (isRefusal(outcome)) {
+      logConfirmation(c, "refused", state.type);
+      return show({ modal: "loginFailed" });
+    }
+    return show(failure(outcome));
+  },
+});
+
+/**
+ * POST /operation/code: the code of the step the upstream asked for, counted per IP and login session. A wrong one is
+ * said at the field, the step kept; a session the upstream ended (five wrong codes, or its time) sends the customer
+ * back to the password under the same details, while the operation's login lives.
+ */
+export const approveWithCode = formStep({
+  screen: confirmationScreen,
+  // The second factor's field, or a new device's: the page shows the one its step asks for.
+  form: () =>
+    z.object({ operation: shownField, mfaCode: z.optional(ruleField("code")), code: z.optional(ruleField("code")) }),
+  subject: ({ state }) => state.operation.code?.session,
+  submit: async (c, { state, form, show }) => {
+    if (form.operation !== state.shown) return superseded(c, state.type);
+    const step = state.operation.code;
+    if (!step) return parameterProblem(c);
+    const device = step.flow === "device_confirmation";
+    const field = device ? "code" : "mfaCode";
+    const typed = form[field];
+    if (typed === undefined) return show({ form: { values: {}, errors: { [field]: "code.invalid" } }, status: 422 });
+    const { loginChallenge, clientId } = state.operation;
+    const body = { flow: step.flow, username: step.username, session: step.session, code: typed };
+    const outcome = await login(c, loginChallenge, deviceId(c), body, await loginContext(c));
+    if (outcome.ok) {
+      if (device) logDeviceConfirmation(c, "confirmed");
+      return nextApprovalStep(c, { loginChallenge, clientId }, step.username, outcome.data, state, show);
+    }
+    if (refusedAs(outcome, "operation_requires_passkey")) return alternativeRefused(c, show);
+    if (isRefusal(outcome)) {
+      logConfirmation(c, "refused", state.type);
+      const expired = refusedAs(outcome, "expired_code");
+      const error = `${field}.${expired ? "expired" : "wrong"}` as const;
+      return show({ form: { values: {}, errors: { [field]: error } }, status: 401 });
+    }
+    if (modalForFailure(outcome) !== "retry") return show(failure(outcome));
+    logConfirmation(c, "refused", state.type);
+    const alive = await loginRequest(c, loginChallenge);
+    if (!alive.ok && loginGone(alive)) return operationOver(c, state.type);
+    // The step is over, the operation is not: its screen again, with the password form, and why.
+    const operation = { loginChallenge, clientId };
+    await writeSealed(c, "operation", operation);
+    return renderPage(c, await confirmationPage(c, operation, state.view), { modal: "operationNotApproved" });
+  },
+});
+
+/**
+ * After an accepted step of the alternative: the code step the upstream asks next, kept in the operation cookie and
+ * shown on the screen; else the approval, whose `redirect_to` leads the browser to the app. An approval never asks
+ * a new password, and a step this site does not know is never taken for another (the unexpected error, reported).
+ */
+async function nextApprovalStep(
+  c: AppContext,
+  operation: Pick<OperationState, "loginChallenge" | "clientId">,
+  username: string,
+  data: LoginResponse,
+  state: ConfirmationState,
+  show: Show,
+): Promise<Response> {
+  const next = data.additional_flow;
+  if (next) {
+    const { next: flow, session, destination } = next;
+    if (flow !== "mfa_totp" && flow !== "mfa_sms" && flow !== "device_confirmation") {
+      logEvent("error", "login_step_unknown", { requestId: c.get("requestId"), next: flow });
+      reportUnexpected(c, "the upstream asked an operation's approval for a step the site does not take", {
+        next: flow,
+      });
+      return show({ modal: "unexpectedError" });
+    }
+    await writeSealed(c, "operation", { ...operation, code: { username, flow, session, destination } });
+    if (flow === "device_confirmation") logDeviceConfirmation(c, "shown");
+    return c.redirect(OPERATION_PATH, 303);
+  }
+  if (data.redirect_to) logConfirmation(c, "approved", state.type);
+  // Cleared before continueTo builds its response, which copies the headers set so far.
+  clearSealed(c, "operation");
+  return continueTo(c, data.redirect_to, show);
+}
+
+/** The upstream refuses the alternative that the brand data offers: the two disagree, which operators must hear of. */
+function alternativeRefused(c: AppContext, show: Show): Promise<Response> {
+  logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path: "/auth/v1/login", status: 403 });
+  reportUnexpected(c, "the identity API refuses the operation approval that the brand data allows", {
+    brand: c.get("brand").id,
+  });
+  return show({ modal: "unexpectedError" });
+}
+
+/** The operation's login is over upstream (spent, expired, ended after its last try): nothing can approve it. */
+function operationOver(c: AppContext, type: AuthorizationDetailsType): Promise<Response> {
+  logConfirmation(c, "refused", type);
+  clearSealed(c, "operation");
+  return errorPage(c, { modal: "operationUnavailable" });
+}

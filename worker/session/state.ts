@@ -124,12 +124,24 @@ export const securityResultSchema = z.object({ result: z.enum(securityResults) }
 
 /**
  * docs/operations.md "On the site": the operation this browser was shown, by its login challenge (the details, the
- * app's redirect URI and state stay upstream and are read again with it), its app's client (the brand), and the
- * passkey ceremony in flight (the upstream's single-use session).
+ * app's redirect URI and state stay upstream and are read again with it), its app's client (the brand), the
+ * passkey ceremony in flight (the upstream's single-use session), and the alternative's code step.
  */
 export const operationStateSchema = z.object({
   loginChallenge: opaque,
   clientId: short,
   passkey: z.optional(z.object({ session: opaque })),
+  /**
+   * The brand's temporary alternative: the login ID the password was accepted with, and the code the upstream asked
+   * next (the second factor's, or a new device's, with the masked address it went to) by its login session.
+   */
+  code: z.optional(
+    z.object({
+      username: short,
+      flow: z.enum(["mfa_totp", "mfa_sms", "device_confirmation"]),
+      session: opaque,
+      destination: z.optional(short),
+    }),
+  ),
 });
 export type OperationState = z.infer<typeof operationStateSchema>;
