@@ -12,7 +12,7 @@ import {
   parseAuthorizationDetails,
 } from "../../forms/authorizationDetails";
 import type { SoftAuthenticator } from "../support/softAuthenticator";
-import { GUNGNIR, HAYATE, PARTNER, TOTP_SECRET } from "../support/vocabulary";
+import { GUNGNIR, LEMON, PARTNER, TOTP_SECRET } from "../support/vocabulary";
 import {
   accessTokenFor,
   appRedirectUri,
@@ -808,13 +808,13 @@ describe("with oauth4webapi", () => {
 });
 
 describe("the brand's temporary alternative: the password and a second factor (passkeyOrCode)", () => {
-  const hayate = { client: HAYATE.clientId, redirectUri: appRedirectUri(HAYATE.serviceId) };
+  const lemon = { client: LEMON.clientId, redirectUri: appRedirectUri(LEMON.serviceId) };
   const phone = "+819012345678";
 
   /** A push for the alternative's brand, opened: its login challenge and the verifier of its code. */
-  async function openedAtHayate(details: AuthorizationDetails = withdrawal()) {
-    const { requestUri, verifier } = await pushed({ ...hayate, details });
-    return { loginChallenge: await openPushed(requestUri, HAYATE.clientId), verifier };
+  async function openedAtLemon(details: AuthorizationDetails = withdrawal()) {
+    const { requestUri, verifier } = await pushed({ ...lemon, details });
+    return { loginChallenge: await openPushed(requestUri, LEMON.clientId), verifier };
   }
 
   /** A later step of the login, from the test device. */
@@ -833,16 +833,16 @@ describe("the brand's temporary alternative: the password and a second factor (p
   async function tokensOf(accepted: Response, verifier: string): Promise<Record<string, unknown>> {
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     const { location } = await follow(redirect_to);
-    expect(location.origin + location.pathname).toBe(hayate.redirectUri);
-    const exchanged = await exchangeCode(location.searchParams.get("code") ?? "", verifier, hayate);
+    expect(location.origin + location.pathname).toBe(lemon.redirectUri);
+    const exchanged = await exchangeCode(location.searchParams.get("code") ?? "", verifier, lemon);
     expect(exchanged.status).toBe(200);
     return (await exchanged.json()) as Record<string, unknown>;
   }
 
   it("asks acr phr or mfa of the login, and the TOTP approval's tokens say mfa, with the details and no refresh token", async () => {
     const username = await seedUser({ email, mfa: { totp: TOTP_SECRET } });
-    const { requestUri, verifier } = await pushed({ ...hayate, scope: "openid offline" });
-    const loginChallenge = await openPushed(requestUri, HAYATE.clientId);
+    const { requestUri, verifier } = await pushed({ ...lemon, scope: "openid offline" });
+    const loginChallenge = await openPushed(requestUri, LEMON.clientId);
     const asked = await call(`/auth/v1/login?login_challenge=${loginChallenge}`);
     expect(await asked.json()).toMatchObject({ oidc_context: { acr_values: ["phr", "mfa"] } });
     const password = await login(loginChallenge, email);
@@ -868,20 +868,20 @@ describe("the brand's temporary alternative: the password and a second factor (p
   it("names the operation in the SMS, and notices the approval with the method used; history says so", async () => {
     await seedUser({ email, mfa: { sms: phone } });
     // The account scope, so that the approval's own token can read the history.
-    const { requestUri, verifier } = await pushed({ ...hayate, scope: "openid user.write" });
-    const loginChallenge = await openPushed(requestUri, HAYATE.clientId);
+    const { requestUri, verifier } = await pushed({ ...lemon, scope: "openid user.write" });
+    const loginChallenge = await openPushed(requestUri, LEMON.clientId);
     const password = await login(loginChallenge, email);
     const { additional_flow } = (await password.json()) as { additional_flow: { next: string; session: string } };
     expect(additional_flow.next).toBe("mfa_sms");
     const [sms] = await outbox(phone);
-    expect(sms?.text).toMatch(/^【ハヤテ証券】出金100,000円（みずほ銀行 \*{4}1234へ）の承認コード: \d{6}\n/);
+    expect(sms?.text).toMatch(/^【レモンスクエア証券】出金100,000円（みずほ銀行 \*{4}1234へ）の承認コード: \d{6}\n/);
     const tokens = await tokensOf(
       await step(loginChallenge, "mfa_sms", additional_flow.session, sms?.code ?? ""),
       verifier,
     );
     expect(decodeJwt(String(tokens.access_token))).toMatchObject({ acr: "mfa", amr: ["pwd", "sms", "mfa"] });
     const mail = expectNotice((await outbox(email))[0], {
-      serviceId: HAYATE.serviceId,
+      serviceId: LEMON.serviceId,
       title: "出金のお手続きを承認しました",
       method: "パスワードとSMSのコード",
       device: "Chrome（Windows）",
@@ -898,7 +898,7 @@ describe("the brand's temporary alternative: the password and a second factor (p
 
   it("refuses an account without a second factor after its right password only: operation_requires_second_factor", async () => {
     await seedUser({ email, mfa: "none" });
-    const { loginChallenge } = await openedAtHayate();
+    const { loginChallenge } = await openedAtLemon();
     const wrong = await login(loginChallenge, email, "Wrong-pass1!");
     expect(wrong.status).toBe(401);
     const right = await login(loginChallenge, email);
@@ -908,7 +908,7 @@ describe("the brand's temporary alternative: the password and a second factor (p
 
   it("asks a new device's code after the second factor, and never a new password: a leaked one is changed at the next sign-in", async () => {
     await seedUser({ email, mfa: { totp: TOTP_SECRET }, knownDevices: [] });
-    const { loginChallenge, verifier } = await openedAtHayate();
+    const { loginChallenge, verifier } = await openedAtLemon();
     const password = await login(loginChallenge, email, undefined, undefined, { password_leaked: true });
     const mfa = ((await password.json()) as { additional_flow: { session: string } }).additional_flow;
     const device = await step(loginChallenge, "mfa_totp", mfa.session, totpNow());
@@ -929,7 +929,7 @@ describe("the brand's temporary alternative: the password and a second factor (p
 
   it("refuses a new password in an operation's login, and the passkey brand's password as before", async () => {
     await seedUser({ email, mfa: { totp: TOTP_SECRET } });
-    const { loginChallenge } = await openedAtHayate();
+    const { loginChallenge } = await openedAtLemon();
     const newPassword = await postJson("/auth/v1/login", {
       login_challenge: loginChallenge,
       flow: "new_password",

@@ -168,6 +168,25 @@ export function operationConfirmationCase({ serviceId, clientId }: ScreenBrand):
   };
 }
 
+/**
+ * docs/operations.md "The temporary alternative": the same screen at its code step, the password accepted and the
+ * account's authenticator app asked next (the operation cookie's step). For brands that allow the alternative.
+ */
+export function operationCodeStepCase(brand: ScreenBrand): ScreenCase {
+  const screen = operationConfirmationCase(brand);
+  const code = { username: "operation@example.com", flow: "mfa_totp", session: "login-session-0001" } as const;
+  return {
+    ...screen,
+    name: "operation-code-step",
+    state: { operation: { loginChallenge: "login-challenge-0001", clientId: brand.clientId, code } },
+    expectText: "認証アプリに表示されている6桁の認証コード",
+  };
+}
+
+/** Whether the brand lets its customers approve an operation with the password and a second factor. */
+const approvesByCode = (serviceId: string) =>
+  rawBrands.find((brand) => brand.id === serviceId)?.operationConfirmation === "passkeyOrCode";
+
 export function screenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
   return allScreenCases({ serviceId, clientId }).filter(
     (screen) => offersSms(serviceId) || !screen.path.startsWith("/mfa/setup/SMS"),
@@ -453,6 +472,7 @@ function allScreenCases({ serviceId, clientId }: ScreenBrand): ScreenCase[] {
     },
     // An operation pushed by the app of a client of the brand data (the neutral theme's unknown one has none).
     ...(clientId in clients ? [operationConfirmationCase({ serviceId, clientId })] : []),
+    ...(clientId in clients && approvesByCode(serviceId) ? [operationCodeStepCase({ serviceId, clientId })] : []),
     { name: "error", path: "/error", state: {}, status: 200, expectText: "エラーが発生しました" },
     { name: "not-found", path: "/no/such/page", state: {}, status: 404, expectText: "ページが見つかりません" },
   ];

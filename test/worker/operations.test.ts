@@ -13,7 +13,7 @@ import { formPost } from "../support/forms";
 import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { operationConfirmationCase } from "../support/screens";
 import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
-import { GUNGNIR, HAYATE, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
+import { GUNGNIR, LEMON, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
 import {
   emulator,
   identityPost as identity,
@@ -657,7 +657,7 @@ describe("the app's start of a pushed request", () => {
     const pushed = await push(withdrawal);
     const twice = `${entryPath(pushed.requestUri)}&request_uri=${encodeURIComponent(pushed.requestUri)}`;
     await expectModal(await new Journey().request(twice), 400, "parameterError");
-    const elsewhere = entryPath(pushed.requestUri).replace(`/${GUNGNIR.serviceId}/`, "/gungnir-hayate/");
+    const elsewhere = entryPath(pushed.requestUri).replace(`/${GUNGNIR.serviceId}/`, "/liqueur-lemon/");
     await expectModal(await new Journey().request(elsewhere), 400, "parameterError");
   });
 
@@ -761,13 +761,13 @@ describe("the log lines (docs/runbook.md, 'Event lines')", () => {
   });
 });
 
-// docs/operations.md "The temporary alternative": a brand that publishes its move to passkeys (gungnir-hayate) lets
+// docs/operations.md "The temporary alternative": a brand that publishes its move to passkeys (liqueur-lemon) lets
 // its customers approve with the password and the code the upstream asks next, each under the same details.
 describe("the brand's temporary alternative (operationConfirmation passkeyOrCode)", () => {
   const totpNow = () => new TOTP({ secret: TOTP_SECRET }).generate();
 
   /** The password form's post, as the page carries it. */
-  function postPassword(journey: Journey, html: string, username: string, password = PASSWORD, brand = HAYATE) {
+  function postPassword(journey: Journey, html: string, username: string, password = PASSWORD, brand = LEMON) {
     return journey.postForm("/operation/password", {
       client_id: brand.clientId,
       operation: shownMark(html),
@@ -779,7 +779,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
   /** The code form's post: the second factor's field, or a new device's. */
   function postCode(journey: Journey, html: string, field: "mfaCode" | "code", code: string) {
     return journey.postForm("/operation/code", {
-      client_id: HAYATE.clientId,
+      client_id: LEMON.clientId,
       operation: shownMark(html),
       [field]: code,
     });
@@ -796,7 +796,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
   }
 
   it("offers the password form beside the passkey where the brand allows it, and nowhere else", async () => {
-    const html = await open(new Journey(), await push(withdrawal, "openid", HAYATE));
+    const html = await open(new Journey(), await push(withdrawal, "openid", LEMON));
     expect(html).toContain('action="/operation/password"');
     expect(html).toContain('type="password"');
     expect(html).toContain('data-island="PasskeySignIn"');
@@ -815,7 +815,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
   it("approves with the password and the app's code, each under the same details: the tokens say acr mfa", async () => {
     const email = unique("alternative.totp");
     await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
-    const pushed = await push(withdrawal, "openid", HAYATE);
+    const pushed = await push(withdrawal, "openid", LEMON);
     const journey = new Journey();
     const logged = await loggedDuring(async () => {
       const html = await open(journey, pushed);
@@ -833,7 +833,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
       const approved = await postCode(journey, codePage, "mfaCode", totpNow());
       expect(approved.status).toBe(303);
       const { foreign } = await journey.follow(approved);
-      expect(`${foreign?.origin}${foreign?.pathname}`).toBe(appRedirectUri(HAYATE));
+      expect(`${foreign?.origin}${foreign?.pathname}`).toBe(appRedirectUri(LEMON));
       const tokens = await exchange(foreign?.searchParams.get("code") ?? "", pushed);
       expect(tokens.authorization_details).toEqual(withdrawal);
       expect(tokens).not.toHaveProperty("refresh_token");
@@ -841,7 +841,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
     });
     expect(journey.has("__Host-operation")).toBe(false);
     // Operators count the approval by brand and type; never the amount, the account or the login ID.
-    expect(logged).toMatch(/"event":"operation_confirmation".*"brand":"gungnir-hayate".*"outcome":"approved"/);
+    expect(logged).toMatch(/"event":"operation_confirmation".*"brand":"liqueur-lemon".*"outcome":"approved"/);
     for (const secret of ["123456", "123,456", "****9876", email]) expect(logged).not.toContain(secret);
   });
 
@@ -849,7 +849,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
     const email = unique("alternative.device");
     const phone = "+819012345678";
     await emulator.seed({ email, mfa: { sms: phone }, knownDevices: [] });
-    const pushed = await push(bankAccountChange, "openid", HAYATE);
+    const pushed = await push(bankAccountChange, "openid", LEMON);
     const journey = new Journey();
     const html = await open(journey, pushed);
     const smsPage = await nextScreen(journey, await postPassword(journey, html, email));
@@ -877,7 +877,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
     const email = unique("alternative.nofactor");
     await emulator.seed({ email, mfa: "none" });
     const journey = new Journey();
-    const html = await open(journey, await push(withdrawal, "openid", HAYATE));
+    const html = await open(journey, await push(withdrawal, "openid", LEMON));
     const wrong = await expectModal(await postPassword(journey, html, email, "Wr0ngPassword!"), 401, "loginFailed");
     expect(detailRows(wrong)).toHaveLength(2);
     await expectModal(await postPassword(journey, html, email), 403, "operationNeedsSecondFactor");
@@ -889,7 +889,7 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
     const email = unique("alternative.spent");
     await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
     const journey = new Journey();
-    const html = await open(journey, await push(withdrawal, "openid", HAYATE));
+    const html = await open(journey, await push(withdrawal, "openid", LEMON));
     const codePage = await nextScreen(journey, await postPassword(journey, html, email));
     const wrongCode = totpNow() === "000000" ? "111111" : "000000";
     for (let attempt = 1; attempt <= 5; attempt++) {

@@ -96,9 +96,6 @@ export const rawBrands: RawBrand[] = [
   {
     id: "gungnir-hayate",
     displayName: "ハヤテ証券",
-    // Publishes its move to passkeys, so its customers may approve an operation with the password and the second
-    // factor until then (docs/operations.md).
-    operationConfirmation: "passkeyOrCode",
     colorPattern: { primary: "#b3261e", secondary: "#f2b8b5", link: "#a3221b" },
     ...brandImages("gungnir-hayate"),
     fallBackUrls: siteUrls("hayate-sec"),
@@ -433,6 +430,9 @@ export const rawBrands: RawBrand[] = [
     providerName: provider,
     consentTarget: false,
     passwordRules: "relaxed",
+    // Publishes its move to passkeys, so its customers may approve an operation with the password and the second
+    // factor until then (docs/operations.md, "The temporary alternative").
+    operationConfirmation: "passkeyOrCode",
     transfer: { earlierServiceName: "レモンネット証券" },
     support: {
       callCenterName: "レモンスクエア証券 カスタマーセンター",
