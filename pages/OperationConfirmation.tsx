@@ -77,8 +77,10 @@ function CodeForm({ step, fields }: { step: OperationCodeStep; fields: Record<st
 /** The alternative's first step: the login ID and password of the account whose operation this is. */
 function PasswordForm({ fields }: { fields: Record<string, string> }) {
   return (
-    <section className="operation-alternative" aria-labelledby="operation-alternative-heading">
-      <h2 id="operation-alternative-heading">{text.alternativeHeading}</h2>
+    <section aria-labelledby="operation-alternative-heading">
+      <h2 id="operation-alternative-heading" className="section-title">
+        {text.alternativeHeading}
+      </h2>
       <p className="note">{text.alternativeLead}</p>
       <form method="post" action={OPERATION_PASSWORD_PATH}>
         <Hidden fields={fields} />
