@@ -3,11 +3,19 @@ import { TOTP } from "otpauth";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ModalKey, modals } from "../../messages/modals";
 import type { View } from "../../worker/session/authRequest";
-import { appStart } from "../support/appStart";
+import { type AppBrand, appStart } from "../support/appStart";
 import type { Fault } from "../support/emulatorClient";
 import { hiddenFields } from "../support/forms";
 import { GENERATED_DOC_MARK } from "../support/generatedDocs";
-import { GUNGNIR, OPERATION_REDIRECT_URI, PARTNER, PASSWORD, TOTP_SECRET, withdrawalPush } from "../support/vocabulary";
+import {
+  GUNGNIR,
+  LEMON,
+  OPERATION_REDIRECT_URI,
+  PARTNER,
+  PASSWORD,
+  TOTP_SECRET,
+  withdrawalPush,
+} from "../support/vocabulary";
 import { emulator, ORIGIN, PAST_SHORT_TIMEOUT_MS, SHORT_TIMEOUT, type SiteFetchOptions, siteFetch } from "./helpers";
 import { authorizationAskedBy, Journey, loginUrlOf, reachLoginScreen } from "./journey";
 
@@ -121,23 +129,26 @@ async function partnerConsentLink(email: string): Promise<{ journey: Journey; li
  * The app's server pushes `sampleWithdrawal()` to the site's origin (docs/operations.md, `POST /oauth2/par`, as a
  * server: no browser's headers); answers where the app then opens the browser, and the pushed state.
  */
-async function pushedStart(): Promise<{ start: string; state: string }> {
+async function pushedStart(brand: AppBrand = GUNGNIR): Promise<{ start: string; state: string }> {
   const state = `fault-operation-${++serial}-${crypto.randomUUID()}`;
+  const body = withdrawalPush(await calculatePKCECodeChallenge(generateRandomCodeVerifier()), state);
+  body.set("client_id", brand.clientId);
+  body.set("redirect_uri", `https://app.${brand.serviceId}.example/oauth/callback`);
   const response = await siteFetch(`${ORIGIN}/oauth2/par`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: withdrawalPush(await calculatePKCECodeChallenge(generateRandomCodeVerifier()), state),
+    body,
   });
   const pushed = (await response.json()) as { request_uri?: string };
   expect(response.status, JSON.stringify(pushed)).toBe(201);
-  const query = new URLSearchParams({ client_id: GUNGNIR.clientId, request_uri: pushed.request_uri ?? "" });
-  return { start: `/${GUNGNIR.serviceId}/auth?${query}`, state };
+  const query = new URLSearchParams({ client_id: brand.clientId, request_uri: pushed.request_uri ?? "" });
+  return { start: `/${brand.serviceId}/auth?${query}`, state };
 }
 
 /** The browser opens a pushed operation: its confirmation screen, whose mark of the operation its forms post. */
-async function atConfirmation(): Promise<{ journey: Journey; mark: string; state: string }> {
+async function atConfirmation(brand: AppBrand = GUNGNIR): Promise<{ journey: Journey; mark: string; state: string }> {
   const journey = new Journey();
-  const { start, state } = await pushedStart();
+  const { start, state } = await pushedStart(brand);
   const page = await journey.request(start);
   const html = await page.text();
   expect(page.status, "the confirmation screen").toBe(200);
@@ -444,6 +455,46 @@ const SCENES: Scene[] = [
           expect(foreign?.searchParams.get("state")).toBe(state);
           return cancelled;
         },
+      };
+    },
+  },
+  {
+    journey: "operation",
+    call: "POST /auth/v1/login (the alternative's password)",
+    method: "POST",
+    pathPattern: "/auth/v1/login",
+    // Accepted, yet neither a step nor the way on.
+    contractBreak: { status: 201, body: {} },
+    async prepare() {
+      const email = unique("operation.password");
+      await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
+      const { journey, mark } = await atConfirmation(LEMON);
+      const fields = { client_id: LEMON.clientId, operation: mark, username: email, password: PASSWORD };
+      return { journey, act: (options) => journey.postForm("/operation/password", fields, options) };
+    },
+  },
+  {
+    journey: "operation",
+    call: "POST /auth/v1/login (the alternative's code)",
+    method: "POST",
+    pathPattern: "/auth/v1/login",
+    contractBreak: { status: 201, body: { additional_flow: { next: "mfa_unknown", session: "s" } } },
+    async prepare() {
+      const email = unique("operation.code");
+      await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
+      const { journey, mark } = await atConfirmation(LEMON);
+      const password = { client_id: LEMON.clientId, operation: mark, username: email, password: PASSWORD };
+      const step = await journey.postForm("/operation/password", password);
+      expect(step.status, "the password accepted, the code asked").toBe(303);
+      await step.body?.cancel();
+      return {
+        journey,
+        act: (options) =>
+          journey.postForm(
+            "/operation/code",
+            { client_id: LEMON.clientId, operation: mark, mfaCode: new TOTP({ secret: TOTP_SECRET }).generate() },
+            options,
+          ),
       };
     },
   },

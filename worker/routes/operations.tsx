@@ -89,9 +89,7 @@ async function operationOf(c: AppContext, clientId: string, loginChallenge: stri
   const parsed = authorizationDetailsSchema.safeParse(asked.data.authorization_details);
   const detail = parsed.success ? parsed.data[0] : undefined;
   if (!detail || asked.data.client_id !== clientId) {
-    const path = "/auth/v1/login";
-    logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status: asked.status });
-    reportUnexpected(c, "the login request of a pushed operation holds no readable authorization_details", { path });
+    contractBroken(c, "the login request of a pushed operation holds no readable authorization_details", asked.status);
     return { refuse: { modal: "unexpectedError" } };
   }
   const named = new URL(asked.data.request_url).searchParams.get("redirect_uri");
@@ -109,6 +107,16 @@ const approvesByCode = (c: AppContext) => c.get("brand").operationConfirmation =
 function codeStepOf(code: OperationState["code"]): OperationCodeStep | undefined {
   if (!code) return undefined;
   return code.flow === "device_confirmation" ? { flow: code.flow, destination: code.destination } : { flow: code.flow };
+}
+
+/**
+ * The login calls answered what their contract does not allow (docs/operations.md): logged and reported, for the
+ * caller to show the unexpected error.
+ */
+function contractBroken(c: AppContext, message: string, status: number): void {
+  const path = "/auth/v1/login";
+  logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path, status });
+  reportUnexpected(c, message, { path, brand: c.get("brand").id });
 }
 
 /** The screen of an operation; its forms end at the app (the approval's code, the cancel's error) via the upstream. */
@@ -437,7 +445,12 @@ async function nextApprovalStep(
     if (flow === "device_confirmation") logDeviceConfirmation(c, "shown");
     return c.redirect(OPERATION_PATH, 303);
   }
-  if (data.redirect_to) logConfirmation(c, "approved", state.type);
+  if (!data.redirect_to) {
+    // Neither a step nor the way on. The operation stays for another try.
+    contractBroken(c, "an operation's accepted login answered no redirect_to", 201);
+    return show({ modal: "unexpectedError" });
+  }
+  logConfirmation(c, "approved", state.type);
   // Cleared before continueTo builds its response, which copies the headers set so far.
   clearSealed(c, "operation");
   return continueTo(c, data.redirect_to, show);
@@ -445,10 +458,7 @@ async function nextApprovalStep(
 
 /** The upstream refuses the alternative that the brand data offers: the two disagree, which operators must hear of. */
 function alternativeRefused(c: AppContext, show: Show): Promise<Response> {
-  logEvent("error", "upstream_contract_broken", { requestId: c.get("requestId"), path: "/auth/v1/login", status: 403 });
-  reportUnexpected(c, "the identity API refuses the operation approval that the brand data allows", {
-    brand: c.get("brand").id,
-  });
+  contractBroken(c, "the identity API refuses the operation approval that the brand data allows", 403);
   return show({ modal: "unexpectedError" });
 }
 
