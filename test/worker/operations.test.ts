@@ -714,10 +714,24 @@ describe("the app's start of a pushed request", () => {
 describe("the log lines (docs/runbook.md, 'Event lines')", () => {
   it("say the brand, the type and the outcome of each push, approval, refusal and cancel, and never the details", async () => {
     const authenticator = await customerWithPasskey();
-    const approved = await push(withdrawal);
-    const cancelled = await push(withdrawal);
-    const refused = await push(withdrawal);
+    // Two pushes' request_uri, for the check that no line holds them.
+    const requestUris: string[] = [];
     const logged = await loggedDuring(async () => {
+      const approved = await push(withdrawal);
+      const cancelled = await push(withdrawal);
+      requestUris.push(approved.requestUri, cancelled.requestUri);
+      const refused = await push(withdrawal);
+      // A push the upstream refuses: counted, without a type.
+      const amountTooLarge = [{ ...withdrawal[0], amount: 100_000_001 }];
+      const refusedPush = await siteFetch(`${ORIGIN}/oauth2/par`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          client_id: GUNGNIR.clientId,
+          authorization_details: JSON.stringify(amountTooLarge),
+        }),
+      });
+      await refusedPush.body?.cancel();
       const journey = new Journey();
       const html = await open(journey, approved);
       await (await approve(journey, html, await authenticator.authenticate(await optionsFor(journey)))).body?.cancel();
@@ -732,11 +746,17 @@ describe("the log lines (docs/runbook.md, 'Event lines')", () => {
       await (await approve(third, page, forged)).body?.cancel();
       await (await new Journey().request(entryPath(approved.requestUri))).body?.cancel();
     });
-    const events = logged
-      .split("\n")
-      .filter((line) => line.includes('"operation_confirmation"'))
-      .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>);
+    const eventsOf = (name: string) =>
+      logged
+        .split("\n")
+        .filter((line) => line.includes(`"${name}"`))
+        .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>);
+    const events = eventsOf("operation_confirmation");
     const brand = GUNGNIR.serviceId;
+    expect(eventsOf("operation_pushed").map(({ brand, type, status }) => ({ brand, type, status }))).toEqual([
+      ...Array(3).fill({ brand, type: "withdrawal", status: 201 }),
+      { brand, type: undefined, status: 400 },
+    ]);
     expect(events.map(({ brand, type, outcome }) => ({ brand, type, outcome }))).toEqual([
       { brand, type: "withdrawal", outcome: "shown" },
       { brand, type: "withdrawal", outcome: "approved" },
@@ -754,8 +774,7 @@ describe("the log lines (docs/runbook.md, 'Event lines')", () => {
       account.bank_name,
       account.branch_name,
       "authorization_details",
-      approved.requestUri.split(":").at(-1) ?? "",
-      cancelled.requestUri.split(":").at(-1) ?? "",
+      ...requestUris.map((uri) => uri.split(":").at(-1) ?? ""),
     ])
       expect(logged, secret).not.toContain(secret);
   });

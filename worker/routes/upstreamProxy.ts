@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { parseAuthorizationDetails } from "../../forms/authorizationDetails";
 import { brandForClientId, defaultBrand } from "../../themes/brands";
 import type { AppEnv } from "../context";
 import { loginUrlOfThisBrowser, takeLoginChallenge } from "../flow/loginChallenge";
@@ -72,6 +73,22 @@ async function loginScreenForBrowser(c: Context<AppEnv>, upstream: Headers): Pro
   return takeLoginChallenge(c, ours.authRequest, ours.loginUrl);
 }
 
+/**
+ * docs/runbook.md, "Event lines": an operation an app's server pushed, as operators count it: its client's brand, the
+ * type it names where its details are valid (forms/authorizationDetails.ts; else none), the upstream's status. Never
+ * the details or the request_uri.
+ */
+function logPush(c: Context<AppEnv>, body: ArrayBuffer, status: number): void {
+  const form = new URLSearchParams(new TextDecoder().decode(body));
+  const details = parseAuthorizationDetails(form.get("authorization_details") ?? "");
+  logEvent("info", "operation_pushed", {
+    requestId: c.get("requestId"),
+    brand: brandForClientId(form.get("client_id") ?? "")?.id,
+    type: details.success ? details.data[0]?.type : undefined,
+    status,
+  });
+}
+
 export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<Response> {
   const headers = new Headers();
   for (const name of REQUEST_HEADERS) {
@@ -80,13 +97,14 @@ export async function relay(c: Context<AppEnv>, pathAndQuery: string): Promise<R
   }
   const session = upstreamCookieHeader(c, c.req.path);
   if (session) headers.set("cookie", session);
-  const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD";
+  const sent = c.req.method !== "GET" && c.req.method !== "HEAD" ? await c.req.arrayBuffer() : undefined;
   try {
     const upstream = await upstreamFetch(c, pathAndQuery, {
       method: c.req.method,
       headers,
-      ...(hasBody ? { body: await c.req.arrayBuffer() } : {}),
+      ...(sent ? { body: sent } : {}),
     });
+    if (sent && c.req.path === "/oauth2/par") logPush(c, sent, upstream.status);
     // A fresh Response: the upstream's headers are immutable, and the security headers go on after.
     const relayed = new Headers();
     for (const name of RESPONSE_HEADERS) {
