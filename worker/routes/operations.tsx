@@ -286,11 +286,7 @@ async function refusedApproval(
   outcome: CallResult<unknown>,
   show: Show,
 ): Promise<Response> {
-  if (loginGone(outcome)) {
-    logConfirmation(c, "refused", type);
-    clearSealed(c, "operation");
-    return errorPage(c, { modal: "operationUnavailable" });
-  }
+  if (loginGone(outcome)) return operationOver(c, type);
   if (refusedAs(outcome, "cloned_authenticator")) {
     // As a passkey sign-in (worker/routes/signIn.tsx): named by the credential ID's digest only.
     const credentialDigest = (await sha256Hex(credentialId)).slice(0, 16);
@@ -300,13 +296,10 @@ async function refusedApproval(
     return show({ modal: "passkeySuspended" });
   }
   if (refusedAs(outcome, "invalid_credential") || refusedAs(outcome, "ceremony_expired")) {
-    logConfirmation(c, "refused", type);
     // The fifth refused assertion ends the login upstream: then no try is left, and the screen says so at once.
     const alive = await loginRequest(c, loginChallenge);
-    if (!alive.ok && loginGone(alive)) {
-      clearSealed(c, "operation");
-      return errorPage(c, { modal: "operationUnavailable" });
-    }
+    if (!alive.ok && loginGone(alive)) return operationOver(c, type);
+    logConfirmation(c, "refused", type);
     return show({ modal: "operationNotApproved" });
   }
   return show(failure(outcome));
@@ -356,10 +349,9 @@ export const approveWithPassword = formStep({
   submit: async (c, { state, form, show }) => {
     if (form.operation !== state.shown) return superseded(c, state.type);
     if (!approvesByCode(c)) return parameterProblem(c);
-    const { loginChallenge, clientId } = state.operation;
     const body = { flow: "email_password", username: form.username, password: form.password } as const;
-    const outcome = await login(c, loginChallenge, deviceId(c), body, await loginContext(c));
-    if (outcome.ok) return nextApprovalStep(c, { loginChallenge, clientId }, form.username, outcome.data, state, show);
+    const outcome = await login(c, state.operation.loginChallenge, deviceId(c), body, await loginContext(c));
+    if (outcome.ok) return nextApprovalStep(c, state, form.username, outcome.data, show);
     if (refusedAs(outcome, "operation_requires_second_factor")) {
       logConfirmation(c, "refused", state.type);
       return show({ modal: "operationNeedsSecondFactor" });
@@ -398,7 +390,7 @@ export const approveWithCode = formStep({
     const outcome = await login(c, loginChallenge, deviceId(c), body, await loginContext(c));
     if (outcome.ok) {
       if (device) logDeviceConfirmation(c, "confirmed");
-      return nextApprovalStep(c, { loginChallenge, clientId }, step.username, outcome.data, state, show);
+      return nextApprovalStep(c, state, step.username, outcome.data, show);
     }
     if (refusedAs(outcome, "operation_requires_passkey")) return alternativeRefused(c, show);
     if (isRefusal(outcome)) {
@@ -408,9 +400,9 @@ export const approveWithCode = formStep({
       return show({ form: { values: {}, errors: { [field]: error } }, status: 401 });
     }
     if (modalForFailure(outcome) !== "retry") return show(failure(outcome));
-    logConfirmation(c, "refused", state.type);
     const alive = await loginRequest(c, loginChallenge);
     if (!alive.ok && loginGone(alive)) return operationOver(c, state.type);
+    logConfirmation(c, "refused", state.type);
     // The step is over, the operation is not: its screen again, with the password form, and why.
     const operation = { loginChallenge, clientId };
     await writeSealed(c, "operation", operation);
@@ -425,12 +417,12 @@ export const approveWithCode = formStep({
  */
 async function nextApprovalStep(
   c: AppContext,
-  operation: Pick<OperationState, "loginChallenge" | "clientId">,
+  state: ConfirmationState,
   username: string,
   data: LoginResponse,
-  state: ConfirmationState,
   show: Show,
 ): Promise<Response> {
+  const { loginChallenge, clientId } = state.operation;
   const next = data.additional_flow;
   if (next) {
     const { next: flow, session, destination } = next;
@@ -441,7 +433,7 @@ async function nextApprovalStep(
       });
       return show({ modal: "unexpectedError" });
     }
-    await writeSealed(c, "operation", { ...operation, code: { username, flow, session, destination } });
+    await writeSealed(c, "operation", { loginChallenge, clientId, code: { username, flow, session, destination } });
     if (flow === "device_confirmation") logDeviceConfirmation(c, "shown");
     return c.redirect(OPERATION_PATH, 303);
   }
