@@ -75,18 +75,19 @@ export function appRedirectUri(serviceId: string): string {
 }
 
 /**
- * The emulator's sample app (routes/sampleApp.ts) plays this client's app, a gungnir-aurora app's server pushing a
- * withdrawal (docs/operations.md); the code comes back to its page at this path of the site's origin, a redirect URI
- * registered for that client in the emulator alone (dev only: no brand data names it).
+ * The emulator's sample app (routes/sampleApp.ts) plays the app's server of these clients, pushing a withdrawal
+ * (docs/operations.md): gungnir-aurora's (a passkey only; the first, its form's default) and liqueur-lemon's (a passkey,
+ * or the password and a code: "The temporary alternative"). The code comes back to its page at this path of the site's
+ * origin, a redirect URI registered for these clients in the emulator alone (dev only: no brand data names it).
  */
-export const sampleAppClientId: string = sampleClientIds.gungnir;
+export const sampleAppClientIds: readonly string[] = [sampleClientIds.gungnir, sampleClientIds.lemon];
 export const sampleAppCallbackPath = "/__emulator/sample-app/callback";
 
 /**
  * Exact-match list: the site's own /callback (at the origin the request came through) and the app's own; for the
- * sample app's client, the sample app's page too.
+ * sample app's clients, the sample app's page too.
  */
 export function registeredRedirectUris(client: OAuthClient, site: string): string[] {
-  const sampleApp = client.id === sampleAppClientId ? [`${site}${sampleAppCallbackPath}`] : [];
+  const sampleApp = sampleAppClientIds.includes(client.id) ? [`${site}${sampleAppCallbackPath}`] : [];
   return [`${site}/callback`, ...client.redirectUris, ...sampleApp];
 }

@@ -7,18 +7,26 @@ import {
   WITHDRAWAL_MAX_YEN,
 } from "../../forms/authorizationDetails";
 import { encodeBase64url } from "../../islands/base64url";
-import { findClient, noticeBrand, sampleAppCallbackPath, sampleAppClientId } from "../contract/clients";
+import {
+  findClient,
+  noticeBrand,
+  type OAuthClient,
+  sampleAppCallbackPath,
+  sampleAppClientIds,
+} from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { randomToken } from "../crypto/randomValues";
 import type { EmulatorEnv } from "../env";
+import type { TicketKinds } from "../state/tickets";
 import type { EmulatorHono } from "./context";
 import { escapeHtml } from "./outboxPage";
 import { formText } from "./requestBody";
 
 type EmulatorContext = Context<EmulatorHono>;
 
-// docs/operations.md: a sample of a brand's app for `npm run dev`, playing the app's server of gungnir-aurora. Its
-// form takes an amount; it pushes the withdrawal (RFC 9126 with RFC 9396 authorization_details), sends the browser to
+// docs/operations.md: a sample of a brand's app for `npm run dev`, playing the app's server of gungnir-aurora (a
+// passkey only) or liqueur-lemon (a passkey, or the password and a code: "The temporary alternative"). Its form takes
+// the app and an amount; it pushes the withdrawal (RFC 9126 with RFC 9396 authorization_details), sends the browser to
 // the site's entry with client_id and request_uri alone, and when the code comes back to its page, exchanges it and
 // shows what the tokens say, with the checks an app's server makes before it acts ("What the app's server must check").
 // An app's server calls the site's origin (the narrow proxy passes /oauth2/par and /oauth2/token here); living in the
@@ -71,16 +79,39 @@ ${body}
   );
 }
 
-/** The form: the amount typed (kept when refused), the sample account, and why it was refused, if it was. */
-function formPage(c: EmulatorContext, amount = "100000", refusal?: string): Response {
-  const brand = noticeBrand(sampleAppClientId).name;
+/** A client the sample app plays the app of (contract/clients.ts), by the ID the form sent; anything else is none. */
+function sampleClient(clientId: unknown): OAuthClient | undefined {
+  return typeof clientId === "string" && sampleAppClientIds.includes(clientId) ? findClient(clientId) : undefined;
+}
+
+const alternativeAllowed = (client: OAuthClient) => client.operationConfirmation === "passkeyOrCode";
+
+/** How the form names a client: its brand (from the brand data), and how that brand's operations are approved. */
+const clientLabel = (client: OAuthClient) =>
+  `${noticeBrand(client.id).name}のアプリ（${alternativeAllowed(client) ? "パスキー、またはパスワードと認証コードで承認" : "パスキーで承認"}）`;
+
+/**
+ * The form: the app chosen and the amount typed (kept when refused), the sample account, and why it was refused, if
+ * it was. An unknown app is shown as the default.
+ */
+function formPage(c: EmulatorContext, amount = "100000", clientId?: string, refusal?: string): Response {
+  const chosen = sampleClient(clientId)?.id ?? sampleAppClientIds[0];
+  const options = sampleAppClientIds.flatMap((id) => {
+    const client = findClient(id);
+    if (client === undefined) return [];
+    const selected = id === chosen ? " selected" : "";
+    return [`<option value="${escapeHtml(id)}"${selected}>${escapeHtml(clientLabel(client))}</option>`];
+  });
   const refused = refusal === undefined ? "" : `<p class="error" role="alert">${escapeHtml(refusal)}</p>\n`;
   return page(
     c,
     "出金のお申し込み",
-    `<p>${escapeHtml(brand)}のアプリのサーバーとして出金を申し込みます。出金の内容をサインインサイトに送り（RFC 9126、RFC 9396）、
-確認画面に進みます。パスキーで承認すると、このページに戻って結果を表示します。</p>
+    `<p>選んだブランドのアプリのサーバーとして出金を申し込みます。出金の内容をサインインサイトに送り（RFC 9126、RFC 9396）、
+確認画面に進みます。パスキーで（ブランドが認めていれば、パスワードと認証コードでも）承認すると、このページに戻って結果を表示します。</p>
 ${refused}<form method="post" action="${SAMPLE_APP_PATH}">
+<p><label>アプリ <select name="client">
+${options.join("\n")}
+</select></label></p>
 <p>出金先: ${escapeHtml(accountText(sampleAccount))}</p>
 <p><label>出金額（円） <input name="amount" inputmode="numeric" autocomplete="off" required value="${escapeHtml(amount)}"></label></p>
 <p><button type="submit">申し込む</button></p>
@@ -106,12 +137,18 @@ async function oauthError(response: Response): Promise<string> {
   return `${String(body.error ?? response.status)}: ${String(body.error_description ?? "")}`;
 }
 
-/** The push: the withdrawal of `amount` to the sample account, its state kept with the verifier; then the site's entry. */
+/**
+ * The push as the chosen client (one of the sample app's, else refused): the withdrawal of `amount` to the sample
+ * account, its state kept with the verifier and the client; then that brand's entry of the site.
+ */
 async function push(emulator: Emulator, c: EmulatorContext): Promise<Response> {
-  const typed = new URLSearchParams(await formText(c.req.raw)).get("amount") ?? "";
+  const form = new URLSearchParams(await formText(c.req.raw));
+  const typed = form.get("amount") ?? "";
+  const client = sampleClient(form.get("client"));
+  if (client === undefined) return formPage(c, typed, undefined, "アプリを一覧から選んでください。");
   const amount = amountOf(typed);
   if (amount === undefined)
-    return formPage(c, typed, `出金額は半角数字で入力してください（1〜${yen(WITHDRAWAL_MAX_YEN)}）。`);
+    return formPage(c, typed, client.id, `出金額は半角数字で入力してください（1〜${yen(WITHDRAWAL_MAX_YEN)}）。`);
   const details: AuthorizationDetails = [{ type: "withdrawal", amount, currency: "JPY", destination: sampleAccount }];
   const codeVerifier = randomToken();
   const state = randomToken();
@@ -120,7 +157,7 @@ async function push(emulator: Emulator, c: EmulatorContext): Promise<Response> {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
-      client_id: sampleAppClientId,
+      client_id: client.id,
       response_type: "code",
       redirect_uri: redirectUri,
       scope: "openid",
@@ -131,22 +168,30 @@ async function push(emulator: Emulator, c: EmulatorContext): Promise<Response> {
     }),
   });
   if (pushed.status !== 201)
-    return formPage(c, typed, `申し込みが受け付けられませんでした（${await oauthError(pushed)}）。`);
+    return formPage(c, typed, client.id, `申し込みが受け付けられませんでした（${await oauthError(pushed)}）。`);
   const { request_uri: requestUri } = (await pushed.json()) as { request_uri: string };
   const { tickets } = c.var.services;
-  tickets.issue("sample_app_push", state, { codeVerifier, details, redirectUri }, c.var.now + lifetimes.sampleAppPush);
-  const serviceId = findClient(sampleAppClientId)?.serviceId ?? "";
-  const entry = new URL(`${c.var.site}/${serviceId}/auth`);
-  entry.search = new URLSearchParams({ client_id: sampleAppClientId, request_uri: requestUri }).toString();
+  const kept: TicketKinds["sample_app_push"] = { codeVerifier, details, redirectUri, clientId: client.id };
+  tickets.issue("sample_app_push", state, kept, c.var.now + lifetimes.sampleAppPush);
+  const entry = new URL(`${c.var.site}/${client.serviceId}/auth`);
+  entry.search = new URLSearchParams({ client_id: client.id, request_uri: requestUri }).toString();
   return c.redirect(entry.toString(), 303);
 }
 
-/** The access token, verified as an app's server does: signature against the JWKS, issuer, audience, expiry. */
-async function verifiedClaims(emulator: Emulator, c: EmulatorContext, token: string): Promise<JWTPayload> {
+/**
+ * The access token, verified as the client's app's server does: signature against the JWKS, issuer, audience (the
+ * client pushed as), expiry.
+ */
+async function verifiedClaims(
+  emulator: Emulator,
+  c: EmulatorContext,
+  token: string,
+  client: OAuthClient,
+): Promise<JWTPayload> {
   const jwks = (await (await asAppServer(emulator, c, "/.well-known/jwks.json")).json()) as JSONWebKeySet;
   const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
     issuer: c.var.site,
-    audience: sampleAppClientId,
+    audience: client.id,
     algorithms: ["ES256"],
     currentDate: new Date(c.var.now),
   });
@@ -155,14 +200,34 @@ async function verifiedClaims(emulator: Emulator, c: EmulatorContext, token: str
 
 const yesNo = (holds: boolean) => (holds ? "はい" : "いいえ");
 
-/** The redirect URI: the push of this state (once), its code exchanged, what the tokens say, and the checks. */
+/**
+ * docs/operations.md, "What the app's server must check", item 4, for the client's brand: `acr` `phr`; `mfa` (with
+ * `amr` `otp` or `sms`) too only where the brand allows the temporary alternative. The label says which.
+ */
+export function acrCheck(client: OAuthClient, claims: JWTPayload): [label: string, holds: boolean] {
+  const phr = claims.acr === "phr";
+  if (!alternativeAllowed(client)) return ["acr が phr（フィッシング耐性のある認証）", phr];
+  const amr = Array.isArray(claims.amr) ? claims.amr : [];
+  const byCode = claims.acr === "mfa" && (amr.includes("otp") || amr.includes("sms"));
+  return [
+    "acr が phr（フィッシング耐性のある認証）、またはブランドが認める代替手段の mfa（amr に otp か sms）",
+    phr || byCode,
+  ];
+}
+
+/**
+ * The redirect URI: the push of this state (once), its code exchanged as the client it was pushed as, what the tokens
+ * say, and the checks.
+ */
 async function callback(emulator: Emulator, c: EmulatorContext): Promise<Response> {
   const query = new URL(c.req.url).searchParams;
   const state = query.get("state") ?? "";
   const { tickets } = c.var.services;
   const found = state === "" ? { status: "missing" as const } : tickets.find("sample_app_push", state, c.var.now);
   const again = `<p><a href="${SAMPLE_APP_PATH}">もう一度申し込む</a></p>`;
-  if (found.status !== "valid")
+  const pushed = found.status === "valid" ? found.data : undefined;
+  const client = sampleClient(pushed?.clientId);
+  if (pushed === undefined || client === undefined)
     return page(
       c,
       "お申し込みが見つかりません",
@@ -170,7 +235,6 @@ async function callback(emulator: Emulator, c: EmulatorContext): Promise<Respons
       400,
     );
   tickets.consume("sample_app_push", state, c.var.now);
-  const pushed = found.data;
   const error = query.get("error");
   const code = query.get("code");
   if (error !== null || code === null)
@@ -188,7 +252,7 @@ async function callback(emulator: Emulator, c: EmulatorContext): Promise<Respons
       grant_type: "authorization_code",
       code,
       redirect_uri: pushed.redirectUri,
-      client_id: sampleAppClientId,
+      client_id: client.id,
       code_verifier: pushed.codeVerifier,
     }),
   });
@@ -206,7 +270,7 @@ async function callback(emulator: Emulator, c: EmulatorContext): Promise<Respons
   };
   let claims: JWTPayload;
   try {
-    claims = await verifiedClaims(emulator, c, tokens.access_token);
+    claims = await verifiedClaims(emulator, c, tokens.access_token, client);
   } catch (failure) {
     const why = failure instanceof Error ? failure.message : String(failure);
     return page(c, "アクセストークンを検証できませんでした", `<p>${escapeHtml(why)}</p>\n${again}`, 400);
@@ -217,15 +281,18 @@ async function callback(emulator: Emulator, c: EmulatorContext): Promise<Respons
     canonicalJson(claims.authorization_details as AuthorizationDetails) === asPushed;
   const refreshToken = tokens.refresh_token !== undefined;
   const shown = JSON.stringify(tokens.authorization_details ?? null, null, 2);
+  const amr = Array.isArray(claims.amr) ? claims.amr.map(String).join(" ") : "なし";
   const rows: [string, string, string][] = [
+    ["client", "アプリ", escapeHtml(clientLabel(client))],
     ["authorization-details", "authorization_details（トークン応答）", `<pre>${escapeHtml(shown)}</pre>`],
     ["acr", "acr（アクセストークン）", escapeHtml(String(claims.acr ?? "なし"))],
+    ["amr", "amr（アクセストークン）", escapeHtml(amr)],
     ["refresh-token", "リフレッシュトークン", refreshToken ? "あり" : "なし"],
   ];
   const checks: [string, boolean][] = [
     ["署名、iss、aud、exp を検証した", true],
     ["authorization_details が申し込んだ内容と同じ", sameDetails],
-    ["acr が phr（フィッシング耐性のある認証）", claims.acr === "phr"],
+    acrCheck(client, claims),
     ["リフレッシュトークンがない", !refreshToken],
   ];
   return page(

@@ -126,10 +126,11 @@ export interface TicketKinds {
     device?: string | undefined;
   };
   /**
-   * The emulator's sample app (routes/sampleApp.ts), by the `state` of its push: the PKCE verifier and the details it
-   * pushed, which its callback exchanges and compares. An app's server keeps them in its own session.
+   * The emulator's sample app (routes/sampleApp.ts), by the `state` of its push: the PKCE verifier, the details it
+   * pushed and the client it pushed as, which its callback exchanges with and compares. An app's server keeps them in
+   * its own session.
    */
-  sample_app_push: { codeVerifier: string; details: AuthorizationDetails; redirectUri: string };
+  sample_app_push: { codeVerifier: string; details: AuthorizationDetails; redirectUri: string; clientId: string };
 }
 
 /** The kinds whose data carries `login`: an emulator older than acr/amr left some without it (state/store.ts). */

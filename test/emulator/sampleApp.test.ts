@@ -1,10 +1,29 @@
+import { runInDurableObject } from "cloudflare:test";
+import { calculatePKCECodeChallenge } from "oauth4webapi";
+import { TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
-import { GUNGNIR } from "../support/vocabulary";
-import { call, follow, outbox, resetEmulator, site } from "./emulatorClient";
+import { findClient, type OAuthClient } from "../../emulator/contract/clients";
+import { acrCheck } from "../../emulator/routes/sampleApp";
+import type { AppBrand } from "../support/appStart";
+import { GUNGNIR, LEMON, PARTNER, TOTP_SECRET } from "../support/vocabulary";
+import {
+  call,
+  fileState,
+  follow,
+  login,
+  outbox,
+  postJson,
+  resetEmulator,
+  seedUser,
+  site,
+  startLogin,
+  testDeviceContext,
+} from "./emulatorClient";
 import { accountWithPasskey, assertionOptions, assertionResult, openPushed } from "./operationFlow";
 
-// docs/operations.md, "In the emulator": the sample app (emulator/routes/sampleApp.ts) plays gungnir-aurora's app
-// server: it pushes a withdrawal of the amount typed, sends the browser to the site's entry, and at its redirect URI
+// docs/operations.md, "In the emulator": the sample app (emulator/routes/sampleApp.ts) plays the app server of
+// gungnir-aurora (a passkey only) or liqueur-lemon (a passkey, or the temporary alternative: the password and a code):
+// it pushes a withdrawal of the amount typed, sends the browser to that brand's entry, and at its redirect URI
 // exchanges the code and shows what the tokens say. Here the test plays the browser and the site between the two.
 
 beforeEach(resetEmulator);
@@ -12,23 +31,33 @@ beforeEach(resetEmulator);
 const page = "/__emulator/sample-app";
 const callbackUri = `${site}/__emulator/sample-app/callback`;
 
-/** The form's POST, as the browser sends it. */
-function apply(amount: string): Promise<Response> {
+const phrLabel = "acr が phr（フィッシング耐性のある認証）";
+const alternativeLabel =
+  "acr が phr（フィッシング耐性のある認証）、またはブランドが認める代替手段の mfa（amr に otp か sms）";
+const totpNow = () => new TOTP({ secret: TOTP_SECRET }).generate();
+
+/** The form's POST, as the browser sends it: the app chosen (gungnir-aurora's unless said; `null`, none) and the amount. */
+function apply(amount: string, client: string | null = GUNGNIR.clientId): Promise<Response> {
+  const form = new URLSearchParams({ amount });
+  if (client !== null) form.set("client", client);
   return call(page, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ amount }).toString(),
+    body: form.toString(),
   });
 }
 
-/** The sample app's push: where it sends the browser, which must be the site's entry with client_id and request_uri. */
-async function pushed(amount: string): Promise<string> {
-  const response = await apply(amount);
+/**
+ * The sample app's push as a brand's app: where it sends the browser, which must be that brand's entry of the site with
+ * its client_id and the request_uri.
+ */
+async function pushed(amount: string, brand: AppBrand = GUNGNIR): Promise<string> {
+  const response = await apply(amount, brand.clientId);
   expect(response.status, await response.clone().text()).toBe(303);
   const entry = new URL(response.headers.get("location") ?? "");
-  expect(`${entry.origin}${entry.pathname}`).toBe(`${site}/${GUNGNIR.serviceId}/auth`);
+  expect(`${entry.origin}${entry.pathname}`).toBe(`${site}/${brand.serviceId}/auth`);
   expect([...entry.searchParams.keys()]).toEqual(["client_id", "request_uri"]);
-  expect(entry.searchParams.get("client_id")).toBe(GUNGNIR.clientId);
+  expect(entry.searchParams.get("client_id")).toBe(brand.clientId);
   const requestUri = entry.searchParams.get("request_uri") ?? "";
   expect(requestUri).toMatch(/^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/);
   return requestUri;
@@ -45,6 +74,29 @@ async function approved(requestUri: string, email: string): Promise<URL> {
   return (await follow(redirect_to)).location;
 }
 
+/** What the emulator keeps of pushes: the pushed requests (RFC 9126) and the sample app's own (by state, with verifier). */
+async function keptPushes(): Promise<{ kind: string; id: string; data: string }[]> {
+  return runInDurableObject(fileState("global"), (_instance, state) =>
+    state.storage.sql
+      .exec<{ kind: string; id: string; data: string }>(
+        "SELECT kind, id, data FROM tickets WHERE kind IN ('pushed_request', 'sample_app_push')",
+      )
+      .toArray(),
+  );
+}
+
+/** The emulator's client of a brand. */
+function clientOf(brand: AppBrand): OAuthClient {
+  const client = findClient(brand.clientId);
+  if (client === undefined) throw new Error(`no client ${brand.clientId}`);
+  return client;
+}
+
+/** The checks the callback's page lists, each with its answer. */
+function checksOf(shown: string): string[] {
+  return [...shown.matchAll(/<li>([^<]*)<\/li>/g)].map((match) => match[1] ?? "");
+}
+
 /** The HTML of a page of the sample app, with its status. */
 async function html(response: Response): Promise<string> {
   expect(response.headers.get("content-type")).toContain("text/html");
@@ -53,12 +105,20 @@ async function html(response: Response): Promise<string> {
 }
 
 describe("the sample app (docs/operations.md, 'In the emulator')", () => {
-  it("shows a form for the amount, with the sample account", async () => {
+  it("shows a form for the app and the amount, with the sample account: gungnir-aurora's app chosen, or liqueur-lemon's", async () => {
     const response = await call(page);
     expect(response.status).toBe(200);
     const form = await html(response);
     expect(form).toContain('<form method="post" action="/__emulator/sample-app">');
     expect(form).toContain('name="amount"');
+    // The two apps, named by their brands (the brand data), the passkey-only one chosen.
+    expect(form).toContain('<select name="client">');
+    expect([...form.matchAll(/<option value="([^"]*)"( selected)?>([^<]*)<\/option>/g)].map((m) => m.slice(1))).toEqual(
+      [
+        [GUNGNIR.clientId, " selected", "オーロラ証券のアプリ（パスキーで承認）"],
+        [LEMON.clientId, undefined, "レモンスクエア証券のアプリ（パスキー、またはパスワードと認証コードで承認）"],
+      ],
+    );
     expect(form).toContain("カザハナ銀行 本店 普通 ****1234");
     expect(form).not.toContain("<script");
   });
@@ -91,13 +151,13 @@ describe("the sample app (docs/operations.md, 'In the emulator')", () => {
     ]);
     expect(shown).toContain('<dd id="acr">phr</dd>');
     expect(shown).toContain('<dd id="refresh-token">なし</dd>');
-    for (const check of [
+    expect(shown).toContain('<dd id="client">オーロラ証券のアプリ（パスキーで承認）</dd>');
+    expect(checksOf(shown)).toEqual([
       "署名、iss、aud、exp を検証した: はい",
       "authorization_details が申し込んだ内容と同じ: はい",
-      "acr が phr（フィッシング耐性のある認証）: はい",
+      `${phrLabel}: はい`,
       "リフレッシュトークンがない: はい",
-    ])
-      expect(shown).toContain(check);
+    ]);
     // The approval's notice went to the account, with the amount typed.
     expect((await outbox("sample.app@example.jp"))[0]?.text).toContain("出金額: 123,456円");
 
@@ -105,6 +165,125 @@ describe("the sample app (docs/operations.md, 'In the emulator')", () => {
     const again = await call(callback.toString());
     expect(again.status).toBe(400);
     expect(await html(again)).toContain("お申し込みが見つかりません");
+  });
+
+  it("plays liqueur-lemon's app: its entry, an approval by the password and TOTP, exchanged as lemon, acr mfa accepted", async () => {
+    const email = "sample.lemon@example.jp";
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
+    const requestUri = await pushed("50000", LEMON);
+    // The customer takes the alternative on the site's screen (the site's part, played here).
+    const loginChallenge = await openPushed(requestUri, LEMON.clientId);
+    const password = await login(loginChallenge, email);
+    expect(password.status, await password.clone().text()).toBe(201);
+    const { additional_flow } = (await password.json()) as { additional_flow: { next: string; session: string } };
+    expect(additional_flow.next).toBe("mfa_totp");
+    const accepted = await postJson("/auth/v1/login", {
+      login_challenge: loginChallenge,
+      flow: "mfa_totp",
+      username: email,
+      session: additional_flow.session,
+      code: totpNow(),
+      context: testDeviceContext,
+    });
+    expect(accepted.status, await accepted.clone().text()).toBe(201);
+    const { redirect_to } = (await accepted.json()) as { redirect_to: string };
+    const callback = (await follow(redirect_to)).location;
+    expect(`${callback.origin}${callback.pathname}`).toBe(callbackUri);
+
+    const response = await call(callback.toString());
+    const shown = await html(response);
+    expect(response.status, shown).toBe(200);
+    expect(shown).toContain("出金の承認を受け取りました");
+    expect(shown).toContain(
+      '<dd id="client">レモンスクエア証券のアプリ（パスキー、またはパスワードと認証コードで承認）</dd>',
+    );
+    expect(shown).toContain("&quot;amount&quot;: 50000");
+    expect(shown).toContain('<dd id="acr">mfa</dd>');
+    expect(shown).toContain('<dd id="amr">pwd otp mfa</dd>');
+    expect(checksOf(shown)).toEqual([
+      "署名、iss、aud、exp を検証した: はい",
+      "authorization_details が申し込んだ内容と同じ: はい",
+      `${alternativeLabel}: はい`,
+      "リフレッシュトークンがない: はい",
+    ]);
+  });
+
+  it("refuses an app other than its two, like a bad amount: the form again (400), nothing pushed, nothing kept", async () => {
+    const others: [client: string | null, why: string][] = [
+      [null, "no client"],
+      ["", "empty"],
+      [PARTNER.clientId, "a partner's client"],
+      ["0bytrs5pi7z7f780xyyge7xtb2", "liqueur-lemon's other client"],
+      [`${GUNGNIR.clientId} `, "gungnir-aurora's, with a space"],
+      ["<b>x</b>", "markup"],
+    ];
+    for (const [client, why] of others) {
+      const response = await apply("100000", client);
+      expect(response.status, why).toBe(400);
+      expect(response.headers.get("location"), why).toBeNull();
+      const form = await html(response);
+      expect(form, why).toContain("アプリを一覧から選んでください。");
+      expect(form, why).toContain('value="100000"');
+      expect(form, why).not.toContain("<b>x</b>");
+    }
+    expect(await keptPushes()).toEqual([]);
+  });
+
+  it("fails gungnir-aurora's acr check for a code of an mfa login: a passkey-only brand takes phr alone", async () => {
+    // gungnir-aurora's operation refuses the password (operation_requires_passkey), so an mfa code comes to the callback
+    // only from elsewhere: here a sign-in's, under the push's state and verifier (read from the emulator's state).
+    const email = "sample.aurora.mfa@example.jp";
+    await seedUser({ email, mfa: { totp: TOTP_SECRET } });
+    await pushed("100000");
+    const [push] = (await keptPushes()).filter((row) => row.kind === "sample_app_push");
+    const { codeVerifier } = JSON.parse(push?.data ?? "{}") as { codeVerifier: string };
+    const signIn = await startLogin({
+      client: GUNGNIR.clientId,
+      redirectUri: callbackUri,
+      state: push?.id ?? "",
+      scope: "openid",
+      codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
+    });
+    const password = await login(signIn.challenge, email);
+    const { additional_flow } = (await password.json()) as { additional_flow: { session: string } };
+    const accepted = await postJson("/auth/v1/login", {
+      login_challenge: signIn.challenge,
+      flow: "mfa_totp",
+      username: email,
+      session: additional_flow.session,
+      code: totpNow(),
+      context: testDeviceContext,
+    });
+    expect(accepted.status, await accepted.clone().text()).toBe(201);
+    const { redirect_to } = (await accepted.json()) as { redirect_to: string };
+    const callback = (await follow(redirect_to)).location;
+    expect(`${callback.origin}${callback.pathname}`).toBe(callbackUri);
+
+    const shown = await html(await call(callback.toString()));
+    expect(shown).toContain('<dd id="acr">mfa</dd>');
+    expect(checksOf(shown)).toEqual([
+      "署名、iss、aud、exp を検証した: はい",
+      "authorization_details が申し込んだ内容と同じ: いいえ",
+      `${phrLabel}: いいえ`,
+      // A sign-in's tokens, not an operation's: they come with a refresh token.
+      "リフレッシュトークンがない: いいえ",
+    ]);
+  });
+
+  it("takes acr mfa with amr otp or sms only for a brand with the alternative; phr for both; nothing else", () => {
+    const aurora = clientOf(GUNGNIR);
+    const lemon = clientOf(LEMON);
+    expect(acrCheck(aurora, { acr: "phr", amr: ["pop", "mfa"] })).toEqual([phrLabel, true]);
+    expect(acrCheck(lemon, { acr: "phr", amr: ["pop", "mfa"] })).toEqual([alternativeLabel, true]);
+    for (const amr of [
+      ["pwd", "otp", "mfa"],
+      ["pwd", "sms", "mfa"],
+    ]) {
+      expect(acrCheck(aurora, { acr: "mfa", amr })).toEqual([phrLabel, false]);
+      expect(acrCheck(lemon, { acr: "mfa", amr })).toEqual([alternativeLabel, true]);
+    }
+    for (const claims of [{ acr: "mfa", amr: ["pwd"] }, { acr: "mfa" }, { acr: "pwd", amr: ["pwd"] }, {}])
+      for (const client of [aurora, lemon]) expect(acrCheck(client, claims)[1], JSON.stringify(claims)).toBe(false);
   });
 
   it("says why a refused request came back, from the OAuth2 server's error at its redirect URI", async () => {
