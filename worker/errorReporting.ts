@@ -78,6 +78,12 @@ function scrubEvent<E extends Sentry.Event>(event: E): E {
       message: crumb.message && scrubText(crumb.message),
       data: undefined,
     }));
+  // A transaction (the SDK sends one where it does not stream a trace's spans): its spans as streamed ones are.
+  for (const span of event.spans ?? []) {
+    if (span.description) span.description = scrubText(span.description);
+    scrubAttributes(span.data);
+  }
+  scrubAttributes(event.contexts?.trace?.data);
   delete event.user;
   delete event.extra;
   return event;
@@ -97,13 +103,18 @@ const QUERY_ATTRIBUTES = new Set(["url.query", "http.query", "url.fragment", "ht
 function scrubSpan(span: StreamedSpan): StreamedSpan {
   // The SDK sends a span unchanged when this throws: nothing here may (a span without attributes, say).
   span.name = scrubText(span.name ?? "");
-  const attributes: Record<string, unknown> = span.attributes ?? {};
+  scrubAttributes(span.attributes);
+  return span;
+}
+
+/** A span's attributes, in place: the query ones dropped, every text scrubbed. */
+function scrubAttributes(attributes: Record<string, unknown> | undefined): void {
+  if (!attributes) return;
   for (const [name, value] of Object.entries(attributes)) {
     if (QUERY_ATTRIBUTES.has(name)) delete attributes[name];
     else if (typeof value === "string") attributes[name] = scrubText(value);
     else if (isTextAttribute(value)) attributes[name] = { ...value, value: scrubText(value.value) };
   }
-  return span;
 }
 
 /** An attribute given as an object (`{ value, unit }`) whose value is a text. */
@@ -156,6 +167,7 @@ function optionsFor(env: Env): Sentry.CloudflareOptions | undefined {
     // beforeSend never sees; without these the SDK put every POST's body (a sign-in's password) on its span.
     dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     beforeSend: scrubEvent,
+    beforeSendTransaction: scrubEvent,
     beforeSendSpan: scrubSpan,
     beforeBreadcrumb: (crumb) => (crumb.category === "console" ? null : crumb),
     defaultIntegrations: integrations(),

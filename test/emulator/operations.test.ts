@@ -14,7 +14,6 @@ import {
 import type { SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, LEMON, PARTNER, TOTP_SECRET } from "../support/vocabulary";
 import {
-  accessTokenFor,
   appRedirectUri,
   bearer,
   call,

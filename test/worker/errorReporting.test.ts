@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import release from "virtual:release";
+import type { Event } from "@sentry/cloudflare";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { modals } from "../../messages/modals";
 import { sentryOptions } from "../../worker/errorReporting";
@@ -187,6 +188,36 @@ describe("the SDK's options", () => {
       typed: { value: "https://signin.test/callback", type: "string" },
       "http.response.status_code": 200,
     });
+  });
+
+  it("scrub a transaction as its spans: the SDK sends one for a trace it did not stream (seen on a busy machine)", () => {
+    const production = sentryOptions({ ...env, APP_ENV: "prod", SENTRY_DSN: SENTRY_TEST_DSN } as Env);
+    const deviceUrl = "https://id-api.example/auth/v1/user/devices/3f2b1c9e-0d4a-4b8e-9a3c-5e6f7a8b9c0d/signout";
+    const transaction = production?.beforeSendTransaction?.(
+      {
+        type: "transaction",
+        transaction: "POST /security/signout",
+        contexts: { trace: { trace_id: "0".repeat(32), span_id: "0".repeat(16), data: { "url.full": deviceUrl } } },
+        spans: [
+          {
+            trace_id: "0".repeat(32),
+            span_id: "1".repeat(16),
+            start_timestamp: 0,
+            status: "ok",
+            description: `POST ${deviceUrl}?token=t0ken`,
+            data: { "url.full": deviceUrl, "url.query": "token=t0ken", "http.response.status_code": 404 },
+          },
+        ],
+        breadcrumbs: [{ category: "fetch", type: "http", data: { method: "POST", url: deviceUrl } }],
+      },
+      {},
+    ) as Event | undefined;
+    const scrubbed = "https://id-api.example/auth/v1/user/devices/{id}/signout";
+    expect(transaction?.spans?.[0]?.description).toBe(`POST ${scrubbed}`);
+    expect(transaction?.spans?.[0]?.data).toEqual({ "url.full": scrubbed, "http.response.status_code": 404 });
+    expect(transaction?.contexts?.trace?.data).toEqual({ "url.full": scrubbed });
+    expect(transaction?.breadcrumbs?.[0]?.data).toBeUndefined();
+    expect(JSON.stringify(transaction)).not.toContain("3f2b1c9e");
   });
 
   it("trace every request in production (product §9), under the environment's name; none without a DSN", () => {
