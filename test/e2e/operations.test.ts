@@ -59,6 +59,48 @@ async function detailRows(page: Page): Promise<string[][]> {
   return rows.map((row) => row.map(withoutPhraseBreaks));
 }
 
+/**
+ * The app's server (oauth4webapi) pushes the withdrawal as `brand`'s client to the site's origin (the narrow proxy
+ * passes /oauth2/par): what it keeps for its code exchange, and the entry the browser opens (client and request_uri).
+ */
+async function pushWithdrawal(brand: AppBrand, redirectUri: string) {
+  const { as, client } = await oidcApp(baseUrl, brand.clientId);
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const pushedResponse = await oauth.pushedAuthorizationRequest(
+    as,
+    client,
+    oauth.None(),
+    {
+      response_type: "code",
+      redirect_uri: redirectUri,
+      scope: "openid",
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: "S256",
+      authorization_details: JSON.stringify(withdrawal),
+    },
+    insecureRequests,
+  );
+  const { request_uri } = await oauth.processPushedAuthorizationResponse(as, client, pushedResponse);
+  const entry = `${baseUrl}/${brand.serviceId}/auth?${new URLSearchParams({ client_id: client.client_id, request_uri })}`;
+  /** The code back at the app's redirect URI, exchanged with the push's state and PKCE verifier. */
+  const exchange = async (callback: URL) => {
+    const params = oauth.validateAuthResponse(as, client, callback, state);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      codeVerifier,
+      insecureRequests,
+    );
+    return oauth.processAuthorizationCodeResponse(as, client, response, { requireIdToken: true });
+  };
+  return { as, state, entry, exchange };
+}
+
 describe("an operation approved by passkey in Chromium (docs/operations.md)", () => {
   it("the app's server pushes a ¥100,000 withdrawal; the screen shows it; the passkey approves it; the tokens carry it, phr, no refresh token", async () => {
     const context = await newContext(browser(), true);
@@ -68,33 +110,14 @@ describe("an operation approved by passkey in Chromium (docs/operations.md)", ()
       await idp.seed({ email, passkey: seededPasskey(passkey) });
 
       // The app's server pushes the withdrawal to the site's origin (the narrow proxy passes /oauth2/par).
-      const { as, client } = await oidcApp(baseUrl, GUNGNIR.clientId);
+      const { as, entry, exchange } = await pushWithdrawal(GUNGNIR, redirectUri);
       expect(as.pushed_authorization_request_endpoint).toBe(`${baseUrl}/oauth2/par`);
-      const codeVerifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const pushedResponse = await oauth.pushedAuthorizationRequest(
-        as,
-        client,
-        oauth.None(),
-        {
-          response_type: "code",
-          redirect_uri: redirectUri,
-          scope: "openid",
-          state,
-          code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
-          code_challenge_method: "S256",
-          authorization_details: JSON.stringify(withdrawal),
-        },
-        insecureRequests,
-      );
-      const { request_uri } = await oauth.processPushedAuthorizationResponse(as, client, pushedResponse);
 
       // The browser opens the site's entry with the client and the request_uri, nothing else.
       const page = await virtualAuthenticator(context, new URL(baseUrl).hostname, passkey);
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       const received = appCallback(context);
-      const entry = `${baseUrl}/${GUNGNIR.serviceId}/auth?${new URLSearchParams({ client_id: client.client_id, request_uri })}`;
       const startedAt = nowSeconds();
       const shown = await page.goto(entry);
       expect(shown?.status()).toBe(200);
@@ -112,17 +135,7 @@ describe("an operation approved by passkey in Chromium (docs/operations.md)", ()
       expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
 
       // The app's server exchanges it: the same details, a passkey login (acr phr) made just now, no refresh token.
-      const params = oauth.validateAuthResponse(as, client, callback, state);
-      const tokenResponse = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        redirectUri,
-        codeVerifier,
-        insecureRequests,
-      );
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse, { requireIdToken: true });
+      const tokens = await exchange(callback);
       expect(tokens.authorization_details).toEqual(withdrawal);
       expect(tokens.refresh_token).toBeUndefined();
       expectLoginClaims(oauth.getValidatedIdTokenClaims(tokens), LOGINS.passkey, startedAt);
@@ -152,25 +165,7 @@ describe("an operation approved by password and TOTP code in Chromium, the brand
         await idp.seed({ email, mfa: { totp: TOTP_SECRET } });
 
         // The app's server pushes the withdrawal, as liqueur-lemon's client.
-        const { as, client } = await oidcApp(baseUrl, LEMON.clientId);
-        const codeVerifier = oauth.generateRandomCodeVerifier();
-        const state = oauth.generateRandomState();
-        const pushedResponse = await oauth.pushedAuthorizationRequest(
-          as,
-          client,
-          oauth.None(),
-          {
-            response_type: "code",
-            redirect_uri: lemonRedirectUri,
-            scope: "openid",
-            state,
-            code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
-            code_challenge_method: "S256",
-            authorization_details: JSON.stringify(withdrawal),
-          },
-          insecureRequests,
-        );
-        const { request_uri } = await oauth.processPushedAuthorizationResponse(as, client, pushedResponse);
+        const { as, state, entry, exchange } = await pushWithdrawal(LEMON, lemonRedirectUri);
 
         // Every address the context asks for or shows, and every post of the alternative's forms.
         const page = await context.newPage();
@@ -203,7 +198,6 @@ describe("an operation approved by password and TOTP code in Chromium, the brand
             }
         };
 
-        const entry = `${baseUrl}/${LEMON.serviceId}/auth?${new URLSearchParams({ client_id: client.client_id, request_uri })}`;
         const startedAt = nowSeconds();
         expect((await page.goto(entry))?.status()).toBe(200);
         if (javaScriptEnabled) await islandsHydrated(page);
@@ -265,19 +259,7 @@ describe("an operation approved by password and TOTP code in Chromium, the brand
 
         // The app's server exchanges it: the same details, a password and TOTP login (acr mfa) made just now, no
         // refresh token; the access token, verified with the site's keys, says so too.
-        const params = oauth.validateAuthResponse(as, client, callback, state);
-        const tokenResponse = await oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          oauth.None(),
-          params,
-          lemonRedirectUri,
-          codeVerifier,
-          insecureRequests,
-        );
-        const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse, {
-          requireIdToken: true,
-        });
+        const tokens = await exchange(callback);
         expect(tokens.authorization_details).toEqual(withdrawal);
         expect(tokens.refresh_token).toBeUndefined();
         expectLoginClaims(oauth.getValidatedIdTokenClaims(tokens), LOGINS.totp, startedAt);

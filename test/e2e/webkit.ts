@@ -149,7 +149,11 @@ function call(url: string, method: string, body?: unknown): Promise<unknown> {
         });
       },
     );
-    sent.on("error", reject);
+    // Which command the browser left unanswered: the step's error names it (its path holds no secret).
+    const command = `WebDriver ${method} ${new URL(url).pathname.replace(/^\/session\/[^/]+/, "/session/…")}`;
+    sent.on("error", (error) =>
+      reject(error.name === "AbortError" ? new Error(`${command}: no answer in 30 s`, { cause: error }) : error),
+    );
     sent.end(payload);
   });
 }

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
+import { TOTP } from "otpauth";
 import { expect } from "vitest";
 import { appRedirectUri, findClient } from "../../emulator/contract/clients";
 import type { EmulatorEnv } from "../../emulator/env";
@@ -179,6 +180,25 @@ export async function login(
 }
 
 /** Follows redirect_to through /oauth2/auth; answers the final Location and the session cookie set on the way. */
+/**
+ * A login by the password, then the authenticator app's code for `totpSecret`, from the test device: the answer of
+ * the accepted second step (its `redirect_to`, or the step after).
+ */
+export async function loginWithTotp(challenge: string, username: string, totpSecret: string): Promise<Response> {
+  const password = await login(challenge, username);
+  expect(password.status, await password.clone().text()).toBe(201);
+  const { additional_flow } = (await password.json()) as { additional_flow: { next: string; session: string } };
+  expect(additional_flow.next).toBe("mfa_totp");
+  return postJson("/auth/v1/login", {
+    login_challenge: challenge,
+    flow: "mfa_totp",
+    username,
+    session: additional_flow.session,
+    code: new TOTP({ secret: totpSecret }).generate(),
+    context: testDeviceContext,
+  });
+}
+
 export async function follow(
   redirectTo: string,
   cookie?: string,

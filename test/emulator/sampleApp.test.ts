@@ -10,14 +10,12 @@ import {
   call,
   fileState,
   follow,
-  login,
+  loginWithTotp,
   outbox,
-  postJson,
   resetEmulator,
   seedUser,
   site,
   startLogin,
-  testDeviceContext,
 } from "./emulatorClient";
 import { accountWithPasskey, assertionOptions, assertionResult, openPushed } from "./operationFlow";
 
@@ -34,7 +32,7 @@ const callbackUri = `${site}/__emulator/sample-app/callback`;
 const phrLabel = "acr が phr（フィッシング耐性のある認証）";
 const alternativeLabel =
   "acr が phr（フィッシング耐性のある認証）、またはブランドが認める代替手段の mfa（amr に otp か sms）";
-const totpNow = () => new TOTP({ secret: TOTP_SECRET }).generate();
+const _totpNow = () => new TOTP({ secret: TOTP_SECRET }).generate();
 
 /** The form's POST, as the browser sends it: the app chosen (gungnir-aurora's unless said; `null`, none) and the amount. */
 function apply(amount: string, client: string | null = GUNGNIR.clientId): Promise<Response> {
@@ -173,18 +171,7 @@ describe("the sample app (docs/operations.md, 'In the emulator')", () => {
     const requestUri = await pushed("50000", LEMON);
     // The customer takes the alternative on the site's screen (the site's part, played here).
     const loginChallenge = await openPushed(requestUri, LEMON.clientId);
-    const password = await login(loginChallenge, email);
-    expect(password.status, await password.clone().text()).toBe(201);
-    const { additional_flow } = (await password.json()) as { additional_flow: { next: string; session: string } };
-    expect(additional_flow.next).toBe("mfa_totp");
-    const accepted = await postJson("/auth/v1/login", {
-      login_challenge: loginChallenge,
-      flow: "mfa_totp",
-      username: email,
-      session: additional_flow.session,
-      code: totpNow(),
-      context: testDeviceContext,
-    });
+    const accepted = await loginWithTotp(loginChallenge, email, TOTP_SECRET);
     expect(accepted.status, await accepted.clone().text()).toBe(201);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     const callback = (await follow(redirect_to)).location;
@@ -244,16 +231,7 @@ describe("the sample app (docs/operations.md, 'In the emulator')", () => {
       scope: "openid",
       codeChallenge: await calculatePKCECodeChallenge(codeVerifier),
     });
-    const password = await login(signIn.challenge, email);
-    const { additional_flow } = (await password.json()) as { additional_flow: { session: string } };
-    const accepted = await postJson("/auth/v1/login", {
-      login_challenge: signIn.challenge,
-      flow: "mfa_totp",
-      username: email,
-      session: additional_flow.session,
-      code: totpNow(),
-      context: testDeviceContext,
-    });
+    const accepted = await loginWithTotp(signIn.challenge, email, TOTP_SECRET);
     expect(accepted.status, await accepted.clone().text()).toBe(201);
     const { redirect_to } = (await accepted.json()) as { redirect_to: string };
     const callback = (await follow(redirect_to)).location;
