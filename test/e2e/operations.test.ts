@@ -101,6 +101,13 @@ async function pushWithdrawal(brand: AppBrand, redirectUri: string) {
   return { as, state, entry, exchange };
 }
 
+/** The account hears of the approval, with the amount. */
+async function expectApprovalNotice(email: string): Promise<void> {
+  const notice = await idp.latest(email);
+  expect(notice.subject).toContain("出金のお手続きを承認しました");
+  expect(notice.text).toContain("出金額: 100,000円");
+}
+
 describe("an operation approved by passkey in Chromium (docs/operations.md)", () => {
   it("the app's server pushes a ¥100,000 withdrawal; the screen shows it; the passkey approves it; the tokens carry it, phr, no refresh token", async () => {
     const context = await newContext(browser(), true);
@@ -139,10 +146,7 @@ describe("an operation approved by passkey in Chromium (docs/operations.md)", ()
       expect(tokens.authorization_details).toEqual(withdrawal);
       expect(tokens.refresh_token).toBeUndefined();
       expectLoginClaims(oauth.getValidatedIdTokenClaims(tokens), LOGINS.passkey, startedAt);
-      // The account hears of it, with the amount.
-      const notice = await idp.latest(email);
-      expect(notice.subject).toContain("出金のお手続きを承認しました");
-      expect(notice.text).toContain("出金額: 100,000円");
+      await expectApprovalNotice(email);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -267,10 +271,7 @@ describe("an operation approved by password and TOTP code in Chromium, the brand
           issuer: as.issuer,
         });
         expect(payload).toMatchObject({ acr: "mfa", amr: ["pwd", "otp", "mfa"], authorization_details: withdrawal });
-        // The account hears of it, with the amount.
-        const notice = await idp.latest(email);
-        expect(notice.subject).toContain("出金のお手続きを承認しました");
-        expect(notice.text).toContain("出金額: 100,000円");
+        await expectApprovalNotice(email);
         expect(errors).toEqual([]);
       } finally {
         await context.close();
