@@ -116,6 +116,8 @@ login.post("/auth/v1/login", async (c) => {
   const { operation } = request;
   if (operation !== undefined && (!approvesByCode(request.clientId) || body.flow === "new_password"))
     throw problems.operationRequiresPasskey();
+  // A refusal in the history names the operation it was for (docs/operations.md, "Notice and history").
+  const refusedFor = operation === undefined ? null : operationType(operation);
 
   if (body.flow === "email_password") {
     const user = users.byLoginId(body.username);
@@ -126,7 +128,7 @@ login.post("/auth/v1/login", async (c) => {
     // product §9's device_id names a device and proves nothing: only the device credential's digest makes one known.
     const digest = context?.device;
     const refused = (): Problem => {
-      recordSignIn(c, user, request.clientId, "password", context, "refused");
+      recordSignIn(c, user, request.clientId, "password", context, "refused", refusedFor);
       return problems.invalidCredentials();
     };
     // A locked attempt answers exactly like a wrong password, so it tells a guesser nothing (README, Limits).
@@ -185,7 +187,7 @@ login.post("/auth/v1/login", async (c) => {
     if (mailed.status !== "valid" || !sameCode(mailed.data.code, body.code)) {
       tickets.recordWrongCode("login_session", body.session);
       c.var.services.sendLog.log("device_code_wrong", user.username, now);
-      recordSignIn(c, user, request.clientId, progress.method, progress.context, "refused");
+      recordSignIn(c, user, request.clientId, progress.method, progress.context, "refused", refusedFor);
       refuseWhileNewDevicesSuspended(c, progress, { recorded: true });
       throw problems.invalidCode();
     }
@@ -210,7 +212,7 @@ login.post("/auth/v1/login", async (c) => {
     // product §9: a 6-digit code is guessable, so wrong codes count against the session; after maxWrongCodes it is
     // dead and the next attempt answers challenge_expired (410), which sends the user back to the start.
     tickets.recordWrongCode("login_session", body.session);
-    recordSignIn(c, user, request.clientId, method, progress.context, "refused");
+    recordSignIn(c, user, request.clientId, method, progress.context, "refused", refusedFor);
     throw problems.invalidCode();
   }
   tickets.consume("login_session", body.session, now);
@@ -363,7 +365,8 @@ function refuseNewDevice(
   options: { recorded?: boolean } = {},
 ): never {
   const { user, context, clientId } = progress;
-  if (!options.recorded) recordSignIn(c, user, clientId, progress.method, context, "refused");
+  const refusedFor = progress.operation === undefined ? null : operationType(progress.operation);
+  if (!options.recorded) recordSignIn(c, user, clientId, progress.method, context, "refused", refusedFor);
   const once = c.var.services.sendLog.take(
     "new_devices_suspended_notice",
     user.username,

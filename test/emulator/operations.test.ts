@@ -903,6 +903,12 @@ describe("the brand's temporary alternative: the password and a second factor (p
     const right = await login(loginChallenge, email);
     expect(right.status).toBe(403);
     expect(await right.json()).toMatchObject({ type: "operation_requires_second_factor" });
+    // The wrong password is in the history as a refusal for the operation, not as a sign-in.
+    const { access_token } = await tokensFor(email, { scope: "openid user.write" });
+    expect(results(await historyOf(access_token))).toEqual([
+      { method: "password", result: "success", operation: null },
+      { method: "password", result: "refused", operation: "withdrawal" },
+    ]);
   });
 
   it("asks a new device's code after the second factor, and never a new password: a leaked one is changed at the next sign-in", async () => {
