@@ -7,9 +7,10 @@ import { unseal } from "../../worker/session/sealed";
 import { type AppBrand, appStart } from "../support/appStart";
 import { CookieJar } from "../support/cookieJar";
 import { formPost } from "../support/forms";
-import type { RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { testDeviceCookie } from "../support/testDevice";
-import { clientIp, ORIGIN, type SiteFetchOptions, siteFetch } from "./helpers";
+import { GUNGNIR, PASSWORD } from "../support/vocabulary";
+import { clientIp, emulator, identityPost, ORIGIN, type SiteFetchOptions, siteFetch } from "./helpers";
 
 /** What a Journey's browser is beyond its cookies. */
 export interface JourneyOptions {
@@ -218,4 +219,36 @@ export async function passkeySignIn(
     credential: JSON.stringify(await authenticator.authenticate(publicKey)),
   });
   return { journey, signedIn };
+}
+
+/**
+ * A customer who signed in with a password for an own view (so the site holds a token) and registered a passkey with
+ * it (docs/passkeys.md): the address, the passkey's authenticator, and the browser, signed in.
+ */
+export async function customerWithPasskey(
+  name: string,
+  authenticator = new SoftAuthenticator({ origin: ORIGIN }),
+): Promise<{ email: string; authenticator: SoftAuthenticator; journey: Journey }> {
+  const email = `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
+  await emulator.seed({ email });
+  const journey = new Journey();
+  await reachLoginScreen(journey, GUNGNIR, "passwordChange");
+  await journey.follow(
+    await journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: email, password: PASSWORD }),
+  );
+  const token = (await journey.sealedKept("tokens")).accessToken;
+  expect((await identityPost("/auth/v1/passkeys/registration/code", token)).status).toBe(201);
+  const options = await identityPost("/auth/v1/passkeys/attestation/options", token, {
+    email_code: await emulator.latestCode(email),
+  });
+  expect(options.status).toBe(200);
+  const { session, ...creation } = (await options.json()) as { session: string } & Parameters<
+    SoftAuthenticator["register"]
+  >[0];
+  const registered = await identityPost("/auth/v1/passkeys/attestation/result", token, {
+    session,
+    ...(await authenticator.register(creation)),
+  });
+  expect(registered.status).toBe(201);
+  return { email, authenticator, journey };
 }

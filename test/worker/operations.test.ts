@@ -12,18 +12,10 @@ import { expectModal } from "../support/expectations";
 import { formPost } from "../support/forms";
 import { withoutPhraseBreaks } from "../support/phraseBreaks";
 import { operationConfirmationCase } from "../support/screens";
-import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import type { RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
 import { GUNGNIR, LEMON, PASSWORD, TOTP_SECRET } from "../support/vocabulary";
-import {
-  emulator,
-  identityPost as identity,
-  loggedDuring,
-  ORIGIN,
-  openScreen,
-  sealedCookie,
-  siteFetch,
-} from "./helpers";
-import { Journey, reachLoginScreen } from "./journey";
+import { emulator, loggedDuring, ORIGIN, openScreen, sealedCookie, siteFetch } from "./helpers";
+import { customerWithPasskey, Journey } from "./journey";
 import { rateLimitClock } from "./rateLimits";
 
 // docs/operations.md "On the site": an operation the app's server pushed (RFC 9126) as RFC 9396 authorization_details,
@@ -58,37 +50,9 @@ const bankAccountChange: AuthorizationDetails = [
 const emailChange: AuthorizationDetails = [{ type: "contact_change", channel: "email", new_value: "t***@example.com" }];
 const phoneChange: AuthorizationDetails = [{ type: "contact_change", channel: "phone", new_value: "***-****-5678" }];
 
-/**
- * A customer who signed in with a password (an own view, so the site holds a token) and registered a passkey: the
- * passkey, and the browser signed in, which has since completed a sign-in from the test device.
- */
-async function signedInWithPasskey(): Promise<{ authenticator: SoftAuthenticator; journey: Journey }> {
-  const authenticator = new SoftAuthenticator({ origin: ORIGIN });
-  const email = unique("operation.user");
-  await emulator.seed({ email });
-  const journey = new Journey();
-  await reachLoginScreen(journey, GUNGNIR, "passwordChange");
-  await journey.follow(
-    await journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: email, password: PASSWORD }),
-  );
-  const token = (await journey.sealedKept("tokens")).accessToken;
-  expect((await identity("/auth/v1/passkeys/registration/code", token)).status).toBe(201);
-  const options = await identity("/auth/v1/passkeys/attestation/options", token, {
-    email_code: await emulator.latestCode(email),
-  });
-  const { session, ...creation } = (await options.json()) as { session: string } & Parameters<
-    SoftAuthenticator["register"]
-  >[0];
-  const registered = await identity("/auth/v1/passkeys/attestation/result", token, {
-    session,
-    ...(await authenticator.register(creation)),
-  });
-  expect(registered.status).toBe(201);
-  return { authenticator, journey };
-}
-
-async function customerWithPasskey(): Promise<SoftAuthenticator> {
-  return (await signedInWithPasskey()).authenticator;
+/** A customer with a passkey (journey.ts): its authenticator. */
+async function passkeyCustomer(): Promise<SoftAuthenticator> {
+  return (await customerWithPasskey("operation.user")).authenticator;
 }
 
 interface Pushed {
@@ -321,7 +285,7 @@ describe("the confirmation screen (docs/operations.md, 'On the site')", () => {
 
 describe("the approval", () => {
   it("approves with the passkey: the app gets a code whose tokens carry the details, acr phr and no refresh token", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     const pushed = await push(withdrawal, "openid offline offline_access");
     const journey = new Journey();
     const html = await open(journey, pushed);
@@ -340,7 +304,7 @@ describe("the approval", () => {
   });
 
   it("refuses an assertion over another challenge (other details), says so, and approves with the right one", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     const journey = new Journey();
     const html = await open(journey, await push(withdrawal));
     const forged = await authenticator.authenticate(await optionsFor(journey), {
@@ -357,7 +321,7 @@ describe("the approval", () => {
   });
 
   it("counts refused approvals per passkey (credential class): the sixth for one passkey gets 429, across operations", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     const statuses: number[] = [];
     // Three refused tries on each of two operations: no login reaches its own fifth, so the sixth is the site's limit.
     for (const _operation of [1, 2]) {
@@ -377,7 +341,7 @@ describe("the approval", () => {
   });
 
   it("ends the operation with the login's last refused try (the fifth): the screen says so, not 'try again'", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     const journey = new Journey();
     const html = await open(journey, await push(bankAccountChange));
     for (let attempt = 1; attempt <= 5; attempt++) {
@@ -392,7 +356,7 @@ describe("the approval", () => {
   });
 
   it("refuses the form of a page that showed another operation than this browser's now", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     const journey = new Journey();
     const first = await open(journey, await push(withdrawal));
     // Another operation opened in this browser since (another tab): the first page's approval is not its.
@@ -481,7 +445,7 @@ describe("the cancel", () => {
   });
 
   it("leaves the challenge dead upstream: a second approval is refused, by the site and by the identity API", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     const journey = new Journey();
     const html = await open(journey, await push(withdrawal));
     const { loginChallenge } = await journey.sealedKept("operation");
@@ -540,7 +504,7 @@ describe("the cancel", () => {
 
 describe("the history on /security (docs/devices.md)", () => {
   it("lists an approval, a refusal and a cancel by the operation's words, with no amount or account", async () => {
-    const { authenticator, journey } = await signedInWithPasskey();
+    const { authenticator, journey } = await customerWithPasskey("operation.user");
     const approved = new Journey();
     const first = await open(approved, await push(withdrawal));
     const accepted = await approve(approved, first, await authenticator.authenticate(await optionsFor(approved)));
@@ -713,7 +677,7 @@ describe("the app's start of a pushed request", () => {
 
 describe("the log lines (docs/runbook.md, 'Event lines')", () => {
   it("say the brand, the type and the outcome of each push, approval, refusal and cancel, and never the details", async () => {
-    const authenticator = await customerWithPasskey();
+    const authenticator = await passkeyCustomer();
     // Two pushes' request_uri, for the check that no line holds them.
     const requestUris: string[] = [];
     const logged = await loggedDuring(async () => {

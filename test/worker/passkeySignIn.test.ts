@@ -5,41 +5,19 @@ import { RETRY_AFTER_SECONDS } from "../../worker/rateLimit";
 import { appStart } from "../support/appStart";
 import { expectModal } from "../support/expectations";
 import { formPost } from "../support/forms";
-import { type RequestOptionsJSON, SoftAuthenticator } from "../support/softAuthenticator";
+import type { RequestOptionsJSON } from "../support/softAuthenticator";
 import { GUNGNIR, PASSWORD } from "../support/vocabulary";
-import { emulator, identityPost as identity, ORIGIN, type SiteFetchOptions } from "./helpers";
-import { Journey, reachLoginScreen } from "./journey";
+import { emulator, ORIGIN, type SiteFetchOptions } from "./helpers";
+import { customerWithPasskey, Journey, reachLoginScreen } from "./journey";
 import { rateLimitClock } from "./rateLimits";
 
 // docs/passkeys.md: signing in with a passkey alone, bound to this browser's login challenge, with real
 // WebAuthn responses from a software authenticator on the site's origin.
 
-const unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
+const _unique = (name: string) => `${name}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 
-/** A user who signed in with a password (an own view, so the site holds a token) and registered a passkey. */
-async function userWithPasskey(authenticator = new SoftAuthenticator({ origin: ORIGIN })) {
-  const email = unique("passkey.user");
-  await emulator.seed({ email });
-  const journey = new Journey();
-  await reachLoginScreen(journey, GUNGNIR, "passwordChange");
-  const login = await journey.postForm("/signIn", { client_id: GUNGNIR.clientId, username: email, password: PASSWORD });
-  await journey.follow(login);
-  const token = (await journey.sealedKept("tokens")).accessToken;
-  expect((await identity("/auth/v1/passkeys/registration/code", token)).status).toBe(201);
-  const options = await identity("/auth/v1/passkeys/attestation/options", token, {
-    email_code: await emulator.latestCode(email),
-  });
-  expect(options.status).toBe(200);
-  const { session, ...creation } = (await options.json()) as { session: string } & Parameters<
-    SoftAuthenticator["register"]
-  >[0];
-  const registered = await identity("/auth/v1/passkeys/attestation/result", token, {
-    session,
-    ...(await authenticator.register(creation)),
-  });
-  expect(registered.status).toBe(201);
-  return { email, authenticator };
-}
+/** A user with a passkey (journey.ts): its address and authenticator. */
+const userWithPasskey = () => customerWithPasskey("passkey.user");
 
 /** The island's request for the ceremony: a same-origin fetch of this browser. */
 function askOptions(
