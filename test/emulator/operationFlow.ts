@@ -57,13 +57,16 @@ export interface PushOptions {
 }
 
 /** The form a client pushes: the usual authorization parameters and `authorization_details`. */
+/** The `state` a push carries unless a test gives one. */
+export const PUSHED_STATE = "state-of-the-operation";
+
 export function pushForm(options: PushOptions = {}): URLSearchParams {
   const details = options.details === undefined ? withdrawal() : options.details;
   const params: Record<string, string | undefined> = {
     client_id: options.client ?? clientId,
     response_type: "code",
     redirect_uri: options.redirectUri ?? siteCallback,
-    state: options.state ?? "state-of-the-operation",
+    state: options.state ?? PUSHED_STATE,
     scope: options.scope ?? "openid",
     code_challenge: options.codeChallenge ?? "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
     code_challenge_method: "S256",

@@ -46,6 +46,7 @@ import {
   challengeFor,
   emailChange,
   openPushed,
+  PUSHED_STATE,
   par,
   phoneChange,
   pushed,
@@ -86,6 +87,10 @@ function expectRedirectError(response: Response, redirectUri: string, error: str
   expect(location.searchParams.get("state")).toBe(state);
   return location;
 }
+
+/** Sent back to the default push's redirect URI (the site's callback) with `error` and its state. */
+const expectSentBack = (response: Response, error: string): URL =>
+  expectRedirectError(response, siteCallback, error, PUSHED_STATE);
 
 describe("the schema of authorization_details (forms/authorizationDetails.ts)", () => {
   it.each([
@@ -242,7 +247,7 @@ describe("GET /oauth2/auth with a request_uri", () => {
     const requestUrl = new URL(body.request_url);
     expect(requestUrl.searchParams.get("prompt")).toBe("login consent");
     expect(requestUrl.searchParams.get("max_age")).toBe("0");
-    expect(requestUrl.searchParams.get("state")).toBe("state-of-the-operation");
+    expect(requestUrl.searchParams.get("state")).toBe(PUSHED_STATE);
     // The details are in no URL: not the login URL's, not the request URL's.
     expect(body.request_url).not.toContain("authorization_details");
     expect(body.request_url).not.toContain("100000");
@@ -267,12 +272,7 @@ describe("GET /oauth2/auth with a request_uri", () => {
   it("is used once: a second use goes back to the redirect URI with invalid_request_uri and the state", async () => {
     const { requestUri } = await pushed();
     await openPushed(requestUri);
-    expectRedirectError(
-      await call(pushedAuthorizeUrl(requestUri)),
-      siteCallback,
-      "invalid_request_uri",
-      "state-of-the-operation",
-    );
+    expectSentBack(await call(pushedAuthorizeUrl(requestUri)), "invalid_request_uri");
   });
 
   it("expires after 90 seconds by the emulator clock", async () => {
@@ -281,12 +281,7 @@ describe("GET /oauth2/auth with a request_uri", () => {
     await setClock(89_000);
     await openPushed(first.requestUri);
     await setClock(90_000);
-    expectRedirectError(
-      await call(pushedAuthorizeUrl(second.requestUri)),
-      siteCallback,
-      "invalid_request_uri",
-      "state-of-the-operation",
-    );
+    expectSentBack(await call(pushedAuthorizeUrl(second.requestUri)), "invalid_request_uri");
   });
 
   it("refuses another client's request_uri (400 JSON) and leaves it to its own client", async () => {
@@ -316,18 +311,8 @@ describe("GET /oauth2/auth with a request_uri", () => {
     ];
     for (const extra of extras) {
       const { requestUri } = await pushed();
-      expectRedirectError(
-        await call(pushedAuthorizeUrl(requestUri, clientId, extra)),
-        siteCallback,
-        "invalid_request",
-        "state-of-the-operation",
-      );
-      expectRedirectError(
-        await call(pushedAuthorizeUrl(requestUri)),
-        siteCallback,
-        "invalid_request_uri",
-        "state-of-the-operation",
-      );
+      expectSentBack(await call(pushedAuthorizeUrl(requestUri, clientId, extra)), "invalid_request");
+      expectSentBack(await call(pushedAuthorizeUrl(requestUri)), "invalid_request_uri");
     }
   });
 
@@ -493,12 +478,12 @@ describe("the reject: a cancel (POST /auth/v1/login/reject)", () => {
     expect(`${resume.origin}${resume.pathname}`).toBe(`${site}/oauth2/auth`);
     expect(resume.searchParams.get("login_verifier")).toMatch(/.{16,}/);
     const { response } = await follow(redirect_to);
-    const location = expectRedirectError(response, siteCallback, "access_denied", "state-of-the-operation");
+    const location = expectSentBack(response, "access_denied");
     expect(location.searchParams.get("error_description")).toBe("The customer cancelled the operation.");
     expect(location.searchParams.has("code")).toBe(false);
     // The verifier is used once.
     const again = (await follow(redirect_to)).response;
-    expectRedirectError(again, siteCallback, "invalid_request", "state-of-the-operation");
+    expectSentBack(again, "invalid_request");
 
     // The challenge is dead: no login request, no approval, no second reject.
     const asked = await call(`/auth/v1/login?login_challenge=${encodeURIComponent(loginChallenge)}`);
@@ -604,7 +589,7 @@ async function approve(
   const result = await assertionResult(loginChallenge, options.session, await authenticator.authenticate(options));
   const { redirect_to } = (await result.json()) as { redirect_to: string };
   const { location } = await follow(redirect_to);
-  expect(location.searchParams.get("state")).toBe("state-of-the-operation");
+  expect(location.searchParams.get("state")).toBe(PUSHED_STATE);
   const exchanged = await exchangeCode(location.searchParams.get("code") ?? "", verifier);
   const body = (await exchanged.json()) as Record<string, unknown>;
   expect(exchanged.status, JSON.stringify(body)).toBe(200);
