@@ -4,7 +4,7 @@ import {
   authorizationDetailsTypes,
   canonicalJson,
 } from "../../forms/authorizationDetails";
-import { encodeBase64url } from "../../islands/base64url";
+import { sha256Base64url } from "../crypto/digest";
 
 // docs/operations.md: an operation the customer approves with a passkey, pushed by the app (RFC 9126) as RFC 9396
 // `authorization_details` (their schema: forms/authorizationDetails.ts).
@@ -39,6 +39,5 @@ export function operationType(operation: PushedOperation): AuthorizationDetailsT
  * base64url(SHA-256(UTF-8(nonce + "." + canonicalJson(details)))), so the signed assertion covers exactly what was shown.
  */
 export async function bindingChallenge(operation: PushedOperation): Promise<string> {
-  const input = new TextEncoder().encode(`${operation.bindingNonce}.${canonicalJson(operation.details)}`);
-  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", input)));
+  return sha256Base64url(`${operation.bindingNonce}.${canonicalJson(operation.details)}`);
 }

@@ -1,12 +1,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AuthorizationDetails } from "../../forms/authorizationDetails";
-import { encodeBase64url } from "../../islands/base64url";
 import { type Authentication, acrValuesSupported } from "../contract/authentication";
 import { authorizationQuerySchema, needsFreshLogin, toAuthorizationRequest } from "../contract/authorizationRequest";
 import { findClient, registeredRedirectUris } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
 import { operationTypes } from "../contract/operations";
+import { sha256Base64url } from "../crypto/digest";
 import { randomToken } from "../crypto/randomValues";
 import { accessTokenLifetimeSeconds, newTokenId, signAccessToken, signIdToken } from "../crypto/tokens";
 import { sameCode, type TicketKinds } from "../state/tickets";
@@ -185,10 +185,6 @@ function tokenError(c: EmulatorContext, status: 400 | 401, error: string, descri
   return c.json({ error, error_description: description }, status);
 }
 
-async function s256(verifier: string): Promise<string> {
-  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
-}
-
 async function token(c: EmulatorContext): Promise<Response> {
   if (!isFormBody(c.req.raw)) {
     return tokenError(c, 400, "invalid_request", "The body must be application/x-www-form-urlencoded.");
@@ -220,7 +216,7 @@ async function token(c: EmulatorContext): Promise<Response> {
       return tokenError(c, 400, "invalid_grant", "redirect_uri does not match the authorization request.");
     if (
       !/^[A-Za-z0-9._~-]{43,128}$/.test(body.code_verifier) ||
-      !sameCode(grant.codeChallenge, await s256(body.code_verifier))
+      !sameCode(grant.codeChallenge, await sha256Base64url(body.code_verifier))
     ) {
       return tokenError(c, 400, "invalid_grant", "The PKCE code_verifier does not match the code_challenge.");
     }

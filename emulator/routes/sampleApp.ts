@@ -6,7 +6,6 @@ import {
   canonicalJson,
   WITHDRAWAL_MAX_YEN,
 } from "../../forms/authorizationDetails";
-import { encodeBase64url } from "../../islands/base64url";
 import {
   findClient,
   noticeBrand,
@@ -15,6 +14,7 @@ import {
   sampleAppClientIds,
 } from "../contract/clients";
 import { lifetimes } from "../contract/lifetimes";
+import { sha256Base64url } from "../crypto/digest";
 import { randomToken } from "../crypto/randomValues";
 import type { EmulatorEnv } from "../env";
 import type { TicketKinds } from "../state/tickets";
@@ -126,11 +126,6 @@ function amountOf(typed: string): number | undefined {
   return /^[0-9]{1,12}$/.test(digits) ? Number(digits) : undefined;
 }
 
-/** RFC 7636 S256. */
-async function s256(verifier: string): Promise<string> {
-  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
-}
-
 /** What an OAuth error response says, as text (never trusted as HTML). */
 async function oauthError(response: Response): Promise<string> {
   const body = (await response.json().catch(() => ({}))) as { error?: unknown; error_description?: unknown };
@@ -162,7 +157,7 @@ async function push(emulator: Emulator, c: EmulatorContext): Promise<Response> {
       redirect_uri: redirectUri,
       scope: "openid",
       state,
-      code_challenge: await s256(codeVerifier),
+      code_challenge: await sha256Base64url(codeVerifier),
       code_challenge_method: "S256",
       authorization_details: JSON.stringify(details),
     }),
