@@ -3,7 +3,7 @@ import { PasskeySignIn, SubmitButton } from "../islands/hosts";
 import { buttonLabels, common, screens } from "../messages/ja";
 import { Card } from "./layout/Card";
 import { Field } from "./layout/Field";
-import { PostButton } from "./layout/PostButton";
+import { HiddenFields, PostButton } from "./layout/PostButton";
 import { SupportLink } from "./layout/SupportModal";
 
 /**
@@ -67,7 +67,7 @@ function CodeForm({ step, fields }: { step: OperationCodeStep; fields: Record<st
   return (
     <form method="post" action={OPERATION_CODE_PATH}>
       <p className="note">{lead}</p>
-      <Hidden fields={fields} />
+      <HiddenFields fields={fields} />
       <Field preset={step.flow === "device_confirmation" ? "code" : "mfaCode"} />
       <SubmitButton label={buttonLabels.approve} />
     </form>
@@ -83,17 +83,13 @@ function PasswordForm({ fields }: { fields: Record<string, string> }) {
       </h2>
       <p className="note">{text.alternativeLead}</p>
       <form method="post" action={OPERATION_PASSWORD_PATH}>
-        <Hidden fields={fields} />
+        <HiddenFields fields={fields} />
         <Field preset="loginId" />
         <Field preset="password" />
         <SubmitButton label={buttonLabels.next} />
       </form>
     </section>
   );
-}
-
-function Hidden({ fields }: { fields: Record<string, string> }) {
-  return Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
 }
 
 /**
@@ -133,7 +129,7 @@ export function OperationConfirmation({
       {passkeys ? (
         // The island posts the signed credential here; without script, or without WebAuthn, nothing of it shows.
         <form method="post" action={OPERATION_PATH} className="passkey-form passkey-form--main">
-          <Hidden fields={fields} />
+          <HiddenFields fields={fields} />
           <input type="hidden" name="credential" />
           <PasskeySignIn label={buttonLabels.approveWithPasskey} />
         </form>

@@ -14,9 +14,7 @@ export function PostButton({
 }) {
   return (
     <form method="post" action={action}>
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
+      <HiddenFields fields={fields} />
       <button
         type="submit"
         className={{ button: "button", secondary: "button button--secondary", link: "link-button" }[look]}
@@ -25,4 +23,9 @@ export function PostButton({
       </button>
     </form>
   );
+}
+
+/** Hidden inputs, one per field: what a form carries that its page already knows. */
+export function HiddenFields({ fields }: { fields: Record<string, string> }) {
+  return Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
 }
