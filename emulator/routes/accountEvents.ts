@@ -5,6 +5,7 @@ import { findClient, noticeBrand } from "../contract/clients";
 import { asksDeviceConfirmation } from "../contract/devicePolicy";
 import { type LoginContext, type Whereabouts, whereaboutsOf } from "../contract/loginContext";
 import { type Message, type NoticeFacts, type NoticeMethod, noticeCatalogue } from "../contract/mailCatalogue";
+import { operationType, type PushedOperation } from "../contract/operations";
 import { randomToken } from "../crypto/randomValues";
 import type { LockStarted } from "../state/passwordLockout";
 import type { SignInResult } from "../state/signIns";
@@ -122,6 +123,24 @@ export function completedSignIn(
   if (!options.notice) return;
   const how = { signIn: method, deviceConfirmed: options.deviceConfirmed ?? false };
   sendNotice(c, user.email, noticeCatalogue.signIn(noticeFacts(c, clientId, how, noticedWhereabouts(context))));
+}
+
+/**
+ * docs/operations.md, "Notice and history": an operation approved (by a passkey, or the brand's alternative): recorded
+ * as the approval it is, and the account told what was approved instead of being told of a sign-in.
+ */
+export function completedApproval(
+  c: EmulatorContext,
+  user: User,
+  clientId: string,
+  method: SignInMethod,
+  context: LoginContext | undefined,
+  operation: PushedOperation,
+): void {
+  completedSignIn(c, user, clientId, method, context, { notice: false, operation: operationType(operation) });
+  const [detail] = operation.details;
+  const facts = noticeFacts(c, clientId, { signIn: method }, noticedWhereabouts(context));
+  if (detail !== undefined) sendNotice(c, user.email, noticeCatalogue.operationApproved(facts, detail));
 }
 
 /** A wrong password has just locked a login's device (or every unknown one) out: the account is told. */

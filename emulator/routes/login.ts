@@ -16,6 +16,7 @@ import { totpValidates } from "../crypto/totp";
 import { requireLive, sameCode, type TicketKinds } from "../state/tickets";
 import type { User } from "../state/users";
 import {
+  completedApproval,
   completedSignIn,
   maskedAddress,
   needsDeviceConfirmation,
@@ -308,7 +309,7 @@ function acceptPasswordLogin(c: EmulatorContext, progress: LoginInProgress): Res
   if (operation !== undefined) {
     // docs/operations.md, "Notice and history": recorded and noticed as the approval it is; no passkey enrolment
     // follows an approval.
-    approvedByCode(c, progress, operation);
+    completedApproval(c, user, progress.clientId, method, context, operation);
     const redirectTo = acceptLogin(c, progress.challenge, user.username, progress.remember, login, context?.device);
     return c.json({ redirect_to: redirectTo }, 201);
   }
@@ -332,15 +333,6 @@ function acceptPasswordLogin(c: EmulatorContext, progress: LoginInProgress): Res
 /** Whether the client's brand lets its customers approve an operation with the password and a second factor. */
 function approvesByCode(clientId: string): boolean {
   return findClient(clientId)?.operationConfirmation === "passkeyOrCode";
-}
-
-/** An operation approved by the password and a second factor: its history row and its notice, as a passkey's. */
-function approvedByCode(c: EmulatorContext, progress: LoginInProgress, operation: PushedOperation): void {
-  const { user, context, method, clientId } = progress;
-  completedSignIn(c, user, clientId, method, context, { notice: false, operation: operationType(operation) });
-  const [detail] = operation.details;
-  const facts = noticeFacts(c, clientId, { signIn: method }, noticedWhereabouts(context));
-  if (detail !== undefined) sendNotice(c, user.email, noticeCatalogue.operationApproved(facts, detail));
 }
 
 /**

@@ -22,9 +22,9 @@ import type { Passkey } from "../state/passkeys";
 import { redeemCode, requireLive } from "../state/tickets";
 import type { User } from "../state/users";
 import {
+  completedApproval,
   completedSignIn,
   grantWhereabouts,
-  noticedWhereabouts,
   noticeFacts,
   recordSignIn,
   sendNotice,
@@ -368,17 +368,7 @@ passkeys.post(`${base}/assertion/result`, async (c) => {
   // docs/devices.md: the passkey proves the device, so it is never asked to confirm it, and becomes known.
   if (operation === undefined) {
     completedSignIn(c, user, request.clientId, "passkey", body.context, { notice: true });
-  } else {
-    // docs/operations.md, "Notice and history": an approval is recorded as one, and the account is told what was
-    // approved instead of being told of a sign-in.
-    const [detail] = operation.details;
-    completedSignIn(c, user, request.clientId, "passkey", body.context, {
-      notice: false,
-      operation: operationType(operation),
-    });
-    const facts = noticeFacts(c, request.clientId, { signIn: "passkey" }, noticedWhereabouts(body.context));
-    if (detail !== undefined) sendNotice(c, user.email, noticeCatalogue.operationApproved(facts, detail));
-  }
+  } else completedApproval(c, user, request.clientId, "passkey", body.context, operation);
   const redirectTo = acceptLogin(
     c,
     body.login_challenge,
