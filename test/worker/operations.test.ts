@@ -856,6 +856,28 @@ describe("the brand's temporary alternative (operationConfirmation passkeyOrCode
     expect(decodeJwt(String(tokens.access_token))).toMatchObject({ acr: "mfa", amr: ["pwd", "sms", "mfa"] });
   });
 
+  it("counts the password per login ID (credential class): the sixth in a minute gets 429, from any browser", async () => {
+    const email = unique("alternative.flood");
+    await emulator.seed({ email, mfa: { totp: TOTP_SECRET } });
+    const statuses: number[] = [];
+    // Three wrong passwords in each of two browsers, each its own operation and address: one login ID's count.
+    for (const _browser of [1, 2]) {
+      const journey = new Journey();
+      const html = await open(journey, await push(withdrawal, "openid", LEMON));
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const response = await postPassword(journey, html, email, "Wr0ngPassword!");
+        await response.body?.cancel();
+        statuses.push(response.status);
+      }
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Past the period the login ID's next try is let through, and still told as a wrong password.
+    rateLimitClock.advance(RETRY_AFTER_SECONDS);
+    const journey = new Journey();
+    const html = await open(journey, await push(withdrawal, "openid", LEMON));
+    await expectModal(await postPassword(journey, html, email, "Wr0ngPassword!"), 401, "loginFailed");
+  });
+
   it("says a wrong password as sign-in does, and that an account without a second factor needs a passkey", async () => {
     const email = unique("alternative.nofactor");
     await emulator.seed({ email, mfa: "none" });
